@@ -1,0 +1,1 @@
+"""sweeplab.bench: seeded game runs, statistics, experiments."""

@@ -1,0 +1,300 @@
+"""The game: a hidden mine layout dealt by rules and a seed, and the moves that reveal it."""
+
+from __future__ import annotations
+
+import enum
+import os
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sweeplab.core.errors import IllegalMoveError, RuleError
+from sweeplab.core.geometry import Board
+from sweeplab.core.observation import COVERED, FLAGGED, Observation
+from sweeplab.core.rules import Rules
+
+HINT_RADIUS = 2  # the hinted game measures density over the 5x5 window around a cell
+
+
+class GameState(enum.Enum):
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action on one cell: ``reveal``, ``flag``, ``unflag`` or ``chord``."""
+
+    kind: str
+    cell: int
+
+    KINDS = ("reveal", "flag", "unflag", "chord")
+
+    def __post_init__(self) -> None:
+        if self.kind not in Move.KINDS:
+            raise IllegalMoveError(f"unknown move kind {self.kind!r}: use one of {', '.join(Move.KINDS)}")
+
+    @staticmethod
+    def reveal(cell: int) -> Move:
+        return Move("reveal", cell)
+
+    @staticmethod
+    def flag(cell: int) -> Move:
+        return Move("flag", cell)
+
+    @staticmethod
+    def unflag(cell: int) -> Move:
+        return Move("unflag", cell)
+
+    @staticmethod
+    def chord(cell: int) -> Move:
+        return Move("chord", cell)
+
+
+class Game:
+    """One game of minesweeper.
+
+    The layout is dealt from ``rules`` and ``seed`` (a ``random.Random`` seeded with it makes every
+    random choice), lazily at the first reveal for the ``safe`` and ``zero`` rules, which need to know
+    the first click. A ``layout`` (a collection of mine cells) plays that layout as it is: the dealer
+    that wrote it has already applied any first-click rule, so none is applied again.
+
+    >>> g = Game(Rules(3, 1, 1, "unsafe"), layout=[2])
+    >>> g.reveal(0), g.state
+    ((0, 1), <GameState.WON: 'won'>)
+    """
+
+    def __init__(self, rules: Rules, seed: int | None = None, *, layout: Iterable[int] | None = None) -> None:
+        self.rules = rules
+        self.board = Board(rules.width, rules.height)
+        self.seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big")
+        self._rng = random.Random(self.seed)
+        cells = self.board.cells
+        self._view: list[int] = [COVERED] * cells
+        self._mine: list[bool] | None = None
+        self._number: list[int] = []
+        self._safe_left = cells - rules.mines
+        self.state = GameState.PLAYING
+        self.history: list[Move] = []
+        self.exploded: int | None = None
+        self.first_click: int | None = None
+        self.hint: int | None = None
+        self._fixed = layout is not None
+        if layout is not None:
+            mines = sorted(set(layout))
+            if len(mines) != rules.mines or any(not self.board.contains(c) for c in mines):
+                raise RuleError(f"the layout has {len(mines)} distinct mines on the board but the rules ask for {rules.mines}")
+            self._set_layout(mines)
+        elif rules.first_click in ("unsafe", "xp", "hint"):
+            self._set_layout(self._rng.sample(range(cells), rules.mines))
+            if rules.first_click == "hint":
+                self.hint = self._choose_hint()
+                self._open(self.hint)
+
+    # ----- dealing -----
+    def _set_layout(self, mines: Iterable[int]) -> None:
+        mine = [False] * self.board.cells
+        for c in mines:
+            mine[c] = True
+        self._mine = mine
+        self._number = [sum(mine[n] for n in nbrs) for nbrs in self.board.neighbours]
+
+    def _deal_around(self, cell: int) -> None:
+        """Deal for the ``safe`` and ``zero`` rules once the first click is known.
+
+        ``zero`` keeps the click and its neighbours mine-free. On a board so dense that the click's whole
+        neighbourhood cannot stay free (the rules only check that a corner's can), it keeps just the click
+        free, as the ``safe`` rule does, rather than refuse a legal click.
+        """
+        keep = {cell}
+        if self.rules.first_click == "zero" and self.board.cells - len(self.board.neighbours[cell]) - 1 >= self.rules.mines:
+            keep.update(self.board.neighbours[cell])
+        candidates = [c for c in range(self.board.cells) if c not in keep]
+        self._set_layout(self._rng.sample(candidates, self.rules.mines))
+
+    def _xp_move(self, cell: int) -> None:
+        """Windows XP: a mine under the first click moves to the first free cell from the top-left."""
+        assert self._mine is not None
+        if not self._mine[cell]:
+            return
+        target = next(c for c in range(self.board.cells) if c != cell and not self._mine[c])
+        mines = [c for c in range(self.board.cells) if self._mine[c] and c != cell] + [target]
+        self._set_layout(mines)
+
+    def _choose_hint(self) -> int:
+        """Seed 000's hint: a safe cell whose 5x5 window (clipped to the board) has the lowest mine density.
+
+        The paper says only "a location on the board where mine density is lowest"; we measure the
+        density over the window of radius 2 so that a region, not a single cell, is judged, and break
+        ties with the game's seeded generator.
+        """
+        assert self._mine is not None
+        w, h = self.board.width, self.board.height
+        best: list[int] = []
+        best_density = 2.0
+        for c in range(self.board.cells):
+            if self._mine[c]:
+                continue
+            x, y = c % w, c // w
+            xs = range(max(0, x - HINT_RADIUS), min(w, x + HINT_RADIUS + 1))
+            ys = range(max(0, y - HINT_RADIUS), min(h, y + HINT_RADIUS + 1))
+            count = sum(self._mine[yy * w + xx] for yy in ys for xx in xs)
+            density = count / (len(xs) * len(ys))
+            if density < best_density:
+                best_density, best = density, [c]
+            elif density == best_density:
+                best.append(c)
+        return self._rng.choice(best)
+
+    # ----- moves -----
+    def _check(self, cell: int, kind: str) -> None:
+        if self.state is not GameState.PLAYING:
+            raise IllegalMoveError(f"cannot {kind} {self._name(cell)}: the game is over ({self.state.value})")
+        if not isinstance(cell, int) or not self.board.contains(cell):
+            raise IllegalMoveError(f"cannot {kind} cell {cell!r}: it is off the {self.board.width}x{self.board.height} board")
+
+    def _name(self, cell: int) -> str:
+        return self.board.name(cell) if isinstance(cell, int) and self.board.contains(cell) else repr(cell)
+
+    def apply(self, move: Move) -> tuple[int, ...]:
+        """Play a move; returns the cells it revealed (empty for flags)."""
+        return getattr(self, move.kind)(move.cell)
+
+    def reveal(self, cell: int) -> tuple[int, ...]:
+        """Reveal a covered cell: flood-fills zeros; a mine loses the game."""
+        self._check(cell, "reveal")
+        v = self._view[cell]
+        if v == FLAGGED:
+            raise IllegalMoveError(f"cannot reveal {self._name(cell)}: it is flagged (unflag it first)")
+        if v != COVERED:
+            raise IllegalMoveError(f"cannot reveal {self._name(cell)}: it is already revealed (shows {v})")
+        if self.first_click is None:
+            self.first_click = cell
+            if self._mine is None:
+                self._deal_around(cell)
+            elif self.rules.first_click == "xp" and not self._fixed:
+                self._xp_move(cell)
+        self.history.append(Move("reveal", cell))
+        return self._open(cell)
+
+    def _open(self, cell: int) -> tuple[int, ...]:
+        mine, view, number, neighbours = self._mine, self._view, self._number, self.board.neighbours
+        assert mine is not None
+        if mine[cell]:
+            self.state = GameState.LOST
+            self.exploded = cell
+            return ()
+        opened = [cell]
+        view[cell] = number[cell]
+        if number[cell] == 0:
+            stack = [cell]
+            while stack:
+                for n in neighbours[stack.pop()]:
+                    if view[n] == COVERED:
+                        view[n] = number[n]
+                        opened.append(n)
+                        if number[n] == 0:
+                            stack.append(n)
+        self._safe_left -= len(opened)
+        if self._safe_left == 0:
+            self.state = GameState.WON
+        return tuple(opened)
+
+    def flag(self, cell: int) -> tuple[int, ...]:
+        self._check(cell, "flag")
+        if self._view[cell] != COVERED:
+            what = "already flagged" if self._view[cell] == FLAGGED else "revealed"
+            raise IllegalMoveError(f"cannot flag {self._name(cell)}: it is {what}")
+        self._view[cell] = FLAGGED
+        self.history.append(Move("flag", cell))
+        return ()
+
+    def unflag(self, cell: int) -> tuple[int, ...]:
+        self._check(cell, "unflag")
+        if self._view[cell] != FLAGGED:
+            raise IllegalMoveError(f"cannot unflag {self._name(cell)}: it is not flagged")
+        self._view[cell] = COVERED
+        self.history.append(Move("unflag", cell))
+        return ()
+
+    def chord(self, cell: int) -> tuple[int, ...]:
+        """On a revealed number whose flagged neighbours equal it, reveal its other covered neighbours."""
+        self._check(cell, "chord")
+        v = self._view[cell]
+        if v < 0:
+            raise IllegalMoveError(f"cannot chord {self._name(cell)}: it is not revealed")
+        nbrs = self.board.neighbours[cell]
+        flags = sum(self._view[n] == FLAGGED for n in nbrs)
+        if flags != v:
+            raise IllegalMoveError(f"cannot chord {self._name(cell)}: it shows {v} but has {flags} flagged neighbours")
+        targets = [n for n in nbrs if self._view[n] == COVERED]
+        if not targets:
+            raise IllegalMoveError(f"cannot chord {self._name(cell)}: it has no covered unflagged neighbours")
+        self.history.append(Move("chord", cell))
+        opened: list[int] = []
+        for n in targets:
+            if self._view[n] == COVERED:
+                opened.extend(self._open(n))
+                if self.state is GameState.LOST:
+                    break
+        return tuple(opened)
+
+    # ----- what can be read -----
+    def observation(self) -> Observation:
+        """What the player sees now."""
+        return Observation(self.board, self.rules.mines, tuple(self._view), len(self.history))
+
+    @property
+    def moves(self) -> int:
+        return len(self.history)
+
+    @property
+    def over(self) -> bool:
+        return self.state is not GameState.PLAYING
+
+    @property
+    def dealt(self) -> bool:
+        """True once the mine layout exists (for ``safe`` and ``zero`` only after the first reveal)."""
+        return self._mine is not None
+
+    def mine_cells(self) -> frozenset[int]:
+        """The hidden layout: for the dealer, the scorer and the final rendering, never for a strategy."""
+        if self._mine is None:
+            raise IllegalMoveError("the layout is dealt at the first reveal under this rule; reveal a cell first")
+        return frozenset(i for i, m in enumerate(self._mine) if m)
+
+    def number(self, cell: int) -> int:
+        """The true number under a non-mine cell (for rendering and scoring)."""
+        if self._mine is None:
+            raise IllegalMoveError("the layout is not dealt yet")
+        return self._number[cell]
+
+    def three_bv(self) -> int:
+        """3BV: the least number of clicks that clears the board (openings plus isolated numbers)."""
+        if self._mine is None:
+            raise IllegalMoveError("the layout is not dealt yet")
+        mine, number, neighbours = self._mine, self._number, self.board.neighbours
+        marked = [False] * self.board.cells
+        clicks = 0
+        for c in range(self.board.cells):
+            if mine[c] or number[c] != 0 or marked[c]:
+                continue
+            clicks += 1
+            marked[c] = True
+            stack = [c]
+            while stack:
+                for n in neighbours[stack.pop()]:
+                    if not marked[n]:
+                        marked[n] = True
+                        if number[n] == 0:
+                            stack.append(n)
+        return clicks + sum(1 for c in range(self.board.cells) if not mine[c] and not marked[c])
+
+    @classmethod
+    def replay(cls, rules: Rules, seed: int, moves: Iterable[Move]) -> Game:
+        """A new game with the same rules and seed and the given moves applied."""
+        game = cls(rules, seed)
+        for move in moves:
+            game.apply(move)
+        return game

@@ -1,0 +1,95 @@
+"""Board geometry: size, row-major cell indexing and neighbour tables computed once per size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from sweeplab.core.errors import BoardSpecError
+
+MAX_SIDE = 255  # MBF stores each side in one byte
+
+
+@lru_cache(maxsize=64)
+def _neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    table = []
+    for y in range(height):
+        for x in range(width):
+            cells = []
+            for dy in (-1, 0, 1):
+                ny = y + dy
+                if not 0 <= ny < height:
+                    continue
+                for dx in (-1, 0, 1):
+                    nx = x + dx
+                    if (dx or dy) and 0 <= nx < width:
+                        cells.append(ny * width + nx)
+            table.append(tuple(cells))
+    return tuple(table)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A rectangular board of ``width`` x ``height`` cells; a cell is one int, ``y * width + x``.
+
+    >>> b = Board(3, 2)
+    >>> b.index(2, 1), b.xy(5), b.neighbours[0]
+    (5, (2, 1), (1, 3, 4))
+    """
+
+    width: int
+    height: int
+    neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name, value in (("width", self.width), ("height", self.height)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise BoardSpecError(f"board {name} must be a whole number, not {value!r}")
+            if not 1 <= value <= MAX_SIDE:
+                raise BoardSpecError(f"board {name} {value} is out of range: it must be 1 to {MAX_SIDE}")
+        object.__setattr__(self, "neighbours", _neighbour_table(self.width, self.height))
+
+    @property
+    def cells(self) -> int:
+        """The number of cells."""
+        return self.width * self.height
+
+    def index(self, x: int, y: int) -> int:
+        """The cell at column ``x``, row ``y`` (0-based), checked to lie on the board."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise BoardSpecError(f"cell ({x}, {y}) is off the {self.width}x{self.height} board")
+        return y * self.width + x
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        """The (x, y) of a cell index."""
+        return cell % self.width, cell // self.width
+
+    def contains(self, cell: int) -> bool:
+        return 0 <= cell < self.width * self.height
+
+    def is_corner(self, cell: int) -> bool:
+        x, y = self.xy(cell)
+        return x in (0, self.width - 1) and y in (0, self.height - 1)
+
+    def is_edge(self, cell: int) -> bool:
+        """True for a cell on the border (corners included)."""
+        x, y = self.xy(cell)
+        return x in (0, self.width - 1) or y in (0, self.height - 1)
+
+    def corners(self) -> tuple[int, ...]:
+        """The distinct corner cells: top-left, top-right, bottom-left, bottom-right."""
+        w, h = self.width, self.height
+        seen: dict[int, None] = {}
+        for x, y in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)):
+            seen[y * w + x] = None
+        return tuple(seen)
+
+    def edge_distance(self, cell: int) -> int:
+        """Manhattan distance from the cell to the nearest border row or column (0 on the border)."""
+        x, y = self.xy(cell)
+        return min(x, y, self.width - 1 - x, self.height - 1 - y)
+
+    def name(self, cell: int) -> str:
+        """A cell as people write it: ``(x, y)``."""
+        x, y = self.xy(cell)
+        return f"({x}, {y})"

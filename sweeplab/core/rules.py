@@ -1,0 +1,100 @@
+"""Board presets and first-click rules: what game is dealt, and what the first click is promised."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sweeplab.core.errors import BoardSpecError, RuleError
+from sweeplab.core.geometry import Board
+
+#: Named boards as (width, height, mines).
+PRESETS: dict[str, tuple[int, int, int]] = {
+    "beginner": (9, 9, 10),
+    "beginner-classic": (8, 8, 10),  # PGMS and seed 000's beginner
+    "intermediate": (16, 16, 40),
+    "intermediate-classic": (15, 13, 40),  # seed 000's intermediate
+    "expert": (30, 16, 99),
+}
+
+#: First-click rules and what each promises.
+FIRST_CLICK_RULES: dict[str, str] = {
+    "unsafe": "the first click can hit a mine (PGMS 'hard rules', seed 000)",
+    "safe": "the first-clicked cell is never a mine; mines are uniform among the other cells",
+    "xp": "Windows XP: a mine under the first click moves to the top-left corner, or the next free cell to its right (seed 001)",
+    "zero": "Vista/7: the first-clicked cell and its neighbours are mine-free, so it opens (seed 001)",
+    "hint": "seed 000's hinted game: the game opens a safe cell in the least mine-dense region",
+}
+
+_SPEC = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*[xX/]\s*(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What is dealt: a board size, a mine count and a first-click rule."""
+
+    width: int
+    height: int
+    mines: int
+    first_click: str = "safe"
+
+    def __post_init__(self) -> None:
+        Board(self.width, self.height)  # validates the size
+        if self.first_click not in FIRST_CLICK_RULES:
+            raise RuleError(f"unknown first-click rule {self.first_click!r}: choose one of {', '.join(FIRST_CLICK_RULES)}")
+        if not isinstance(self.mines, int) or self.mines < 0:
+            raise BoardSpecError(f"mine count must be a whole number >= 0, not {self.mines!r}")
+        cells = self.width * self.height
+        if self.mines > cells:
+            raise BoardSpecError(f"{self.mines} mines do not fit on a {self.width}x{self.height} board of {cells} cells")
+        if self.first_click in ("safe", "xp", "hint") and self.mines > cells - 1:
+            raise RuleError(
+                f"the {self.first_click!r} rule needs a mine-free cell, but {self.mines} mines fill all {cells} cells"
+            )
+        if self.first_click == "zero":
+            smallest = min(len(n) for n in self.board.neighbours) + 1
+            if self.mines > cells - smallest:
+                raise RuleError(
+                    f"the 'zero' rule keeps the first click and its neighbours (at least {smallest} cells) "
+                    f"mine-free, so at most {cells - smallest} mines fit on a {self.width}x{self.height} "
+                    f"board, not {self.mines}"
+                )
+
+    @property
+    def board(self) -> Board:
+        return Board(self.width, self.height)
+
+    @property
+    def density(self) -> float:
+        return self.mines / (self.width * self.height)
+
+    def spec(self) -> str:
+        """The board as ``WxHxM``."""
+        return f"{self.width}x{self.height}x{self.mines}"
+
+
+def parse_board(text: str) -> tuple[int, int, int]:
+    """A preset name or ``WxHxM`` (width x height x mines) as (width, height, mines).
+
+    >>> parse_board("expert"), parse_board("10x12x20")
+    ((30, 16, 99), (10, 12, 20))
+    """
+    name = text.strip().lower()
+    if name in PRESETS:
+        return PRESETS[name]
+    match = _SPEC.match(text)
+    if not match:
+        raise BoardSpecError(
+            f"unknown board {text!r}: give a preset ({', '.join(PRESETS)}) or WIDTHxHEIGHTxMINES such as 30x16x99"
+        )
+    width, height, mines = (int(g) for g in match.groups())
+    Board(width, height)
+    if mines > width * height:
+        raise BoardSpecError(f"{mines} mines do not fit on a {width}x{height} board of {width * height} cells")
+    return width, height, mines
+
+
+def make_rules(board: str, first_click: str = "safe") -> Rules:
+    """Rules from a board text (preset or ``WxHxM``) and a first-click rule name."""
+    width, height, mines = parse_board(board)
+    return Rules(width, height, mines, first_click)

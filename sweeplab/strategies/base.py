@@ -1,0 +1,100 @@
+"""The Strategy interface (Observation -> Move), guess records, and the loop that plays a strategy through a game."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from sweeplab.core.errors import SweeplabError
+from sweeplab.core.game import Game, GameState, Move
+from sweeplab.core.observation import COVERED, Observation
+
+#: Guess kinds used across strategies (seed 000's log: craps shoot / educated / unconstrained).
+GUESS_KINDS = ("first", "craps", "educated", "unconstrained", "random")
+
+
+class StrategyError(SweeplabError):
+    """A strategy broke the contract: an illegal move, or a game it would never finish."""
+
+
+@dataclass
+class Guess:
+    """A move made without certainty: the cell, its kind, the strategy's estimated chance it is safe, and
+    (filled in by :func:`play`) whether it was."""
+
+    cell: int
+    kind: str
+    safety: float | None = None
+    outcome: bool | None = None
+    move: int = 0
+
+
+class Strategy(ABC):
+    """A player. It sees only :class:`Observation` objects and answers each with one :class:`Move`.
+
+    One instance plays one game; ``seed`` fixes every random choice it makes. Subclasses set ``name``,
+    ``source`` (the seed file and section it follows) and ``summary``, and may record guesses with
+    :meth:`guess` so that calibration and loss-reason experiments can be built from them.
+    """
+
+    name: ClassVar[str] = ""
+    source: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+
+    def __init__(self, seed: int | None = None, **options: Any) -> None:
+        if options:
+            raise StrategyError(f"strategy {self.name!r} takes no option(s) {', '.join(sorted(options))}")
+        self.rng = random.Random(seed)
+        self.guesses: list[Guess] = []
+        self.pending_guess: Guess | None = None
+
+    @abstractmethod
+    def choose(self, observation: Observation) -> Move:
+        """The next move for this position (the game is still being played)."""
+
+    def guess(self, observation: Observation, cell: int, kind: str, safety: float | None = None) -> Move:
+        """Reveal ``cell`` as a guess of ``kind`` with estimated success ``safety``; recorded for the log."""
+        self.pending_guess = Guess(cell, kind, safety, move=observation.moves)
+        return Move.reveal(cell)
+
+    def random_covered(self, observation: Observation) -> int:
+        """A covered, unflagged cell chosen uniformly with the strategy's generator."""
+        covered = [i for i, v in enumerate(observation.view) if v == COVERED]
+        if not covered:
+            raise StrategyError(f"strategy {self.name!r} has no covered cell left to choose")
+        return self.rng.choice(covered)
+
+
+def play(
+    strategy: Strategy,
+    game: Game,
+    on_move: Callable[[Game, Move], None] | None = None,
+    max_moves: int | None = None,
+) -> Game:
+    """Play ``strategy`` until the game ends; returns the game.
+
+    Each move the strategy returns is applied to the game; an illegal one raises :class:`StrategyError`
+    naming the strategy and the move. ``max_moves`` (default ten per cell) stops a strategy that would
+    loop forever, so no strategy can hang a run.
+    """
+    limit = max_moves if max_moves is not None else 10 * game.board.cells + 10
+    while game.state is GameState.PLAYING:
+        if game.moves >= limit:
+            raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
+        move = strategy.choose(game.observation())
+        try:
+            game.apply(move)
+        except SweeplabError as error:
+            raise StrategyError(f"strategy {strategy.name!r} chose an illegal move: {error}") from None
+        pending = strategy.pending_guess
+        if pending is not None:
+            if move.kind == "reveal" and move.cell == pending.cell:
+                pending.outcome = game.state is not GameState.LOST
+                strategy.guesses.append(pending)
+            strategy.pending_guess = None
+        if on_move is not None:
+            on_move(game, move)
+    return game

@@ -1,0 +1,241 @@
+"""The engine's rules, with Hypothesis properties for its invariants."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sweeplab.core.errors import IllegalMoveError, RuleError
+from sweeplab.core.game import Game, GameState, Move
+from sweeplab.core.observation import COVERED, FLAGGED
+from sweeplab.core.rules import Rules
+
+rules_st = st.builds(
+    lambda w, h, frac, rule: Rules(w, h, _mines(w, h, frac, rule), rule),
+    st.integers(1, 12),
+    st.integers(1, 12),
+    st.floats(0, 1),
+    st.sampled_from(["unsafe", "safe", "xp", "zero", "hint"]),
+)
+
+
+def _mines(w, h, frac, rule):
+    cells = w * h
+    cap = {"unsafe": cells, "safe": cells - 1, "xp": cells - 1, "hint": cells - 1}.get(rule)
+    if cap is None:  # zero: the smallest zone is a corner's
+        cap = cells - (min(w, 2) * min(h, 2))
+    return int(frac * max(cap, 0))
+
+
+def _numbers_ok(game):
+    mines = game.mine_cells()
+    view = game.observation().view
+    for c, v in enumerate(view):
+        if v >= 0:
+            assert c not in mines
+            assert v == sum(n in mines for n in game.board.neighbours[c])
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules_st, st.integers(0, 2**32), st.data())
+def test_first_click_guarantees_and_mine_count(rules, seed, data):
+    game = Game(rules, seed)
+    cell = data.draw(st.integers(0, rules.width * rules.height - 1))
+    if game.over or game.observation().view[cell] != COVERED:  # the hint opened it already
+        assert rules.first_click == "hint"
+        return
+    before = game.mine_cells() if game.dealt else None
+    game.reveal(cell)
+    mines = game.mine_cells()
+    assert len(mines) == rules.mines  # mine count conserved
+    if rules.first_click == "safe":
+        assert cell not in mines
+    if rules.first_click == "zero":
+        assert cell not in mines
+        if rules.width * rules.height - 1 - len(game.board.neighbours[cell]) >= rules.mines:
+            assert not mines & set(game.board.neighbours[cell])
+    if rules.first_click == "unsafe":
+        assert before == mines
+    if rules.first_click == "xp":
+        assert cell not in mines
+        moved = before - mines
+        if moved:
+            assert moved == {cell}
+            (target,) = mines - before
+            assert all(c in before for c in range(target) if c != cell)
+    if game.state is not GameState.LOST:
+        _numbers_ok(game)
+
+
+@settings(max_examples=100, deadline=None)
+@given(rules_st, st.integers(0, 2**32))
+def test_hint_opens_a_safe_cell_in_the_sparsest_window(rules, seed):
+    if rules.first_click != "hint":
+        rules = Rules(rules.width, rules.height, min(rules.mines, rules.width * rules.height - 1), "hint")
+    game = Game(rules, seed)
+    assert game.hint is not None and game.hint not in game.mine_cells()
+    assert game.observation().view[game.hint] >= 0
+    assert game.moves == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 14), st.integers(2, 14), st.floats(0, 0.5), st.integers(0, 2**32), st.data())
+def test_flood_fill_opens_the_zero_region_and_its_border(w, h, density, seed, data):
+    rules = Rules(w, h, int(w * h * density), "unsafe")
+    game = Game(rules, seed)
+    mines = game.mine_cells()
+    safe = [c for c in range(w * h) if c not in mines]
+    if not safe:
+        return
+    cell = data.draw(st.sampled_from(safe))
+    opened = set(game.reveal(cell))
+    # expected: the connected region of zeros reachable from cell, plus its border
+    nb = game.board.neighbours
+    expected = {cell}
+    if game.number(cell) == 0:
+        stack = [cell]
+        while stack:
+            for n in nb[stack.pop()]:
+                if n not in expected:
+                    expected.add(n)
+                    if game.number(n) == 0:
+                        stack.append(n)
+    assert opened == expected
+    assert not opened & mines
+
+
+@settings(max_examples=100, deadline=None)
+@given(rules_st, st.integers(0, 2**32), st.lists(st.integers(0, 10_000), max_size=40))
+def test_observation_never_leaks_and_replay_reproduces(rules, seed, picks):
+    game = Game(rules, seed)
+    for pick in picks:
+        if game.over:
+            break
+        view = game.observation().view
+        covered = [c for c, v in enumerate(view) if v == COVERED]
+        flagged = [c for c, v in enumerate(view) if v == FLAGGED]
+        options = [Move.reveal(c) for c in covered] + [Move.flag(c) for c in covered[:3]] + [Move.unflag(c) for c in flagged]
+        if not options:
+            break
+        game.apply(options[pick % len(options)])
+        obs = game.observation()
+        # the observation carries only the view: every revealed value is the true number of a safe cell
+        assert not hasattr(obs, "__dict__") and not hasattr(obs, "_mine")
+        if game.dealt and game.state is not GameState.LOST:
+            _numbers_ok(game)
+    again = Game.replay(rules, seed, game.history)
+    assert again.observation() == game.observation()
+    assert again.state is game.state
+    if game.dealt:
+        assert again.mine_cells() == game.mine_cells()
+
+
+def test_observation_fields_are_only_the_view():
+    obs = Game(Rules(9, 9, 10, "unsafe"), 1).observation()
+    assert set(obs.__slots__) == {"board", "mines", "view", "moves"}
+
+
+def test_same_seed_same_layout_different_seed_differs():
+    r = Rules(30, 16, 99, "unsafe")
+    assert Game(r, 5).mine_cells() == Game(r, 5).mine_cells()
+    assert Game(r, 5).mine_cells() != Game(r, 6).mine_cells()
+
+
+def test_safe_layout_is_dealt_at_first_click():
+    g = Game(Rules(9, 9, 10, "safe"), 3)
+    assert not g.dealt
+    with pytest.raises(IllegalMoveError, match="reveal a cell first"):
+        g.mine_cells()
+    g.reveal(40)
+    assert g.dealt and 40 not in g.mine_cells()
+
+
+def test_win_and_loss():
+    g = Game(Rules(3, 1, 1, "unsafe"), layout=[1])
+    assert g.reveal(0) == (0,)
+    assert g.state is GameState.PLAYING
+    g.reveal(2)
+    assert g.state is GameState.WON
+    g = Game(Rules(3, 1, 1, "unsafe"), layout=[1])
+    g.reveal(1)
+    assert g.state is GameState.LOST and g.exploded == 1
+    with pytest.raises(IllegalMoveError, match="the game is over"):
+        g.reveal(0)
+
+
+def test_flags_and_chord():
+    # row: 0 1 M 1 0 on a 5x1 board
+    g = Game(Rules(5, 1, 1, "unsafe"), layout=[2])
+    g.reveal(1)
+    with pytest.raises(IllegalMoveError, match="shows 1 but has 0 flagged"):
+        g.chord(1)
+    g.flag(2)
+    with pytest.raises(IllegalMoveError, match="flagged"):
+        g.reveal(2)
+    with pytest.raises(IllegalMoveError, match="already flagged"):
+        g.flag(2)
+    assert g.chord(1) == (0,)
+    g.unflag(2)
+    with pytest.raises(IllegalMoveError, match="not flagged"):
+        g.unflag(2)
+    g.reveal(3)
+    assert g.state is GameState.PLAYING
+    g.reveal(4)
+    assert g.state is GameState.WON
+
+
+def test_chord_with_a_wrong_flag_loses():
+    g = Game(Rules(3, 2, 1, "unsafe"), layout=[3])
+    g.reveal(1)  # shows 1 (mine at (0,1))
+    g.flag(5)
+    g.chord(1)
+    assert g.state is GameState.LOST and g.exploded == 3
+
+
+@pytest.mark.parametrize(
+    "move,message",
+    [
+        (Move.reveal(99), "off the 3x3 board"),
+        (Move.reveal(-1), "off the 3x3 board"),
+        (Move.flag(4), "revealed"),
+        (Move.reveal(4), "already revealed"),
+        (Move.chord(0), "not revealed"),
+    ],
+)
+def test_illegal_moves_name_the_cell_and_reason(move, message):
+    g = Game(Rules(3, 3, 1, "unsafe"), layout=[0])
+    g.reveal(4)
+    with pytest.raises(IllegalMoveError, match=message):
+        g.apply(move)
+
+
+def test_unknown_move_kind():
+    with pytest.raises(IllegalMoveError, match="unknown move kind"):
+        Move("dig", 0)
+
+
+def test_layout_must_match_rules():
+    with pytest.raises(RuleError, match="layout has 1 distinct mines"):
+        Game(Rules(3, 3, 2, "unsafe"), layout=[0, 0])
+
+
+def test_three_bv():
+    # 3x3 with a mine in the corner: one opening covers everything -> 1 click
+    assert Game(Rules(3, 3, 1, "unsafe"), layout=[0]).three_bv() == 1
+    # 3x1: 1 M 1 -> two isolated numbers
+    assert Game(Rules(3, 1, 1, "unsafe"), layout=[1]).three_bv() == 2
+    # 5x1: . 1 M 1 . -> two openings
+    assert Game(Rules(5, 1, 1, "unsafe"), layout=[2]).three_bv() == 2
+
+
+def test_xp_moves_mine_to_the_top_left():
+    # find a seed where the click lands on a mine
+    rules = Rules(5, 5, 8, "xp")
+    for seed in range(200):
+        g = Game(rules, seed)
+        before = g.mine_cells()
+        click = max(before)
+        if 0 not in before:
+            g.reveal(click)
+            assert 0 in g.mine_cells() and click not in g.mine_cells()
+            return
+    raise AssertionError("no suitable seed")
