@@ -1,0 +1,1 @@
+"""sweeplab.analysis: constraints from a position, and the exact probability engine over them."""

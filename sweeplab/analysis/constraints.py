@@ -1,0 +1,93 @@
+"""Observation -> constraints: each revealed number says how many mines its covered neighbours hold.
+
+Flags count as mines (as in JSMinesweeper's analyser): a number's constraint is its value minus its
+flagged neighbours, over its covered unflagged neighbours. The analysis below this module knows no
+geometry, only these (cells, mines) pairs.
+
+>>> from sweeplab.formats.position import parse_position
+>>> problem = constraints_from(parse_position("3x2x1\\n1HH\\nF1H\\n"))
+>>> [(c.cells, c.mines) for c in problem.constraints], problem.unconstrained, problem.mines_left
+([((1,), 0), ((1, 2, 5), 0)], (), 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sweeplab.core.errors import InconsistentPositionError
+from sweeplab.core.observation import COVERED, FLAGGED, Observation
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """``mines`` of the covered ``cells`` (sorted) hold a mine; ``source`` is the number that says so."""
+
+    cells: tuple[int, ...]
+    mines: int
+    source: int
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The constraints of a position, its covered cells no number touches, and the mines left to place."""
+
+    constraints: tuple[Constraint, ...]
+    frontier: tuple[int, ...]
+    unconstrained: tuple[int, ...]
+    mines_left: int
+    observation: Observation
+
+
+def describe(observation: Observation, cell: int) -> str:
+    value = observation.view[cell]
+    return f"the {value} at {observation.board.name(cell)}"
+
+
+def constraints_from(observation: Observation) -> Problem:
+    """The constraints of a position; raises :class:`InconsistentPositionError` naming a number that cannot hold
+    locally (more flags than it shows, or more mines than covered neighbours), or a flag count above the total."""
+    view, neighbours = observation.view, observation.board.neighbours
+    flags = view.count(FLAGGED)
+    mines_left = observation.mines - flags
+    if mines_left < 0:
+        raise InconsistentPositionError(f"{flags} cells are flagged but the board has only {observation.mines} mines")
+    by_cells: dict[tuple[int, ...], Constraint] = {}
+    in_frontier = [False] * len(view)
+    for cell, value in enumerate(view):
+        if value < 0:
+            continue
+        covered = []
+        flagged = 0
+        for n in neighbours[cell]:
+            v = view[n]
+            if v == COVERED:
+                covered.append(n)
+            elif v == FLAGGED:
+                flagged += 1
+        need = value - flagged
+        if need < 0:
+            raise InconsistentPositionError(
+                f"{describe(observation, cell)} cannot hold: it has {flagged} flagged neighbours, more than it shows"
+            )
+        if need > len(covered):
+            raise InconsistentPositionError(
+                f"{describe(observation, cell)} cannot hold: it needs {need} more mine(s) but has only "
+                f"{len(covered)} covered unflagged neighbour(s)"
+            )
+        if not covered:
+            continue
+        key = tuple(covered)
+        other = by_cells.get(key)
+        if other is not None:
+            if other.mines != need:
+                raise InconsistentPositionError(
+                    f"{describe(observation, cell)} and {describe(observation, other.source)} see the same covered "
+                    f"cells but need {need} and {other.mines} mines there"
+                )
+            continue
+        by_cells[key] = Constraint(key, need, cell)
+        for n in covered:
+            in_frontier[n] = True
+    frontier = tuple(i for i, f in enumerate(in_frontier) if f)
+    unconstrained = tuple(i for i, v in enumerate(view) if v == COVERED and not in_frontier[i])
+    return Problem(tuple(by_cells.values()), frontier, unconstrained, mines_left, observation)
