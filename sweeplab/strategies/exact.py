@@ -1,0 +1,71 @@
+"""The pure-probability baseline [exact]: play every certain-safe cell, else the covered cell least likely to be a mine.
+
+It stands on sweeplab's exact engine (``sweeplab.analysis.exact``), the fix that seed 000's conclusion asks
+for: frontier solutions weighted by the ways to place the remaining mines off the frontier.
+"""
+
+from __future__ import annotations
+
+from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, Probabilities
+from sweeplab.core.game import Move
+from sweeplab.core.observation import COVERED, Observation
+from sweeplab.strategies.base import Strategy
+
+TIE = 1e-12  # probabilities closer than this are treated as equal
+
+
+def preferred_cell(observation: Observation, candidates: list[int]) -> int:
+    """Among equally good cells: a corner, then an edge, then the cell with most covered neighbours; then the lowest index."""
+    board, view = observation.board, observation.view
+
+    def rank(cell: int) -> tuple[int, int, int, int]:
+        covered_neighbours = sum(1 for n in board.neighbours[cell] if view[n] == COVERED)
+        return (not board.is_corner(cell), not board.is_edge(cell), -covered_neighbours, cell)
+
+    return min(candidates, key=rank)
+
+
+class ExactStrategy(Strategy):
+    """Reveal every certainly safe cell; otherwise the covered cell with the lowest exact mine probability.
+
+    Ties go to corners, then edges, then the cell with most covered neighbours (so the opening move is the
+    top-left corner). Certain mines are not flagged: the engine counts them without flags, and a flag is a
+    wasted move. Guesses are logged as "first", "educated" (a frontier cell) or "unconstrained", with the
+    exact probability of success.
+    """
+
+    name = "exact"
+    source = "sweeplab's exact engine (the fix seed 000's conclusion asks for); the baseline"
+    summary = "certain safes first, else the lowest exact mine probability (corner, edge, most covered neighbours)"
+
+    def __init__(self, seed: int | None = None, budget: Budget = DEFAULT_BUDGET) -> None:
+        super().__init__(seed)
+        self.analyzer = Analyzer(budget)
+        self._safe: list[int] = []
+        self.last: Probabilities | None = None
+
+    def choose(self, observation: Observation) -> Move:
+        view = observation.view
+        while self._safe:
+            cell = self._safe.pop()
+            if view[cell] == COVERED:
+                return Move.reveal(cell)
+        result = self.analyzer.analyze(observation)
+        self.last = result
+        if result.safe:
+            self._safe = sorted(result.safe, reverse=True)
+            return Move.reveal(self._safe.pop())
+        return self.pick_guess(observation, result)
+
+    def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
+        covered = result.covered()
+        best = min(p for _, p in covered)
+        candidates = [c for c, p in covered if p <= best + TIE]
+        cell = preferred_cell(observation, candidates)
+        if observation.is_start():
+            kind = "first"
+        elif cell in result.unconstrained:
+            kind = "unconstrained"
+        else:
+            kind = "educated"
+        return self.guess(observation, cell, kind, 1 - result.probability(cell))

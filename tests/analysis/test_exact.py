@@ -1,0 +1,215 @@
+"""The exact engine against brute force over every layout, golden positions, inconsistency and the budget."""
+
+import time
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from sweeplab.analysis.constraints import constraints_from
+from sweeplab.analysis.exact import Analyzer, Budget, analyze, build_components, check_consistency, is_consistent
+from sweeplab.core.errors import InconsistentPositionError
+from sweeplab.core.game import Game
+from sweeplab.core.geometry import Board
+from sweeplab.core.observation import COVERED, FLAGGED, Observation
+from sweeplab.core.rules import Rules
+from sweeplab.formats.position import parse_position
+from tests.analysis.brute import brute_force
+
+
+@st.composite
+def played_positions(draw):
+    """Positions from real play on random small boards: random reveals of safe cells, some flags on mines."""
+    w, h = draw(st.integers(1, 6)), draw(st.integers(1, 5))
+    m = draw(st.integers(0, w * h))
+    game = Game(Rules(w, h, m, "unsafe"), draw(st.integers(0, 2**32)))
+    mines = game.mine_cells()
+    for _ in range(draw(st.integers(0, 10))):
+        covered = game.observation().covered()
+        if game.over or not covered:
+            break
+        c = draw(st.sampled_from(covered))
+        if c in mines:
+            if draw(st.booleans()):
+                game.flag(c)
+        else:
+            game.reveal(c)
+    assume(not game.over)
+    return game.observation()
+
+
+@st.composite
+def arbitrary_positions(draw):
+    """Arbitrary views: any mix of numbers, flags and covered cells; consistent or not."""
+    w, h = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    view = tuple(
+        draw(st.lists(st.sampled_from([COVERED, COVERED, COVERED, FLAGGED, 0, 1, 2, 3]), min_size=w * h, max_size=w * h))
+    )
+    mines = draw(st.integers(0, w * h))
+    return Observation(Board(w, h), mines, view)
+
+
+def _check_against_brute_force(obs):
+    assume(len(obs.covered()) <= 16)
+    expected = brute_force(obs)
+    if expected is None:
+        with pytest.raises(InconsistentPositionError):
+            analyze(obs)
+        assert not check_consistency(obs).consistent
+        return
+    layouts, probs = expected
+    result = analyze(obs)
+    assert result.exact and result.error == 0
+    assert result.layouts == layouts
+    for cell, p in probs.items():
+        assert result.fraction(cell) == p, (cell, result.fraction(cell), p)
+        assert result.probability(cell) == pytest.approx(float(p))
+    assert set(result.safe) == {c for c, p in probs.items() if p == 0}
+    assert set(result.mines) == {c for c, p in probs.items() if p == 1}
+    consistency = check_consistency(obs)
+    assert consistency.consistent
+    witness = consistency.witness
+    assert len(witness) == obs.mines and set(obs.flagged()) <= witness
+    for c, v in enumerate(obs.view):
+        if v >= 0:
+            assert c not in witness and sum(n in witness for n in obs.board.neighbours[c]) == v
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(played_positions())
+def test_exact_equals_brute_force_on_played_positions(obs):
+    _check_against_brute_force(obs)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(arbitrary_positions())
+def test_exact_equals_brute_force_on_arbitrary_positions(obs):
+    _check_against_brute_force(obs)
+
+
+def test_one_two_one():
+    # the classic 1-2-1 along a wall: the cells under the 1s are mines, the one under the 2 is safe
+    for text in ("3x2x2\n121\nHHH\n", "3x3x3\n121\nHHH\nHHH\n"):
+        obs = parse_position(text)
+        r = analyze(obs)
+        assert (r.fraction(3), r.fraction(4), r.fraction(5)) == (1, 0, 1)
+        assert set(r.safe) >= {4} and set(r.mines) >= {3, 5}
+    # with a third row, the one remaining mine is uniform over the three unconstrained cells
+    assert r.unconstrained_probability == pytest.approx(1 / 3)
+
+
+def test_fifty_fifty_is_a_craps_shoot():
+    # two covered cells at the right edge sharing one mine, walled in by revealed numbers
+    obs = parse_position("3x2x1\n01H\n01H\n")
+    r = analyze(obs)
+    assert r.fraction(2) == Fraction(1, 2) and r.fraction(5) == Fraction(1, 2)
+    assert len(r.craps) == 1 and set(r.craps[0].cells) == {2, 5} and r.craps[0].safety == 0.5
+
+
+def test_not_a_craps_shoot_when_a_covered_neighbour_is_outside():
+    obs = parse_position("4x2x2\n01HH\n01HH\n")
+    assert analyze(obs).craps == ()
+
+
+def test_global_mine_count_decides():
+    # seed 001's Figure 5 idea: each frame holds one mine, the count leaves none for the rest
+    obs = parse_position("4x3x1\n1HHH\nH1HH\nHHHH\n".replace("1HHH\nH1HH", "1HHH\nHHHH"))
+    r = analyze(obs)
+    # the 1 at (0,0) places the only mine among its neighbours; every other cell is safe
+    for c in obs.covered():
+        if c not in obs.board.neighbours[0]:
+            assert r.fraction(c) == 0
+    assert r.unconstrained_probability == 0
+
+
+def test_count_weighting_differs_from_equal_solutions():
+    # a 1 touching two cells, 3 unconstrained cells, 2 mines: solutions are not equally likely
+    obs = parse_position("3x2x2\n1HH\nHHH\n")
+    r = analyze(obs)
+    assert r.layouts == brute_force(obs)[0]
+    assert sum(r.probability(c) for c in obs.covered()) == pytest.approx(2)
+
+
+def test_inconsistent_positions_name_a_number():
+    # the 2 at (0, 0) needs both cells below it; the 1 beside it allows only one of them
+    obs = parse_position("4x2x2\n2111\nHHHH\n")
+    with pytest.raises(InconsistentPositionError, match=r"the 2 at \(0, 0\) cannot hold together with the numbers"):
+        analyze(obs)
+    result = check_consistency(obs)
+    assert not result.consistent and result.witness is None and "the 2 at (0, 0)" in result.reason
+    assert is_consistent(obs) == (False, None)
+    # two numbers over the same covered cells that disagree
+    obs = parse_position("3x2x2\nH1H\nH3H\n")
+    with pytest.raises(InconsistentPositionError, match=r"see the same covered cells but need"):
+        analyze(obs)
+    # the mine count: one mine is forced, two remain, nowhere else to put the second
+    obs = parse_position("2x1x2\n1H\n")
+    with pytest.raises(InconsistentPositionError, match="need between 1 and 1 mines in all, but 2 remain"):
+        analyze(obs)
+    assert not check_consistency(obs).consistent
+    assert is_consistent(parse_position("3x1x2\n1HH\n"))[0]
+
+
+def test_components_and_supercells():
+    obs = parse_position("5x3x3\nHHHHH\nH1H1H\nHHHHH\n")
+    comps = build_components(constraints_from(obs).constraints)
+    assert len(comps) == 1
+    assert sorted(len(sc) for sc in comps[0].supercells) == [3, 5, 5]
+
+
+def _numbers_over(layout, board, revealed):
+    view = []
+    for c in range(board.cells):
+        if c in revealed and c not in layout:
+            view.append(sum(n in layout for n in board.neighbours[c]))
+        else:
+            view.append(COVERED)
+    return tuple(view)
+
+
+def test_budget_on_a_monster_frontier_returns_in_time():
+    # every other cell of every other row revealed over a random layout: a 2-D frontier of hundreds of cells
+    import random
+
+    board = Board(30, 30)
+    rng = random.Random(1)
+    layout = set(rng.sample(range(board.cells), 180))
+    revealed = {board.index(x, y) for y in range(1, 30, 2) for x in range(1, 30, 2)}
+    obs = Observation(board, 180, _numbers_over(layout, board, revealed))
+    assert len(constraints_from(obs).frontier) >= 200
+    start = time.perf_counter()
+    r = analyze(obs, Budget(seconds=1.0, max_states=5_000, samples=5_000))
+    assert time.perf_counter() - start < 4.0
+    assert not r.exact and r.error > 0 and r.safe == () and r.mines == ()
+    probs = [p for _, p in r.covered()]
+    assert all(0 <= p <= 1 for p in probs)
+    assert sum(probs) == pytest.approx(180 - sum(1 for c in revealed if c in layout and False), rel=1e-6)
+    with pytest.raises(ValueError, match="estimated"):
+        r.fraction(0)
+
+
+def test_long_strip_frontier_is_exact_and_fast():
+    # a 200-cell strip: numbers on row 0 over a random row 1; far too many solutions to enumerate one by one
+    import random
+
+    board = Board(200, 2)
+    rng = random.Random(7)
+    layout = {board.index(x, 1) for x in range(200) if rng.random() < 0.4}
+    obs = Observation(board, len(layout), _numbers_over(layout, board, set(range(200))))
+    start = time.perf_counter()
+    r = analyze(obs)
+    assert r.exact and time.perf_counter() - start < 2.0
+    assert sum(r.fraction(c) for c in obs.covered()) == len(layout)
+    assert r.layouts >= 1
+
+
+def test_analyzer_reuses_component_counts():
+    analyzer = Analyzer()
+    game = Game(Rules(16, 16, 40, "safe"), 3)
+    game.reveal(0)
+    first = analyzer.analyze(game.observation())
+    assert first.exact
+    cached = len(analyzer._cache)
+    analyzer.analyze(game.observation())
+    assert len(analyzer._cache) == cached
