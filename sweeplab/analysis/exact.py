@@ -147,23 +147,33 @@ class _Plan:
     def __init__(self, component: Component) -> None:
         self.order = _order(component)
         sizes = [len(sc) for sc in component.supercells]
-        position = {j: t for t, j in enumerate(self.order)}
+        position = [0] * len(sizes)
+        for t, j in enumerate(self.order):
+            position[j] = t
         cons = component.constraints
-        first = [min(position[j] for j in js) for js, _, _ in cons]
-        last = [max(position[j] for j in js) for js, _, _ in cons]
+        touching_of: list[list[int]] = [[] for _ in sizes]
+        first, last = [], []
+        for i, (js, _, _) in enumerate(cons):
+            ts = [position[j] for j in js]
+            first.append(min(ts))
+            last.append(max(ts))
+            for j in js:
+                touching_of[j].append(i)
+        remaining = [sum(sizes[j] for j in js) for js, _, _ in cons]  # capacity not yet assigned
         self.sizes = [sizes[j] for j in self.order]
         self.mines = [m for _, m, _ in cons]
         self.steps = []
         active: list[int] = []
         for t, j in enumerate(self.order):
-            touching = [i for i, (js, _, _) in enumerate(cons) if j in js]
+            touching = touching_of[j]
             opened = [i for i in touching if first[i] == t]
             now = active + opened  # constraints open while assigning step t
-            after = [i for i in now if last[i] > t]
-            # capacity of each touched constraint after this step: sizes of its later super-cells
-            cap_after = {i: sum(sizes[k] for k in cons[i][0] if position[k] > t) for i in touching}
             slot = {i: s for s, i in enumerate(now)}
-            touch_slots = [(slot[i], cap_after[i]) for i in touching]
+            touch_slots = []
+            for i in touching:
+                remaining[i] -= sizes[j]
+                touch_slots.append((slot[i], remaining[i]))
+            after = [i for i in now if last[i] > t]
             keep = [slot[i] for i in after]
             self.steps.append((len(active), [self.mines[i] for i in opened], touch_slots, keep))
             active = after
@@ -174,7 +184,7 @@ def count(component: Component, budget: Budget = DEFAULT_BUDGET, deadline: float
     plan = _Plan(component)
     states: dict[tuple, list] = {(0,): [1, []]}  # key: (k, needs...) -> [weight, expected per step]
     peak = 1
-    for t, (n_active, opened_needs, touch_slots, keep) in enumerate(plan.steps):
+    for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(plan.steps):
         size = plan.sizes[t]
         binom = [comb(size, x) for x in range(size + 1)]
         new: dict[tuple, list] = {}
@@ -263,7 +273,7 @@ def sample(component: Component, budget: Budget, deadline: float, seed: int = 0,
 def _particle_run(plan: _Plan, cap: int, rng: random.Random) -> Tally:
     particles: list[tuple[int, tuple[int, ...], int]] = [(0, (), 1)]
     history: list[list[tuple[int, int]]] = []
-    for t, (n_active, opened_needs, touch_slots, keep) in enumerate(plan.steps):
+    for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(plan.steps):
         size = plan.sizes[t]
         children: list[tuple[int, tuple[int, ...], int, int, int]] = []
         for parent, (k, key, w) in enumerate(particles):
