@@ -14,8 +14,10 @@ result then says ``exact=False`` and carries an estimated error (two standard er
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -26,6 +28,13 @@ from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
 comb = lru_cache(maxsize=65536)(math.comb)
+
+try:  # the optional C kernel (setup.py builds it when a C compiler is present)
+    from sweeplab.analysis import _kernel as _built_kernel
+except ImportError:  # pragma: no cover - depends on the build
+    _built_kernel = None
+KERNEL = None if os.environ.get("SWEEPLAB_PURE_PYTHON") else _built_kernel
+KERNEL_MAX_ENTRIES = 4_000_000  # table slots x super-cells one kernel count may hold (16 bytes each)
 
 
 @dataclass(frozen=True)
@@ -401,43 +410,67 @@ class Probabilities:
 
 
 class Analyzer:
-    """Analyses positions, remembering component counts so that successive positions of one game reuse them."""
+    """Analyses positions. It counts with the C kernel when it is built (``sweeplab.analysis._kernel``) and in pure
+    Python otherwise or when ``SWEEPLAB_PURE_PYTHON`` is set; both give the same exact integers. The Python path
+    remembers component counts, so successive positions of one game reuse the components that did not change."""
 
-    def __init__(self, budget: Budget = DEFAULT_BUDGET, cache_size: int = 4096) -> None:
+    def __init__(self, budget: Budget = DEFAULT_BUDGET, cache_size: int = 4096, use_kernel: bool | None = None) -> None:
         self.budget = budget
         self.cache_size = cache_size
         self._cache: dict[tuple, Tally] = {}
+        self.use_kernel = KERNEL is not None if use_kernel is None else use_kernel and KERNEL is not None
 
     def tally(self, component: Component, deadline: float) -> Tally:
+        """Count a component exactly (cached), or estimate it when the count exceeds half of the time left."""
         key = component.key()
         hit = self._cache.get(key)
         if hit is not None:
-            return hit
+            return hit  # equal keys mean equal super-cells in the same order (build_components sorts them)
         now = time.perf_counter()
         try:
-            # counting may use half of the time left; the rest is kept for estimating if it does not finish
             result = count(component, self.budget, now + max(deadline - now, 0.0) / 2)
         except _TooBig:
             return sample(component, self.budget, max(deadline, time.perf_counter() + 0.05))  # estimates are not cached
         if len(self._cache) >= self.cache_size:
             self._cache.clear()
-        # the tally is indexed by the component's super-cell order, which the key fixes only up to cell sets;
-        # store with the super-cell cell tuples so a hit maps back correctly
         self._cache[key] = result
         return result
 
     def analyze(self, observation: Observation) -> Probabilities:
         """Probabilities for every covered cell; raises :class:`InconsistentPositionError` if none can hold."""
         deadline = time.perf_counter() + self.budget.seconds
+        if self.use_kernel:
+            try:
+                return self._analyze_with_kernel(observation, deadline)
+            except InconsistentPositionError:
+                pass  # the Python path names the failing number in its own words
         problem = constraints_from(observation)
         components = build_components(problem.constraints)
-        tallies = [self._tally_aligned(comp, deadline) for comp in components]
+        tallies = [self.tally(comp, deadline) for comp in components]
         return _combine(problem, components, tallies)
 
-    def _tally_aligned(self, component: Component, deadline: float) -> Tally:
-        # components with equal keys have equal super-cells in the same order (build_components sorts them
-        # by their smallest cell), so a cached tally lines up with this component's super-cells
-        return self.tally(component, deadline)
+    def _analyze_with_kernel(self, observation: Observation, deadline: float) -> Probabilities:
+        board = observation.board
+        view = observation.view
+        out = KERNEL.tally(array("b", view), board.width, board.height, self.budget.max_states, KERNEL_MAX_ENTRIES)
+        if out[0] == "local":
+            raise InconsistentPositionError(f"the number at {board.name(out[1])} cannot hold")
+        found, unconstrained = out
+        components = []
+        tallies = []
+        for supercells, constraints, counted in sorted(found, key=lambda item: min(sc[0] for sc in item[0])):
+            component = Component(supercells, constraints)
+            components.append(component)
+            if counted is None:
+                tallies.append(self.tally(component, deadline))
+            else:
+                tallies.append(Tally(counted[0], counted[1]))
+        flags = view.count(FLAGGED)
+        if flags > observation.mines:
+            raise InconsistentPositionError("more flags than mines")
+        frontier = tuple(sorted(c for comp in components for sc in comp.supercells for c in sc))
+        problem = Problem((), frontier, unconstrained, observation.mines - flags, observation)
+        return _combine(problem, components, tallies)
 
 
 def _combine(problem: Problem, components: list[Component], tallies: list[Tally]) -> Probabilities:
@@ -519,7 +552,7 @@ def _probabilities(problem: Problem, components: list[Component], tallies: list[
     for t in tallies:
         prefix.append(_convolve(prefix[-1], t.weight))
     suffix: list[dict[int, int | float]] = [{0: 1}] * (n + 1)
-    for i in range(n - 1, -1, -1):
+    for i in range(n - 1, 0, -1):
         suffix[i] = _convolve(suffix[i + 1], tallies[i].weight)
     total = prefix[n]
     Z = sum(v * comb(U, R - K) for K, v in total.items() if 0 <= R - K <= U)
@@ -528,10 +561,17 @@ def _probabilities(problem: Problem, components: list[Component], tallies: list[
     numerator: dict[int, int | float] = {}
     denominator: dict[int, int | float] = {}
     for i, (comp, t) in enumerate(zip(components, tallies, strict=True)):
-        others = _convolve(prefix[i], suffix[i + 1])
-        g = {k: sum(v * comb(U, R - k - K) for K, v in others.items() if 0 <= R - k - K <= U) for k in t.weight}
+        others = _convolve(prefix[i], suffix[i + 1]) if n > 1 else {0: 1}
+        weighted = []  # (expected mines per super-cell for k, global weight of k)
+        for k in t.weight:
+            g = sum(v * comb(U, R - k - K) for K, v in others.items() if 0 <= R - k - K <= U)
+            if g:
+                weighted.append((t.expected[k], g))
         for j, cells in enumerate(comp.supercells):
-            num = sum(t.expected[k][j] * g[k] for k in t.weight)
+            if len(weighted) == 1:
+                num = weighted[0][0][j] * weighted[0][1]
+            else:
+                num = sum(e[j] * g for e, g in weighted)
             den = Z * len(cells)
             for c in cells:
                 numerator[c] = num
