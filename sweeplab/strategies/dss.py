@@ -1,0 +1,585 @@
+"""Seed 003's CSP family: DSS backbones on the coefficient matrix, DSScsp and backtracking enumeration, limited
+traversal and the Manhattan-distance tie-break.
+
+Source: ``003_f5c1155f4ddfa843.txt`` ("Fast constraint satisfaction problem and learning-based algorithm for solving
+Minesweeper"), sections 3.1 (the CSP ``A x = b``, equations (1)-(2)), 4 (DSS, Algorithms 1-2), 4.1 (backtracking,
+DSScsp Algorithm 3, limited traversal, equation (3)), 4.2.1 (Manhattan distance), 5.1 and Table 3 (the versions).
+
+The matrix. Rows are the revealed numbers that touch a covered cell, with flagged neighbours subtracted
+(:func:`sweeplab.analysis.constraints.constraints_from`); columns are the frontier cells. A row is kept as a pair
+``(support, b)`` where ``support`` is a bitmask over column indices (bit ``j`` set when ``A[i][j] == 1``).
+
+Reconstructions (the extraction lost every formula and the text of Algorithms 1-3):
+
+* DSS (Algorithm 2 with its helper Algorithm 1) "evaluates solutions for the backbone variables" directly from the
+  matrix. Paper's algorithm text is lost; we do row-level reasoning on the matrix, iterated to a fixed point, with
+  every forced column substituted out of the matrix after each round (:func:`dss`):
+  a row with ``b == 0`` forces its columns to 0; a row with ``b == |support|`` forces them to 1; for two rows i, j
+  sharing a column, ``x(i-only) - x(j-only) = b_i - b_j``, so ``b_i - b_j == |i-only|`` forces the i-only columns
+  to 1 and the j-only columns to 0 (this covers the subset case too); and a row whose support strictly contains
+  another's is replaced by their difference (``(S_i - S_j, b_i - b_j)``). This finds a subset of the backbones
+  (every value it fixes holds in every solution; a property test checks that against brute force), in polynomial
+  time, as the paper promises; it does not claim to find them all.
+* DSScsp (Algorithm 3): pick a column, set it to 1 and to 0, substitute, run DSS at the node, recurse until the
+  matrix is empty (a solution); a node is pruned when a row has ``b < 0`` or ``b > |support|`` (or DSS finds a
+  contradiction). The paper implements it iteratively "to avoid stack overflow"; so do we (an explicit stack).
+  The column picked is the lowest-numbered column still in the matrix (paper silent). Both values are tried in a
+  random order drawn from the strategy's seeded generator, as the paper says DSScsp "assign[s] values 0 or 1
+  randomly"; with a complete enumeration the order changes nothing.
+* Backtracking (the paper's baseline, version "Backtracking"): the same tree without DSS at the nodes, columns in
+  index order, 1 tried before 0.
+* Equation (3): a cell's mine probability is the mean of its column over the solution matrix; every solution counts
+  the same, as in the paper (this is not the exact probability, which weights layouts by how the remaining mines
+  fit outside the frontier).
+* Cells no number touches: the paper gives them no probability (it keeps the total mine count for its learned
+  heuristics). We give each the same probability ``(mines_left - E[frontier mines]) / #unconstrained`` clamped to
+  [0, 1], where ``E[frontier mines]`` is the sum of the frontier probabilities of equation (3).
+* The total mine count is not a row of ``A x = b`` (paper: "used as heuristics"), so solutions needing more mines
+  than are left are not pruned; we keep that, so endgames that the count would settle are guessed.
+
+Departures, each because the paper is silent or a guard is needed:
+
+* Independent sub-matrices. The paper enumerates the whole matrix; we split it into connected components (rows
+  linked by shared columns) and enumerate each alone. With complete enumerations this gives exactly the paper's
+  equation (3): the full solution set is the Cartesian product of the components' sets, and a column's mean over a
+  product equals its mean over its own factor. It costs the sum, not the product, of the components' trees.
+* Guards. Every enumeration is capped: ``max_nodes`` nodes per component (all versions) and, for the limited
+  versions, ``max_solutions`` solutions and ``max_depth`` branching edges per component. When a guard trips we use
+  the solutions found so far (a node at the depth cap is dropped: its sub-tree is not explored). Cells of a
+  component whose search was cut short are never treated as certain; a component cut short before any solution
+  gives its cells the board's density ``mines_left / #covered``. Defaults: full versions ``max_nodes = 50_000``;
+  limited versions ``max_solutions = 1000`` (the paper's number was lost; 1000 independent samples would give a
+  probability a standard error under 0.016, though depth-first samples share prefixes and are not independent),
+  ``max_depth = 300`` (the paper's number) and ``max_nodes = 20_000``. On beginner and intermediate boards these
+  caps almost never bind once the matrix is split into components, so the limited versions play like the full ones.
+* Certain moves from an enumeration: a cell at probability 0 (1) in a component whose enumeration was complete is a
+  backbone, so it is revealed (flagged) as a certain move, not a guess. The paper would pick it as "the least
+  probability" anyway; queuing all of them only saves re-analysis.
+* Guess ties: among cells at the minimum probability we pick one with the seeded generator (paper silent).
+* Manhattan distance (4.2.1, after Legendre et al.): the tolerance was lost; we take cells within an absolute
+  ``tolerance = 0.05`` of the minimum probability, then the smallest :meth:`Board.edge_distance`, then the lower
+  probability, then the seeded generator.
+* First move: the paper does not say. We open a corner (picked with the seeded generator): under the safe-first-click
+  rule a corner has the fewest neighbours and so the best chance to open a zero, and the related literature
+  (Legendre et al., seed 000) favours corners; the paper's own location score (equation (4)) ranks corners highest.
+  It is recorded as a guess of kind "first" with unknown safety (the strategy does not know the first-click rule).
+
+Versions (Table 3) and names: ``backtracking`` = backtracking for certain moves and probabilities; ``dss`` = DSS for
+certain moves, else backtracking probabilities ("+DSS"); ``dsscsp`` = DSS, else DSScsp ("DSScsp + DSS");
+``dsscsp-limited`` = DSS, else limited DSScsp ("DSScsp limited + DSS"); ``dsscsp-manhattan`` and
+``dsscsp-limited-manhattan`` add 4.2.1. ("limited + DSS", a limited plain backtracking, is not registered.)
+
+>>> red = dss([(0b011, 1), (0b111, 2)])  # x0 + x1 = 1, x0 + x1 + x2 = 2  ->  x2 = 1
+>>> bin(red.ones), bin(red.zeros), red.rows
+('0b100', '0b0', ((3, 1),))
+>>> sorted(enumerate_solutions([(0b011, 1), (0b111, 2)]).solutions)
+[5, 6]
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from sweeplab.analysis.constraints import Problem, constraints_from
+from sweeplab.core.errors import InconsistentPositionError
+from sweeplab.core.game import Move
+from sweeplab.core.observation import COVERED, Observation
+from sweeplab.strategies.base import Strategy, StrategyError
+
+#: One row of ``A x = b``: (bitmask of the columns with a 1, b).
+Row = tuple[int, int]
+
+FULL_MAX_NODES = 50_000
+LIMITED_MAX_SOLUTIONS = 1000
+LIMITED_MAX_DEPTH = 300
+LIMITED_MAX_NODES = 20_000
+MANHATTAN_TOLERANCE = 0.05
+_EPSILON = 1e-12
+
+
+def bits(mask: int) -> Iterator[int]:
+    """The column indices set in ``mask``, lowest first.
+
+    >>> list(bits(0b10110))
+    [1, 2, 4]
+    """
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _table(rows: Iterable[Row]) -> dict[int, int] | None:
+    """Rows as support -> b, merging duplicates; None if a row cannot hold or two equal supports disagree."""
+    table: dict[int, int] = {}
+    for support, b in rows:
+        if b < 0 or b > support.bit_count():
+            return None
+        if not support:
+            continue
+        if table.setdefault(support, b) != b:
+            return None
+    return table
+
+
+def substitute(rows: Iterable[Row], ones: int, zeros: int) -> dict[int, int] | None:
+    """The matrix with the columns in ``ones`` set to 1 and those in ``zeros`` set to 0, as support -> b.
+
+    Rows left empty vanish; None when a row is left with ``b < 0`` or ``b > |support|`` (the pruning rule).
+
+    >>> substitute([(0b011, 1), (0b110, 1)], ones=0b001, zeros=0)
+    {2: 0, 6: 1}
+    >>> substitute([(0b011, 1)], ones=0b011, zeros=0) is None
+    True
+    """
+    assigned = ones | zeros
+    out: dict[int, int] = {}
+    for support, b in rows:
+        if support & assigned:
+            b -= (support & ones).bit_count()
+            support &= ~assigned
+        if b < 0 or b > support.bit_count():
+            return None
+        if support and out.setdefault(support, b) != b:
+            return None
+    return out
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """What DSS leaves: the reduced rows, and the columns it forced to 1 (``ones``) and to 0 (``zeros``)."""
+
+    rows: tuple[Row, ...]
+    ones: int
+    zeros: int
+
+
+def _pairwise(table: dict[int, int]) -> tuple[int, int, dict[int, int]] | None:
+    """One round of pairwise row reasoning: (forced ones, forced zeros, subset replacements), or None if infeasible."""
+    by_column: dict[int, list[int]] = {}
+    for support in table:
+        for column in bits(support):
+            by_column.setdefault(column, []).append(support)
+    ones = zeros = 0
+    replace: dict[int, int] = {}
+    for si, bi in table.items():
+        seen: set[int] = {si}
+        for column in bits(si):
+            for sj in by_column[column]:
+                if sj in seen:
+                    continue
+                seen.add(sj)
+                bj = table[sj]
+                only_i, only_j = si & ~sj, sj & ~si
+                d = bi - bj
+                if d > only_i.bit_count() or -d > only_j.bit_count():
+                    return None
+                if d == only_i.bit_count():
+                    ones |= only_i
+                    zeros |= only_j
+                elif not only_j and si not in replace:
+                    replace[si] = sj
+    return ones, zeros, replace
+
+
+def dss(rows: Iterable[Row]) -> Reduction | None:
+    """Deterministic Solution Search: the columns the rows force, found by row-level reasoning to a fixed point.
+
+    Returns None when the rows contradict each other. Every forced value holds in every solution of the rows.
+
+    >>> red = dss([(0b0011, 1), (0b0110, 2)])  # x0+x1 = 1, x1+x2 = 2 -> x2 = 1, x0 = 0, then x1 = 1
+    >>> bin(red.ones), bin(red.zeros), red.rows
+    ('0b110', '0b1', ())
+    >>> dss([(0b01, 1), (0b11, 0)]) is None
+    True
+    """
+    table = _table(rows)
+    if table is None:
+        return None
+    all_ones = all_zeros = 0
+    while table:
+        ones = zeros = 0
+        for support, b in table.items():
+            if b == 0:
+                zeros |= support
+            elif b == support.bit_count():
+                ones |= support
+        if not (ones | zeros):
+            found = _pairwise(table)
+            if found is None:
+                return None
+            ones, zeros, replace = found
+            if not (ones | zeros):
+                if not replace:
+                    break
+                # each replaced row keeps its subset row (never itself replaced into a cycle: subsets are strict)
+                table = _table(
+                    (si & ~replace[si], b - table[replace[si]]) if si in replace else (si, b) for si, b in table.items()
+                )
+                if table is None:
+                    return None
+                continue
+        if ones & zeros:
+            return None
+        all_ones |= ones
+        all_zeros |= zeros
+        table = substitute(table.items(), ones, zeros)
+        if table is None:
+            return None
+    return Reduction(tuple(table.items()), all_ones, all_zeros)
+
+
+@dataclass(frozen=True)
+class Enumeration:
+    """The solutions an enumeration found (each a bitmask of the columns set to 1), the nodes it visited, whether it
+    explored the whole tree, and which guard stopped it ("" when none did; "depth" when sub-trees were dropped)."""
+
+    solutions: tuple[int, ...]
+    nodes: int
+    complete: bool
+    stopped: str = ""
+
+
+def enumerate_solutions(
+    rows: Iterable[Row],
+    columns: int = 0,
+    *,
+    use_dss: bool = True,
+    rng: random.Random | None = None,
+    max_solutions: int | None = None,
+    max_depth: int | None = None,
+    max_nodes: int | None = FULL_MAX_NODES,
+) -> Enumeration:
+    """Every 0/1 assignment of ``columns`` (default: the columns of the rows) that satisfies the rows, up to the caps.
+
+    ``use_dss`` runs DSS at every node (DSScsp, Algorithm 3); without it this is plain backtracking. ``rng``
+    chooses, at each branch, whether 1 or 0 is explored first (without it, 1 first). ``max_solutions`` stops after
+    that many solutions, ``max_nodes`` after that many visited nodes, and ``max_depth`` drops nodes that many
+    branching edges below the root. ``complete`` is True only when the whole tree was explored.
+
+    >>> e = enumerate_solutions([(0b111, 1)], use_dss=False)
+    >>> sorted(e.solutions), e.complete
+    ([1, 2, 4], True)
+    >>> enumerate_solutions([(0b111, 1)], max_solutions=2).complete
+    False
+    """
+    rows = list(rows)
+    for support, _ in rows:
+        columns |= support
+    start = _table(rows)
+    if start is None:
+        return Enumeration((), 0, True)
+    stack: list[tuple[dict[int, int], int, int, int]] = [(start, 0, 0, 0)]
+    solutions: list[int] = []
+    nodes = 0
+    stopped = ""
+    while stack:
+        if max_nodes is not None and nodes >= max_nodes:
+            return Enumeration(tuple(solutions), nodes, False, "nodes")
+        table, ones, assigned, depth = stack.pop()
+        nodes += 1
+        if use_dss and table:
+            red = dss(table.items())
+            if red is None:
+                continue
+            table = dict(red.rows)
+            ones |= red.ones
+            assigned |= red.ones | red.zeros
+        free = columns & ~assigned
+        if not free:
+            solutions.append(ones)
+            if max_solutions is not None and len(solutions) >= max_solutions:
+                if stack:
+                    return Enumeration(tuple(solutions), nodes, False, "solutions")
+                break
+            continue
+        if max_depth is not None and depth >= max_depth:
+            stopped = "depth"
+            continue
+        union = 0
+        for support in table:
+            union |= support
+        pick = union or free
+        column = pick & -pick
+        one_first = rng.random() < 0.5 if rng is not None else True
+        for value in (0, 1) if one_first else (1, 0):  # pushed in reverse: the last pushed is explored first
+            child = substitute(table.items(), column if value else 0, 0 if value else column)
+            if child is not None:
+                stack.append((child, ones | column if value else ones, assigned | column, depth + 1))
+    return Enumeration(tuple(solutions), nodes, not stopped, stopped)
+
+
+def components(rows: Sequence[Row]) -> list[list[Row]]:
+    """The rows split into independent sub-matrices (rows linked through shared columns), in order of first row.
+
+    >>> components([(0b0011, 1), (0b1100, 1), (0b0110, 1)]) == [[(0b0011, 1), (0b1100, 1), (0b0110, 1)]]
+    True
+    >>> components([(0b01, 1), (0b10, 0)])
+    [[(1, 1)], [(2, 0)]]
+    """
+    parent = list(range(len(rows)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[int, int] = {}
+    for i, (support, _) in enumerate(rows):
+        for column in bits(support):
+            j = owner.setdefault(column, i)
+            if j != i:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[Row]] = {}
+    for i, row in enumerate(rows):
+        groups.setdefault(find(i), []).append(row)
+    return list(groups.values())
+
+
+def matrix_from(problem: Problem) -> tuple[tuple[int, ...], list[Row]]:
+    """The columns (frontier cells, column j is ``columns[j]``) and the rows of ``A x = b`` for a position."""
+    columns = problem.frontier
+    index = {cell: j for j, cell in enumerate(columns)}
+    rows = []
+    for constraint in problem.constraints:
+        support = 0
+        for cell in constraint.cells:
+            support |= 1 << index[cell]
+        rows.append((support, constraint.mines))
+    return columns, rows
+
+
+def column_means(solutions: Sequence[int], columns: int) -> dict[int, float]:
+    """Equation (3): for each column in ``columns``, the fraction of the solutions with it set.
+
+    >>> column_means([0b01, 0b11], 0b11)
+    {0: 1.0, 1: 0.5}
+    """
+    n = len(solutions)
+    return {j: sum((s >> j) & 1 for s in solutions) / n for j in bits(columns)}
+
+
+def pick_guess(
+    probabilities: dict[int, float],
+    rng: random.Random,
+    edge_distance: dict[int, int] | None = None,
+    tolerance: float = MANHATTAN_TOLERANCE,
+) -> int:
+    """The cell to reveal: the least probable (ties by ``rng``), or with ``edge_distance`` the Manhattan rule of
+    section 4.2.1: among cells within ``tolerance`` of the least probability, the nearest the border, then the
+    least probable, then ``rng``.
+
+    >>> pick_guess({1: 0.2, 2: 0.22, 3: 0.5}, random.Random(0), edge_distance={1: 3, 2: 0, 3: 0})
+    2
+    >>> pick_guess({1: 0.2, 2: 0.22, 3: 0.5}, random.Random(0))
+    1
+    """
+    least = min(probabilities.values())
+    if edge_distance is None:
+        best = [c for c, p in probabilities.items() if p <= least + _EPSILON]
+    else:
+        near = [c for c, p in probabilities.items() if p <= least + tolerance + _EPSILON]
+        nearest = min(edge_distance[c] for c in near)
+        near = [c for c in near if edge_distance[c] == nearest]
+        low = min(probabilities[c] for c in near)
+        best = [c for c in near if probabilities[c] <= low + _EPSILON]
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+class DSSFamilyStrategy(Strategy):
+    """Shared play of seed 003's CSP versions (see the module docstring): certain moves first (queued), then the
+    least-probable guess from an enumeration of the solutions of ``A x = b``.
+
+    Options: ``max_nodes``, ``max_solutions``, ``max_depth`` (per-component guards of the enumeration) and
+    ``tolerance`` (Manhattan versions). ``searches``, ``truncated`` and ``nodes`` count this game's enumerations,
+    how many a guard cut short, and the nodes they visited.
+    """
+
+    source = "seed 003 (003_f5c1155f4ddfa843.txt), sections 4, 4.1, 5.1, Table 3"
+    dss_moves: ClassVar[bool] = True
+    dss_nodes: ClassVar[bool] = True
+    limited: ClassVar[bool] = False
+    manhattan: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        max_nodes: int | None = None,
+        max_solutions: int | None = None,
+        max_depth: int | None = None,
+        tolerance: float = MANHATTAN_TOLERANCE,
+    ) -> None:
+        super().__init__(seed)
+        if self.limited:
+            self.max_solutions: int | None = max_solutions if max_solutions is not None else LIMITED_MAX_SOLUTIONS
+            self.max_depth: int | None = max_depth if max_depth is not None else LIMITED_MAX_DEPTH
+            self.max_nodes = max_nodes if max_nodes is not None else LIMITED_MAX_NODES
+        else:
+            self.max_solutions, self.max_depth = max_solutions, max_depth
+            self.max_nodes = max_nodes if max_nodes is not None else FULL_MAX_NODES
+        for label, value in (("max_nodes", self.max_nodes), ("max_solutions", self.max_solutions), ("max_depth", self.max_depth)):
+            if value is not None and value < 1:
+                raise StrategyError(f"strategy {self.name!r}: {label} must be at least 1, not {value}")
+        if not 0 <= tolerance <= 1:
+            raise StrategyError(f"strategy {self.name!r}: tolerance must be between 0 and 1, not {tolerance}")
+        self.tolerance = tolerance
+        self.searches = 0
+        self.truncated = 0
+        self.nodes = 0
+        self._queue: deque[Move] = deque()
+
+    def choose(self, observation: Observation) -> Move:
+        view = observation.view
+        while self._queue:
+            move = self._queue.popleft()
+            if view[move.cell] == COVERED:
+                return move
+        if observation.is_start():
+            return self.guess(observation, self.rng.choice(observation.board.corners()), "first")
+        problem = constraints_from(observation)
+        columns, rows = matrix_from(problem)
+        if self.dss_moves:
+            red = dss(rows)
+            if red is None:
+                raise InconsistentPositionError("no mine layout satisfies the numbers of this position")
+            if red.ones | red.zeros:
+                return self._certain(observation, columns, red.zeros, red.ones)
+        probabilities, safe, mines = self._probabilities(problem, columns, rows)
+        if safe | mines:
+            return self._certain(observation, columns, safe, mines)
+        cell = pick_guess(
+            probabilities,
+            self.rng,
+            {c: observation.board.edge_distance(c) for c in probabilities} if self.manhattan else None,
+            self.tolerance,
+        )
+        kind = "unconstrained" if cell in problem.unconstrained else "educated"
+        return self.guess(observation, cell, kind, 1.0 - probabilities[cell])
+
+    def _certain(self, observation: Observation, columns: Sequence[int], safe: int, mines: int) -> Move:
+        self._queue.extend(Move.reveal(columns[j]) for j in bits(safe))
+        self._queue.extend(Move.flag(columns[j]) for j in bits(mines))
+        return self.choose(observation)
+
+    def _probabilities(self, problem: Problem, columns: Sequence[int], rows: Sequence[Row]) -> tuple[dict[int, float], int, int]:
+        """Equation (3) per cell (unconstrained cells included), and the backbones of the completely enumerated
+        components as (safe columns, mine columns) masks."""
+        means: dict[int, float] = {}
+        safe = mines = 0
+        unknown: list[int] = []
+        for part in components(rows):
+            found = enumerate_solutions(
+                part,
+                use_dss=self.dss_nodes,
+                rng=self.rng if self.dss_nodes else None,
+                max_solutions=self.max_solutions,
+                max_depth=self.max_depth,
+                max_nodes=self.max_nodes,
+            )
+            support = 0
+            for row_support, _ in part:
+                support |= row_support
+            self.searches += 1
+            self.nodes += found.nodes
+            self.truncated += not found.complete
+            if not found.solutions:
+                if found.complete:
+                    raise InconsistentPositionError("no mine layout satisfies the numbers of this position")
+                unknown.extend(bits(support))
+                continue
+            part_means = column_means(found.solutions, support)
+            means.update(part_means)
+            if found.complete:
+                for j, p in part_means.items():
+                    if p == 0.0:
+                        safe |= 1 << j
+                    elif p == 1.0:
+                        mines |= 1 << j
+        covered = len(problem.frontier) + len(problem.unconstrained)
+        density = problem.mines_left / covered if covered else 0.0
+        for j in unknown:
+            means[j] = density
+        probabilities = {columns[j]: p for j, p in sorted(means.items())}
+        if problem.unconstrained:
+            expected = sum(means.values())
+            rest = (problem.mines_left - expected) / len(problem.unconstrained)
+            rest = min(1.0, max(0.0, rest))
+            probabilities.update(dict.fromkeys(problem.unconstrained, rest))
+        return probabilities, safe, mines
+
+
+class BacktrackingStrategy(DSSFamilyStrategy):
+    """Seed 003's version "Backtracking": plain backtracking enumeration for certain moves and probabilities."""
+
+    name = "backtracking"
+    summary = "enumerate the solutions of A x = b by plain backtracking; reveal the least probable cell (seed 003 baseline)"
+    dss_moves = False
+    dss_nodes = False
+
+
+class DSSStrategy(DSSFamilyStrategy):
+    """Seed 003's version "+DSS": DSS for certain moves, else plain backtracking probabilities."""
+
+    name = "dss"
+    summary = "DSS backbones on A x = b for certain moves, else backtracking probabilities (seed 003)"
+    dss_nodes = False
+
+
+class DSScspStrategy(DSSFamilyStrategy):
+    """Seed 003's version "DSScsp + DSS": DSS for certain moves, else the full DSScsp enumeration."""
+
+    name = "dsscsp"
+    summary = "DSS for certain moves, else probabilities from the DSScsp enumeration (seed 003 Algorithm 3)"
+
+
+class DSScspLimitedStrategy(DSSFamilyStrategy):
+    """Seed 003's version "DSScsp limited + DSS": DSScsp with at most 1000 solutions and depth 300 per component."""
+
+    name = "dsscsp-limited"
+    summary = "DSS, else DSScsp limited to 1000 solutions and depth 300, randomly ordered (seed 003 5.1)"
+    limited = True
+
+
+class DSScspManhattanStrategy(DSSFamilyStrategy):
+    """Seed 003's DSScsp version "+ Manhattan Distance": near-least-probable cells, the one nearest the border."""
+
+    name = "dsscsp-manhattan"
+    summary = "dsscsp, guessing the cell nearest the border among those within 0.05 of the least probability (seed 003 4.2.1)"
+    manhattan = True
+
+
+class DSScspLimitedManhattanStrategy(DSSFamilyStrategy):
+    """Seed 003's limited DSScsp version "+ Manhattan Distance"."""
+
+    name = "dsscsp-limited-manhattan"
+    summary = "dsscsp-limited with the Manhattan-distance tie-break of seed 003 section 4.2.1"
+    limited = True
+    manhattan = True
+
+
+__all__ = [
+    "BacktrackingStrategy",
+    "DSSFamilyStrategy",
+    "DSSStrategy",
+    "DSScspLimitedManhattanStrategy",
+    "DSScspLimitedStrategy",
+    "DSScspManhattanStrategy",
+    "DSScspStrategy",
+    "Enumeration",
+    "Reduction",
+    "Row",
+    "bits",
+    "column_means",
+    "components",
+    "dss",
+    "enumerate_solutions",
+    "matrix_from",
+    "pick_guess",
+    "substitute",
+]
