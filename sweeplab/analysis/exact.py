@@ -562,16 +562,15 @@ def _probabilities(problem: Problem, components: list[Component], tallies: list[
     denominator: dict[int, int | float] = {}
     for i, (comp, t) in enumerate(zip(components, tallies, strict=True)):
         others = _convolve(prefix[i], suffix[i + 1]) if n > 1 else {0: 1}
-        weighted = []  # (expected mines per super-cell for k, global weight of k)
+        sums: list[int | float] | None = None  # per super-cell: expected mines weighted by each k's global weight
         for k in t.weight:
             g = sum(v * comb(U, R - k - K) for K, v in others.items() if 0 <= R - k - K <= U)
             if g:
-                weighted.append((t.expected[k], g))
-        for j, cells in enumerate(comp.supercells):
-            if len(weighted) == 1:
-                num = weighted[0][0][j] * weighted[0][1]
-            else:
-                num = sum(e[j] * g for e, g in weighted)
+                row = t.expected[k]
+                sums = [e * g for e in row] if sums is None else [a + e * g for a, e in zip(sums, row, strict=True)]
+        if sums is None:
+            sums = [0] * len(comp.supercells)
+        for cells, num in zip(comp.supercells, sums, strict=True):
             den = Z * len(cells)
             for c in cells:
                 numerator[c] = num
@@ -602,10 +601,11 @@ def _craps_shoots(
         ks = [k for k, w in t.weight.items() if w]
         if len(ks) != 1:
             continue
-        cells = set(comp.cells)
-        if any(view[n] == COVERED and n not in cells for c in cells for n in neighbours[c]):
-            continue
+        cells = comp.cells
         if any(numerator[c] == 0 for c in cells):
+            continue
+        inside = set(cells)
+        if any(view[n] == COVERED and n not in inside for c in cells for n in neighbours[c]):
             continue
         best = min(sorted(cells), key=lambda c: numerator[c] / denominator[c])
         if numerator[best] == denominator[best]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from sweeplab.analysis.exact import Analyzer, Budget
+from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget
 from sweeplab.bench.runner import game_seeds
 from sweeplab.bench.stats import percentile
 from sweeplab.core.game import Game
@@ -53,12 +53,12 @@ class EngineTimes:
     worst_ms: float
 
 
-def time_positions(positions: list[Observation], budget: Budget | None = None) -> EngineTimes:
-    """Analyse each position from scratch (a fresh analyzer, no reuse) and time it (wall clock, process CPU is noisier)."""
+def time_positions(positions: list[Observation], budget: Budget = DEFAULT_BUDGET, use_kernel: bool = True) -> EngineTimes:
+    """Analyse each position from scratch (a fresh analyzer, no reuse) and time it on the wall clock."""
     times = []
     exact = 0
     for obs in positions:
-        analyzer = Analyzer(budget) if budget else Analyzer()
+        analyzer = Analyzer(budget, use_kernel=use_kernel)
         start = time.perf_counter()
         result = analyzer.analyze(obs)
         times.append((time.perf_counter() - start) * 1000)
@@ -66,12 +66,14 @@ def time_positions(positions: list[Observation], budget: Budget | None = None) -
     return EngineTimes(len(positions), exact, sum(times) / len(times), percentile(times, 50), percentile(times, 99), max(times))
 
 
-def games_per_second(rules: Rules, games: int, seed: int = 0) -> tuple[float, int]:
+def games_per_second(rules: Rules, games: int, seed: int = 0, use_kernel: bool = True) -> tuple[float, int]:
     """The exact strategy's games per second on one core (process CPU time), and its wins."""
     wins = 0
     start = time.process_time()
     for i in range(games):
         game_seed, strategy_seed = game_seeds(seed, i)
-        game = play(ExactStrategy(strategy_seed), Game(rules, game_seed))
+        player = ExactStrategy(strategy_seed)
+        player.analyzer.use_kernel = use_kernel and player.analyzer.use_kernel
+        game = play(player, Game(rules, game_seed))
         wins += game.state.value == "won"
     return games / (time.process_time() - start), wins
