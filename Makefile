@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/sweeplab bench --strategy $(or $(STRATEGY),single-point) --board expert --rule safe --games 1000
+	$(BIN)/sweeplab bench --strategy $(or $(STRATEGY),exact) --board expert --rule safe --games 1000
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -113,14 +113,17 @@ def test_not_a_craps_shoot_when_a_covered_neighbour_is_outside():
 
 
 def test_global_mine_count_decides():
-    # seed 001's Figure 5 idea: each frame holds one mine, the count leaves none for the rest
-    obs = parse_position("4x3x1\n1HHH\nH1HH\nHHHH\n".replace("1HHH\nH1HH", "1HHH\nHHHH"))
+    # seed 001's Figure 5 idea: the 1 holds the only mine, so the count alone makes every other cell safe
+    obs = parse_position("3x3x1\n1HH\nHHH\nHHH\n")
     r = analyze(obs)
-    # the 1 at (0,0) places the only mine among its neighbours; every other cell is safe
+    frame = {1, 3, 4}
     for c in obs.covered():
-        if c not in obs.board.neighbours[0]:
-            assert r.fraction(c) == 0
-    assert r.unconstrained_probability == 0
+        assert r.fraction(c) == (Fraction(1, 3) if c in frame else 0)
+    assert set(r.safe) == set(obs.covered()) - frame
+    assert r.unconstrained_probability == 0 and r.layouts == 3
+    # with two mines the same cells are no longer safe: the count, not the numbers, decided
+    r = analyze(parse_position("3x3x2\n1HH\nHHH\nHHH\n"))
+    assert r.fraction(2) == Fraction(1, 5) and r.safe == ()
 
 
 def test_count_weighting_differs_from_equal_solutions():
