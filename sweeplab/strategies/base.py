@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -50,6 +51,7 @@ class Strategy(ABC):
         self.rng = random.Random(seed)
         self.guesses: list[Guess] = []
         self.pending_guess: Guess | None = None
+        self._queue: deque[Move] = deque()
 
     @abstractmethod
     def choose(self, observation: Observation) -> Move:
@@ -59,6 +61,19 @@ class Strategy(ABC):
         """Reveal ``cell`` as a guess of ``kind`` with estimated success ``safety``; recorded for the log."""
         self.pending_guess = Guess(cell, kind, safety, move=observation.moves)
         return Move.reveal(cell)
+
+    def queue(self, moves: Iterable[Move]) -> None:
+        """Keep certain moves found in one look at the board, to play before looking again."""
+        self._queue.extend(moves)
+
+    def next_queued(self, observation: Observation) -> Move | None:
+        """The next queued move whose cell is still covered (a certain move stays certain), or None."""
+        view = observation.view
+        while self._queue:
+            move = self._queue.popleft()
+            if view[move.cell] == COVERED:
+                return move
+        return None
 
     def random_covered(self, observation: Observation) -> int:
         """A covered, unflagged cell chosen uniformly with the strategy's generator."""

@@ -41,20 +41,17 @@ class ExactStrategy(Strategy):
     def __init__(self, seed: int | None = None, budget: Budget = DEFAULT_BUDGET) -> None:
         super().__init__(seed)
         self.analyzer = Analyzer(budget)
-        self._safe: list[int] = []
         self.last: Probabilities | None = None
 
     def choose(self, observation: Observation) -> Move:
-        view = observation.view
-        while self._safe:
-            cell = self._safe.pop()
-            if view[cell] == COVERED:
-                return Move.reveal(cell)
+        move = self.next_queued(observation)
+        if move is not None:
+            return move
         result = self.analyzer.analyze(observation)
         self.last = result
         if result.safe:
-            self._safe = sorted(result.safe, reverse=True)
-            return Move.reveal(self._safe.pop())
+            self.queue(Move.reveal(c) for c in result.safe)
+            return Move.reveal(self._queue.popleft().cell)
         return self.pick_guess(observation, result)
 
     def pick_guess(self, observation: Observation, result: Probabilities) -> Move:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
-
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 from sweeplab.strategies.base import Strategy
@@ -34,19 +32,11 @@ class SinglePointStrategy(Strategy):
     source = "seed 000 (PGMS SinglePointStrategy); seed 002 level 1; seed 001 c1"
     summary = "a number's unknowns are all safe when its flags equal it, all mines when flags + unknowns do"
 
-    def __init__(self, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self._queue: deque[Move] = deque()
-
     def choose(self, observation: Observation) -> Move:
-        view = observation.view
-        while True:
-            while self._queue:
-                move = self._queue.popleft()
-                if view[move.cell] == COVERED:
-                    return move
-            if not self._scan(observation):
-                return self.guess(observation, self.random_covered(observation), "random")
+        move = self.next_queued(observation)
+        if move is None and self._scan(observation):
+            move = self.next_queued(observation)
+        return move or self.guess(observation, self.random_covered(observation), "random")
 
     def _scan(self, observation: Observation) -> bool:
         view, neighbours = observation.view, observation.board.neighbours
@@ -63,6 +53,6 @@ class SinglePointStrategy(Strategy):
                 safe.update(dict.fromkeys(unknown))
             elif flags + len(unknown) == value:
                 mines.update(dict.fromkeys(unknown))
-        self._queue.extend(Move.reveal(c) for c in safe)
-        self._queue.extend(Move.flag(c) for c in mines if c not in safe)
-        return bool(self._queue)
+        self.queue(Move.reveal(c) for c in safe)
+        self.queue(Move.flag(c) for c in mines if c not in safe)
+        return bool(safe or mines)

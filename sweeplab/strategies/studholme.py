@@ -1,0 +1,630 @@
+"""Seed 000's CSPStrategy (Studholme, "Minesweeper as a Constraint Satisfaction Problem", sections "Starting a Game of
+Minesweeper", "Description of CSPStrategy" steps 1-7 and "Description of the Backtracking Algorithm").
+
+Each decision runs the paper's seven steps on the constraints of the position:
+
+1. constraints from the revealed numbers, known values substituted; the degenerate cases (constant 0: all clear;
+   constant = number of variables: all mines) settle their variables (:func:`simplify`);
+2. subset simplification (``a+b+c+d=2, b+c=1 -> a+d=1``), back to step 1 whenever a constraint becomes trivial;
+3. the constraints are split into coupled sets (sharing a variable) and each set is solved for ALL its solutions by the
+   paper's backtracking (:func:`solve_coupled_set`), tallied in a 2-D array indexed by the solution's mine count and
+   the variable; solutions are thrown out when they need more mines than remain given the minimum the other sets need,
+   or leave more mines than the unconstrained squares can hold (:func:`prune_by_mine_count`);
+5. (checked before step 4, as the paper says) a craps shoot: a set whose solutions all need the same number of mines
+   and none of whose variables has a covered neighbour outside the set is guessed at once;
+4. variables 0 (1) in every solution are revealed (flagged);
+6. an educated guess: P(clear) = solutions with the variable 0 / all solutions of its set, all solutions EQUALLY likely
+   (the paper's assumption), compared with the unconstrained estimate
+   1 - (mines remaining - expected mines of the sets) / unconstrained squares;
+7. if the unconstrained squares are better: a random unconstrained corner, else a random unconstrained non-corner edge
+   square, else the interior unconstrained square whose covered neighbours share the most variables with the constraints.
+
+The game starts at the top-left corner (the paper: "always start at a particular corner"). Guesses are recorded with
+kinds "first", "craps", "educated" and "unconstrained" and the estimated chance of success, as the paper's log line
+"GUESS: 83% educated ... good." Only certain mines are flagged and a mine is never guessed.
+
+Where the paper is unclear or we depart from it:
+
+- The paper keeps its constraint set dynamically ("never recomputed from scratch"); we rebuild it from the observation
+  whenever the queue of certain moves runs dry, and keep the solved coupled sets of the previous decision in a cache
+  keyed by their constraints, so an unchanged region is not solved again. The moves are the same.
+- Backtracking order: the paper assigns forced variables first, otherwise the variable in most constraints. It says
+  nothing about ties (most frontier variables are in 1-3 constraints); we break ties by breadth-first order over the
+  constraint graph, so that assignments stay contiguous and the constraint checks prune early.
+- Tallies: the paper adds each complete solution to the tallies; we add, at each variable set to 1, the per-mine-count
+  solution counts of the subtree below it. Every solution is still enumerated one by one (a leaf of the search);
+  the tallies are identical, only the O(variables) work per solution is saved.
+- Node cap: the paper notes CSPStrategy "can get stuck working on solving a large set of constraints". We stop a
+  set's search after ``node_cap`` variable assignments (default :data:`DEFAULT_NODE_CAP`, about one to three
+  seconds of pure Python); the set is then marked incomplete, none of its variables is treated as certain, it is
+  never a craps shoot, and its partial tallies serve only as the best guess from what was counted.
+- Step 5 adds one condition the paper implies but does not state: the set must have no variable that is clear in
+  every solution (revealing it would add a constraint to the set, so new information could still change the guess).
+  The craps cell is the set's variable with the highest share of solutions where it is clear (ties: random).
+- Step 4 also settles the unconstrained squares when the mine counts left after pruning leave them exactly 0 mines
+  (all clear) or exactly one per square (all mines): the paper's mine-count reasoning of step 3 applied to the squares
+  outside every set; otherwise step 7 would guess them with estimate 100% (or never).
+- Ties among the best educated guesses are broken at random; step 7 is taken only when the unconstrained estimate is
+  strictly higher than the best constrained one ("higher than the probability of ... the best guess").
+- The opening corner's recorded safety is 1 - mines/cells (the strategy does not know the first-click rule).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from sweeplab.analysis.constraints import constraints_from
+from sweeplab.core.errors import InconsistentPositionError
+from sweeplab.core.game import Move
+from sweeplab.core.observation import COVERED, Observation
+from sweeplab.strategies.base import Strategy
+
+#: Variable assignments (search nodes) after which one coupled set's enumeration stops (see the module docstring).
+DEFAULT_NODE_CAP = 1_000_000
+
+#: A constraint as (sorted cells, mines among them).
+Equation = tuple[tuple[int, ...], int]
+
+
+# ----- steps 1 and 2: trivial constraints and subset simplification -----
+def simplify(constraints: Iterable[Equation]) -> tuple[set[int], set[int], list[Equation]]:
+    """Steps 1 and 2 to a fixed point: returns (cells clear in every case, certain mines, the remaining constraints).
+
+    A constraint whose constant is 0 (or equals its number of variables) settles its variables and disappears; known
+    values are substituted into every other constraint; a constraint whose variables are a subset of another's is
+    subtracted from it. Raises :class:`InconsistentPositionError` if the constraints contradict each other.
+
+    >>> simplify([((0, 1, 2, 3), 2), ((1, 2), 1)])
+    (set(), set(), [((0, 3), 1), ((1, 2), 1)])
+    >>> simplify([((0, 1), 1), ((0, 1, 2), 2), ((2, 3), 1)])
+    ({3}, {2}, [((0, 1), 1)])
+    """
+    cells: dict[int, set[int]] = {}
+    mines: dict[int, int] = {}
+    by_cell: dict[int, set[int]] = {}
+    by_key: dict[frozenset[int], int] = {}
+    known: dict[int, int] = {}
+    work: deque[int] = deque()
+    for i, (cs, m) in enumerate(constraints):
+        key = frozenset(cs)
+        other = by_key.get(key)
+        if other is not None:
+            if mines[other] != m:
+                raise InconsistentPositionError(f"two constraints over cells {sorted(key)} need {mines[other]} and {m} mines")
+            continue
+        cells[i], mines[i], by_key[key] = set(cs), m, i
+        for c in cs:
+            by_cell.setdefault(c, set()).add(i)
+        work.append(i)
+
+    def remove(i: int) -> None:
+        for c in cells[i]:
+            by_cell[c].discard(i)
+        del by_key[frozenset(cells[i])]
+        del cells[i], mines[i]
+
+    def replace(i: int, new_cells: set[int], new_mines: int) -> None:
+        """Give constraint ``i`` new cells and constant, merging it into an equal constraint if one exists."""
+        if new_mines < 0 or new_mines > len(new_cells):
+            raise InconsistentPositionError(f"cells {sorted(new_cells)} cannot hold {new_mines} mines")
+        del by_key[frozenset(cells[i])]
+        for c in cells[i] - new_cells:
+            by_cell[c].discard(i)
+        cells[i], mines[i] = new_cells, new_mines
+        key = frozenset(new_cells)
+        other = by_key.get(key)
+        if other is not None:
+            if mines[other] != new_mines:
+                raise InconsistentPositionError(f"cells {sorted(new_cells)} must hold both {mines[other]} and {new_mines} mines")
+            for c in new_cells:
+                by_cell[c].discard(i)
+            del cells[i], mines[i]
+            return
+        by_key[key] = i
+        work.append(i)
+
+    while work:
+        i = work.popleft()
+        if i not in cells:
+            continue
+        cs, m = cells[i], mines[i]
+        if not cs:
+            remove(i)
+            continue
+        if m == 0 or m == len(cs):  # step 1's degenerate cases
+            value = 1 if m else 0
+            settled = list(cs)
+            remove(i)
+            for c in settled:
+                if known.setdefault(c, value) != value:
+                    raise InconsistentPositionError(f"cell {c} would be both clear and a mine")
+                for j in list(by_cell.get(c, ())):
+                    if j in cells:
+                        replace(j, cells[j] - {c}, mines[j] - value)
+            continue
+        # step 2: subsets, in both directions, among the constraints sharing a cell with this one
+        others: set[int] = set()
+        for c in cs:
+            others |= by_cell[c]
+        others.discard(i)
+        for j in others:
+            if j not in cells or i not in cells:
+                continue
+            cj = cells[j]
+            if len(cj) > len(cells[i]) and cells[i] <= cj:
+                replace(j, cj - cells[i], mines[j] - mines[i])
+            elif len(cj) < len(cells[i]) and cj <= cells[i]:
+                replace(i, cells[i] - cj, mines[i] - mines[j])
+                break  # i changed and is queued again
+    safe = {c for c, v in known.items() if v == 0}
+    mine = {c for c, v in known.items() if v == 1}
+    remaining = sorted((tuple(sorted(cells[i])), mines[i]) for i in cells)
+    return safe, mine, remaining
+
+
+def coupled_sets(constraints: Sequence[Equation]) -> list[list[Equation]]:
+    """Step 3's partition: constraints sharing a variable (directly or through others) form one coupled set.
+
+    >>> coupled_sets([((0, 1), 1), ((5, 6), 1), ((1, 2), 1)])
+    [[((0, 1), 1), ((1, 2), 1)], [((5, 6), 1)]]
+    """
+    parent = list(range(len(constraints)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[int, int] = {}
+    for i, (cs, _) in enumerate(constraints):
+        for c in cs:
+            j = owner.setdefault(c, i)
+            if j != i:
+                parent[find(i)] = find(j)
+    groups: dict[int, list[Equation]] = {}
+    for i, eq in enumerate(constraints):
+        groups.setdefault(find(i), []).append(eq)
+    return list(groups.values())
+
+
+# ----- step 3: the backtracking enumeration of all solutions of one coupled set -----
+@dataclass
+class CoupledSet:
+    """All solutions of one coupled set, tallied as the paper does.
+
+    ``counts[k]`` is the number of solutions that place ``k`` mines; ``tally[k][i]`` the number of those in which
+    variable ``cells[i]`` is a mine (the paper's 2-D array indexed by mine count and variable). ``found`` is the
+    number of solutions enumerated before any mine-count pruning; ``complete`` is False when the node cap stopped
+    the search.
+    """
+
+    cells: tuple[int, ...]
+    constraints: int
+    counts: dict[int, int]
+    tally: dict[int, list[int]]
+    found: int
+    nodes: int
+    complete: bool = True
+    index: dict[int, int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.index = {c: i for i, c in enumerate(self.cells)}
+
+    @property
+    def degrees_of_freedom(self) -> int:
+        """The paper's size of a set: variables - constraints."""
+        return len(self.cells) - self.constraints
+
+    @property
+    def solutions(self) -> int:
+        """Solutions kept (after mine-count pruning)."""
+        return sum(self.counts.values())
+
+    def mine_solutions(self, cell: int) -> int:
+        """Kept solutions in which ``cell`` is a mine."""
+        i = self.index[cell]
+        return sum(row[i] for row in self.tally.values())
+
+    def clear_probability(self, cell: int) -> float:
+        """Step 6: solutions with the variable 0 / all solutions, every solution equally likely."""
+        total = self.solutions
+        return (total - self.mine_solutions(cell)) / total if total else 0.0
+
+    def expected_mines(self) -> float:
+        """The mean mine count of the set's kept solutions, every solution equally likely."""
+        total = self.solutions
+        return sum(k * n for k, n in self.counts.items()) / total if total else 0.0
+
+    def restrict(self, allowed: Iterable[int]) -> CoupledSet:
+        """A copy keeping only the solutions whose mine count is in ``allowed``."""
+        keep = set(allowed)
+        return CoupledSet(
+            self.cells,
+            self.constraints,
+            {k: n for k, n in self.counts.items() if k in keep},
+            {k: row for k, row in self.tally.items() if k in keep},
+            self.found,
+            self.nodes,
+            self.complete,
+        )
+
+
+def _variable_order(n: int, var_cons: list[list[int]], cvars: list[list[int]]) -> list[int]:
+    """Most constraints first; ties by breadth-first order over the constraint graph from the first such variable."""
+    rank = [-1] * n
+    seen = 0
+    for start in sorted(range(n), key=lambda v: -len(var_cons[v])):
+        if rank[start] >= 0:
+            continue
+        rank[start] = seen
+        seen += 1
+        queue = deque([start])
+        while queue:
+            v = queue.popleft()
+            for c in var_cons[v]:
+                for u in cvars[c]:
+                    if rank[u] < 0:
+                        rank[u] = seen
+                        seen += 1
+                        queue.append(u)
+    return sorted(range(n), key=lambda v: (-len(var_cons[v]), rank[v]))
+
+
+def solve_coupled_set(
+    constraints: Sequence[Equation], mines_left: int | None = None, node_cap: int = DEFAULT_NODE_CAP
+) -> CoupledSet:
+    """Find every solution of a coupled set by the paper's backtracking and tally them by mine count and variable.
+
+    A variable forced by one of its constraints is assigned first (with that value); otherwise the unassigned
+    variable in most constraints. Each variable is tried with 0, then 1; after each assignment the constraints of
+    that variable are checked and a violated one ends the branch. Partial assignments needing more than
+    ``mines_left`` mines are dropped. After ``node_cap`` assignments the search stops (``complete`` False).
+
+    >>> s = solve_coupled_set([((0, 1, 2), 1), ((1, 2, 3), 1)])
+    >>> s.cells, s.counts, s.tally
+    ((0, 1, 2, 3), {2: 1, 1: 2}, {2: [1, 0, 0, 1], 1: [0, 1, 1, 0]})
+    """
+    cells = tuple(sorted({c for cs, _ in constraints for c in cs}))
+    n = len(cells)
+    idx = {c: i for i, c in enumerate(cells)}
+    cvars = [[idx[c] for c in cs] for cs, _ in constraints]
+    need = [m for _, m in constraints]
+    free = [len(vs) for vs in cvars]
+    var_cons: list[list[int]] = [[] for _ in range(n)]
+    for ci, vs in enumerate(cvars):
+        for v in vs:
+            var_cons[v].append(ci)
+    order = _variable_order(n, var_cons, cvars)
+    cap_mines = mines_left if mines_left is not None else n
+    value = [-1] * n
+    trail: list[int] = []
+    tally: dict[int, list[int]] = {}
+    state = [0, 0]  # mines placed, nodes visited
+
+    def assign(v: int, val: int) -> bool:
+        value[v] = val
+        trail.append(v)
+        state[0] += val
+        state[1] += 1
+        ok = True
+        for c in var_cons[v]:
+            free[c] -= 1
+            need[c] -= val
+            if need[c] < 0 or need[c] > free[c]:
+                ok = False
+        return ok
+
+    def undo(mark: int) -> None:
+        while len(trail) > mark:
+            v = trail.pop()
+            val = value[v]
+            value[v] = -1
+            state[0] -= val
+            for c in var_cons[v]:
+                free[c] += 1
+                need[c] += val
+
+    def try_value(v: int, val: int) -> bool:
+        """Assign ``v`` then every variable its constraints force (the paper's "restricted to a particular value")."""
+        if not assign(v, val):
+            return False
+        pending = list(var_cons[v])
+        while pending:
+            c = pending.pop()
+            if free[c] == 0:
+                continue
+            if need[c] == 0:
+                forced = 0
+            elif need[c] == free[c]:
+                forced = 1
+            else:
+                continue
+            for u in cvars[c]:
+                if value[u] < 0:
+                    if not assign(u, forced):
+                        return False
+                    pending.extend(var_cons[u])
+        return state[0] <= cap_mines
+
+    def credit(mark: int, counts: dict[int, int]) -> None:
+        """Every variable set to 1 since ``mark`` is a mine in each of the subtree's ``counts`` solutions."""
+        for v in trail[mark:]:
+            if value[v] == 1:
+                for k, cnt in counts.items():
+                    row = tally.get(k)
+                    if row is None:
+                        row = tally[k] = [0] * n
+                    row[v] += cnt
+
+    def merge(into: dict[int, int], counts: dict[int, int]) -> None:
+        for k, cnt in counts.items():
+            into[k] = into.get(k, 0) + cnt
+
+    def next_branch(pos: int) -> int:
+        pos += 1
+        while pos < n and value[order[pos]] >= 0:
+            pos += 1
+        return pos
+
+    total: dict[int, int] = {}
+    aborted = False
+    if n == 0:
+        total = {0: 1}
+    else:
+        # frame: [order position, variable, next value to try, trail mark of the current try, counts below]
+        frames: list[list[Any]] = [[0, order[0], 0, 0, {}]]
+        while frames:
+            frame = frames[-1]
+            if frame[2] > 1 or aborted:
+                frames.pop()
+                below = frame[4]
+                if frames:
+                    parent = frames[-1]
+                    credit(parent[3], below)
+                    merge(parent[4], below)
+                    undo(parent[3])
+                else:
+                    total = below
+                continue
+            val = frame[2]
+            frame[2] = val + 1
+            mark = len(trail)
+            frame[3] = mark
+            if not try_value(frame[1], val):
+                undo(mark)
+                continue
+            if state[1] > node_cap:
+                aborted = True
+                undo(mark)
+                continue
+            pos = next_branch(frame[0])
+            if pos == n:  # every variable assigned and every constraint satisfied: one solution
+                leaf = {state[0]: 1}
+                credit(mark, leaf)
+                merge(frame[4], leaf)
+                undo(mark)
+                continue
+            frames.append([pos, order[pos], 0, 0, {}])
+    counts = {k: c for k, c in total.items() if c}
+    for k in counts:
+        tally.setdefault(k, [0] * n)
+    tally = {k: row for k, row in tally.items() if k in counts}
+    return CoupledSet(cells, len(constraints), counts, tally, sum(counts.values()), state[1], not aborted)
+
+
+def prune_by_mine_count(sets: Sequence[CoupledSet], mines_left: int, unconstrained: int) -> list[CoupledSet]:
+    """Step 3's pruning: drop solutions needing more mines than remain given the least the other sets need, or
+    leaving more mines than the unconstrained squares can hold given the most the other sets can take. Repeated
+    until nothing changes. An incomplete set constrains the others only by its variable count.
+    If pruning would empty a set (an inconsistent position), the sets are returned unpruned.
+    """
+    allowed = [set(s.counts) for s in sets]
+
+    def low(i: int) -> int:
+        return min(allowed[i]) if sets[i].complete else 0
+
+    def high(i: int) -> int:
+        return max(allowed[i]) if sets[i].complete else len(sets[i].cells)
+
+    changed = True
+    while changed:
+        changed = False
+        lows = [low(i) for i in range(len(sets))]
+        highs = [high(i) for i in range(len(sets))]
+        sum_low, sum_high = sum(lows), sum(highs)
+        for i in range(len(sets)):
+            most = mines_left - (sum_low - lows[i])
+            least = mines_left - unconstrained - (sum_high - highs[i])
+            keep = {k for k in allowed[i] if least <= k <= most}
+            if keep != allowed[i]:
+                if not keep:
+                    return list(sets)
+                allowed[i] = keep
+                changed = True
+                break
+    return [s if allowed[i] == set(s.counts) else s.restrict(allowed[i]) for i, s in enumerate(sets)]
+
+
+class SetSize(NamedTuple):
+    """The size of a solved coupled set, as seed 000 reports it ("600,000 games" paragraph); a plain tuple
+    (variables, constraints, degrees of freedom, solutions found) for the benchmark's records."""
+
+    variables: int
+    constraints: int
+    degrees_of_freedom: int
+    solutions: int
+
+
+# ----- the strategy -----
+class CSPStrategy(Strategy):
+    """Seed 000's CSPStrategy: the seven steps of "Description of CSPStrategy" with the paper's backtracking.
+
+    Options: ``node_cap`` (search nodes per coupled set before its enumeration stops; default
+    :data:`DEFAULT_NODE_CAP`). After a game, ``largest_set`` is the solved coupled set with the most degrees of
+    freedom (ties: most solutions), ``most_solutions`` the one with the most solutions, ``nodes`` the search nodes
+    used and ``capped`` how many enumerations the cap stopped.
+    """
+
+    name = "cspstrategy"
+    source = "seed 000 (Studholme), Description of CSPStrategy steps 1-7; Description of the Backtracking Algorithm"
+    summary = "trivial and subset simplification, all solutions of coupled sets, craps shoots, equally-likely guesses"
+
+    def __init__(self, seed: int | None = None, node_cap: int = DEFAULT_NODE_CAP) -> None:
+        super().__init__(seed)
+        if node_cap < 1:
+            raise ValueError(f"node_cap must be at least 1, not {node_cap}")
+        self.node_cap = node_cap
+        self._queue: deque[Move] = deque()
+        self._cache: dict[tuple[Equation, ...], tuple[CoupledSet, int]] = {}
+        self.largest_set: SetSize | None = None
+        self.most_solutions: SetSize | None = None
+        self.nodes = 0
+        self.capped = 0
+
+    def choose(self, observation: Observation) -> Move:
+        view = observation.view
+        while self._queue:
+            move = self._queue.popleft()
+            if view[move.cell] == COVERED:
+                return move
+        if observation.is_start():
+            board = observation.board
+            return self.guess(observation, 0, "first", 1 - observation.mines / board.cells)
+        return self._decide(observation)
+
+    # one decision: steps 1 to 7
+    def _decide(self, observation: Observation) -> Move:
+        view = observation.view
+        problem = constraints_from(observation)
+        safe, mines, reduced = simplify((c.cells, c.mines) for c in problem.constraints)
+        if safe or mines:  # steps 1-2 found trivial moves: play them, then start again at step 1
+            return self._play_certain(view, safe, mines)
+        unconstrained = problem.unconstrained
+        mines_left = problem.mines_left
+        sets = self._solve(reduced, mines_left)
+        sets = prune_by_mine_count(sets, mines_left, len(unconstrained))
+        # step 5 before step 4
+        for s in sets:
+            move = self._craps(observation, s)
+            if move is not None:
+                return move
+        # step 4
+        certain_safe: set[int] = set()
+        certain_mines: set[int] = set()
+        for s in sets:
+            if not s.complete or not s.counts:
+                continue
+            total = s.solutions
+            for c in s.cells:
+                m = s.mine_solutions(c)
+                if m == 0:
+                    certain_safe.add(c)
+                elif m == total:
+                    certain_mines.add(c)
+        if unconstrained and sets and all(s.complete for s in sets):
+            lo = sum(min(s.counts) for s in sets)
+            hi = sum(max(s.counts) for s in sets)
+            if lo == hi == mines_left:
+                certain_safe.update(unconstrained)
+            elif lo == hi and mines_left - lo == len(unconstrained):
+                certain_mines.update(unconstrained)
+        if certain_safe or certain_mines:
+            return self._play_certain(view, certain_safe, certain_mines)
+        # step 6
+        best: list[int] = []
+        best_p = -1.0
+        for s in sets:
+            if not s.counts:
+                continue
+            for c in s.cells:
+                p = s.clear_probability(c)
+                if p > best_p + 1e-12:
+                    best, best_p = [c], p
+                elif p > best_p - 1e-12:
+                    best.append(c)
+        if unconstrained:
+            expected = sum(s.expected_mines() for s in sets)
+            outside = min(1.0, max(0.0, 1 - (mines_left - expected) / len(unconstrained)))
+            if not best or outside > best_p + 1e-12:
+                return self._unconstrained_guess(observation, unconstrained, problem.frontier, outside)
+        if best and best_p > 0:
+            return self.guess(observation, self.rng.choice(best), "educated", best_p)
+        return self.guess(observation, self.random_covered(observation), "random")  # only in an impossible position
+
+    def _play_certain(self, view: tuple[int, ...], safe: Iterable[int], mines: Iterable[int]) -> Move:
+        self._queue.extend(Move.reveal(c) for c in sorted(safe) if view[c] == COVERED)
+        self._queue.extend(Move.flag(c) for c in sorted(mines) if view[c] == COVERED)
+        return self._queue.popleft()
+
+    def _solve(self, reduced: list[Equation], mines_left: int) -> list[CoupledSet]:
+        """Step 3 for every coupled set, reusing the previous decision's results for sets that did not change."""
+        cache: dict[tuple[Equation, ...], tuple[CoupledSet, int]] = {}
+        sets = []
+        for group in coupled_sets(reduced):
+            key = tuple(sorted(group))
+            hit = self._cache.get(key)
+            if hit is not None and hit[1] >= mines_left:
+                solved = hit[0]
+            else:
+                solved = solve_coupled_set(group, mines_left, self.node_cap)
+                self.nodes += solved.nodes
+                self.capped += not solved.complete
+                self._record(solved)
+            cache[key] = (solved, mines_left if hit is None else hit[1])
+            sets.append(solved)
+        self._cache = cache
+        return sets
+
+    def _record(self, s: CoupledSet) -> None:
+        size = SetSize(len(s.cells), s.constraints, s.degrees_of_freedom, s.found)
+        old = self.largest_set
+        if old is None or (size.degrees_of_freedom, size.solutions) > (old.degrees_of_freedom, old.solutions):
+            self.largest_set = size
+        old = self.most_solutions
+        if old is None or size.solutions > old.solutions:
+            self.most_solutions = size
+
+    def _craps(self, observation: Observation, s: CoupledSet) -> Move | None:
+        """Step 5: a set that no future information can change; guess its safest cell now."""
+        if not s.complete or len(s.counts) != 1:
+            return None
+        view, neighbours = observation.view, observation.board.neighbours
+        members = s.index
+        for c in s.cells:
+            for n in neighbours[c]:
+                if view[n] == COVERED and n not in members:
+                    return None
+        shares = {c: s.clear_probability(c) for c in s.cells}
+        if any(p == 1.0 for p in shares.values()):
+            return None
+        best_p = max(shares.values())
+        if best_p <= 0:
+            return None
+        best = [c for c, p in shares.items() if p > best_p - 1e-12]
+        return self.guess(observation, self.rng.choice(best), "craps", best_p)
+
+    def _unconstrained_guess(
+        self, observation: Observation, unconstrained: Sequence[int], frontier: Sequence[int], safety: float
+    ) -> Move:
+        """Step 7: a corner, else a non-corner edge square, else the interior square most coupled to the constraints."""
+        board, view = observation.board, observation.view
+        corners = [c for c in unconstrained if board.is_corner(c)]
+        if corners:
+            return self.guess(observation, self.rng.choice(corners), "unconstrained", safety)
+        edges = [c for c in unconstrained if board.is_edge(c)]
+        if edges:
+            return self.guess(observation, self.rng.choice(edges), "unconstrained", safety)
+        variables = set(frontier)
+        best: list[int] = []
+        best_shared = -1
+        for c in unconstrained:
+            shared = sum(1 for n in board.neighbours[c] if view[n] == COVERED and n in variables)
+            if shared > best_shared:
+                best, best_shared = [c], shared
+            elif shared == best_shared:
+                best.append(c)
+        return self.guess(observation, self.rng.choice(best), "unconstrained", safety)
