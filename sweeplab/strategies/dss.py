@@ -79,7 +79,6 @@ certain moves, else backtracking probabilities ("+DSS"); ``dsscsp`` = DSS, else 
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -87,7 +86,7 @@ from typing import ClassVar
 from sweeplab.analysis.constraints import Problem, constraints_from
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.game import Move
-from sweeplab.core.observation import COVERED, Observation
+from sweeplab.core.observation import Observation
 from sweeplab.strategies.base import Strategy, StrategyError
 
 #: One row of ``A x = b``: (bitmask of the columns with a 1, b).
@@ -432,14 +431,11 @@ class DSSFamilyStrategy(Strategy):
         self.searches = 0
         self.truncated = 0
         self.nodes = 0
-        self._queue: deque[Move] = deque()
 
     def choose(self, observation: Observation) -> Move:
-        view = observation.view
-        while self._queue:
-            move = self._queue.popleft()
-            if view[move.cell] == COVERED:
-                return move
+        move = self.next_queued(observation)
+        if move is not None:
+            return move
         if observation.is_start():
             return self.guess(observation, self.rng.choice(observation.board.corners()), "first")
         problem = constraints_from(observation)
@@ -463,8 +459,8 @@ class DSSFamilyStrategy(Strategy):
         return self.guess(observation, cell, kind, 1.0 - probabilities[cell])
 
     def _certain(self, observation: Observation, columns: Sequence[int], safe: int, mines: int) -> Move:
-        self._queue.extend(Move.reveal(columns[j]) for j in bits(safe))
-        self._queue.extend(Move.flag(columns[j]) for j in bits(mines))
+        self.queue(Move.reveal(columns[j]) for j in bits(safe))
+        self.queue(Move.flag(columns[j]) for j in bits(mines))
         return self.choose(observation)
 
     def _probabilities(self, problem: Problem, columns: Sequence[int], rows: Sequence[Row]) -> tuple[dict[int, float], int, int]:

@@ -21,11 +21,9 @@ safety 1 - M. We use the equations before and after reduction, as PGMS keeps bot
 
 from __future__ import annotations
 
-from collections import deque
-
 from sweeplab.analysis.constraints import constraints_from
 from sweeplab.core.game import Move
-from sweeplab.core.observation import COVERED, Observation
+from sweeplab.core.observation import Observation
 from sweeplab.strategies.base import Strategy
 from sweeplab.strategies.studholme import simplify
 
@@ -45,22 +43,19 @@ class EquationStrategy(Strategy):
         if guess not in GUESS_RULES:
             raise ValueError(f"unknown guess rule {guess!r}: choose one of {', '.join(GUESS_RULES)}")
         self.guess_rule = guess
-        self._queue: deque[Move] = deque()
 
     def choose(self, observation: Observation) -> Move:
-        view = observation.view
-        while self._queue:
-            move = self._queue.popleft()
-            if view[move.cell] == COVERED:
-                return move
+        move = self.next_queued(observation)
+        if move is not None:
+            return move
         if observation.is_start():
             cell = self.random_covered(observation)
             return self.guess(observation, cell, "first", 1 - observation.mines / observation.board.cells)
         problem = constraints_from(observation)
         original = [(c.cells, c.mines) for c in problem.constraints]
         safe, mines, reduced = simplify(original)
-        self._queue.extend(Move.reveal(c) for c in sorted(safe))
-        self._queue.extend(Move.flag(c) for c in sorted(mines))
+        self.queue(Move.reveal(c) for c in sorted(safe))
+        self.queue(Move.flag(c) for c in sorted(mines))
         if self._queue:
             return self._queue.popleft()
         if self.guess_rule == "pgms":

@@ -478,7 +478,6 @@ class CSPStrategy(Strategy):
         if node_cap < 1:
             raise ValueError(f"node_cap must be at least 1, not {node_cap}")
         self.node_cap = node_cap
-        self._queue: deque[Move] = deque()
         self._cache: dict[tuple[Equation, ...], tuple[CoupledSet, int]] = {}
         self.largest_set: SetSize | None = None
         self.most_solutions: SetSize | None = None
@@ -486,11 +485,9 @@ class CSPStrategy(Strategy):
         self.capped = 0
 
     def choose(self, observation: Observation) -> Move:
-        view = observation.view
-        while self._queue:
-            move = self._queue.popleft()
-            if view[move.cell] == COVERED:
-                return move
+        move = self.next_queued(observation)
+        if move is not None:
+            return move
         if observation.is_start():
             board = observation.board
             return self.guess(observation, 0, "first", 1 - observation.mines / board.cells)
@@ -556,8 +553,8 @@ class CSPStrategy(Strategy):
         return self.guess(observation, self.random_covered(observation), "random")  # only in an impossible position
 
     def _play_certain(self, view: tuple[int, ...], safe: Iterable[int], mines: Iterable[int]) -> Move:
-        self._queue.extend(Move.reveal(c) for c in sorted(safe) if view[c] == COVERED)
-        self._queue.extend(Move.flag(c) for c in sorted(mines) if view[c] == COVERED)
+        self.queue(Move.reveal(c) for c in sorted(safe) if view[c] == COVERED)
+        self.queue(Move.flag(c) for c in sorted(mines) if view[c] == COVERED)
         return self._queue.popleft()
 
     def _solve(self, reduced: list[Equation], mines_left: int) -> list[CoupledSet]:
