@@ -22,14 +22,16 @@ Choices where the paper is silent or loose (paper says X; we do Y because Z):
   layout, so that the budget is spent searching rather than idling (random-restart hill climbing).
 - SA: the same move; a worse one (penalty rise c > 0) is accepted with probability exp(-c/t). Cooling schedule
   (the paper gives none): geometric from ``SA_T0`` = 2.0 to ``SA_T_END`` = 0.05 over a cycle of
-  ``2000 + 20 * cells`` iterations, then the temperature is raised back to ``SA_T0`` (a reheat, keeping the current
-  layout). At t = 2 a rise of 1 is accepted 61% of the time (close to RS), at t = 0.05 practically never (HC).
+  ``min(budget, 2000 + 20 * cells)`` iterations (cells = covered unflagged cells), then the temperature is raised
+  back to ``SA_T0`` (a reheat, keeping the current layout). At t = 2 a rise of 1 is accepted 61% of the time (close
+  to RS), at t = 0.05 practically never (HC).
 - GA: a population of ``GA_POPULATION`` = 40 random layouts; fitness = 1 / (1 + penalty) (the inverse penalty,
   shifted so that a consistent layout does not divide by zero); parents are drawn in proportion to fitness
   (roulette), the best ``GA_ELITE`` = 2 survive unchanged. Crossover as in the paper: a random straight line
   (through a uniform point of the board, at a uniform angle) cuts the board, one side comes from each parent; the
   child is repaired to the right mine total by removing or adding random mines; then a mutation moves one random
-  mine with probability ``GA_MUTATION`` = 0.5. One GA iteration is one child evaluated.
+  mine with probability ``GA_MUTATION`` = 0.5. One GA iteration is one child evaluated; a generation (38
+  children) is computed at once with numpy, from a numpy generator seeded with 64 bits drawn from ``rng``.
 - Budget: every method stops at the first layout of penalty 0, after ``budget`` iterations or after ``seconds``
   of wall time, whichever comes first. Results are reproducible for a seed whenever the iteration budget (not the
   clock) ends the run.
@@ -46,10 +48,11 @@ from __future__ import annotations
 
 import math
 import random
-import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from sweeplab.core.errors import InconsistentPositionError, SweeplabError
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
@@ -110,6 +113,7 @@ class Landscape:
     members: tuple[tuple[int, ...], ...]
     touches: tuple[tuple[int, ...], ...]
     constant: int
+    centres: tuple[tuple[float, float], ...]  #: per variable, the (x, y) of its cell's centre (for the GA's line)
 
     def layout(self, state: Sequence[int]) -> frozenset[int]:
         """The full mine layout of a 0/1 state over the variables."""
@@ -118,7 +122,10 @@ class Landscape:
     def penalty(self, state: Sequence[int]) -> int:
         total = self.constant
         for target, members in zip(self.targets, self.members, strict=True):
-            total += (target - sum(state[v] for v in members)) ** 2
+            k = target
+            for v in members:
+                k -= state[v]
+            total += k * k
         return total
 
     def counts(self, state: Sequence[int]) -> list[int]:
@@ -154,7 +161,11 @@ def landscape(observation: Observation) -> Landscape:
             touches[v].append(len(targets))
         targets.append(value - flagged)
         members.append(vars_)
-    return Landscape(observation, cells, flags, mines, tuple(targets), tuple(members), tuple(tuple(t) for t in touches), constant)
+    width = observation.board.width
+    centres = tuple((c % width + 0.5, c // width + 0.5) for c in cells)
+    return Landscape(
+        observation, cells, flags, mines, tuple(targets), tuple(members), tuple(tuple(t) for t in touches), constant, centres
+    )
 
 
 def _random_state(land: Landscape, rng: random.Random) -> list[int]:
@@ -271,7 +282,7 @@ def simulated_annealing(land: Landscape, rng: random.Random, budget: int, second
     clock = _Clock(seconds)
     walker = _Walker(land, _random_state(land, rng))
     best, best_state = walker.penalty, list(walker.state)
-    cycle = 2000 + 20 * len(land.cells)
+    cycle = min(budget, 2000 + 20 * len(land.cells))
     ratio = (SA_T_END / SA_T0) ** (1.0 / cycle)
     t = SA_T0
     iterations = 0
@@ -289,67 +300,70 @@ def simulated_annealing(land: Landscape, rng: random.Random, budget: int, second
     return SearchResult("sa", land.layout(best_state), best, iterations, clock.elapsed(), best == 0)
 
 
-def _line_sides(land: Landscape, rng: random.Random) -> list[bool]:
-    """Which side of a random straight line across the board each variable lies on."""
-    board = land.observation.board
-    px, py = rng.uniform(0, board.width), rng.uniform(0, board.height)
-    angle = rng.uniform(0, math.pi)
-    dx, dy = math.cos(angle), math.sin(angle)
-    sides = []
-    for cell in land.cells:
-        x, y = board.xy(cell)
-        sides.append((x + 0.5 - px) * dy - (y + 0.5 - py) * dx >= 0)
-    return sides
-
-
-def _crossover(land: Landscape, a: list[int], b: list[int], rng: random.Random) -> list[int]:
-    sides = _line_sides(land, rng)
-    child = [x if side else y for x, y, side in zip(a, b, sides, strict=True)]
-    mines = [v for v, m in enumerate(child) if m]
-    if len(mines) > land.mines:
-        for v in rng.sample(mines, len(mines) - land.mines):
-            child[v] = 0
-    elif len(mines) < land.mines:
-        free = [v for v, m in enumerate(child) if not m]
-        for v in rng.sample(free, land.mines - len(mines)):
-            child[v] = 1
-    return child
-
-
-def _mutate(land: Landscape, state: list[int], rng: random.Random) -> None:
-    mines = [v for v, m in enumerate(state) if m]
-    free = [v for v, m in enumerate(state) if not m]
-    if mines and free:
-        state[rng.choice(mines)] = 0
-        state[rng.choice(free)] = 1
-
-
 def genetic_algorithm(land: Landscape, rng: random.Random, budget: int, seconds: float) -> SearchResult:
-    """GA: roulette selection on fitness 1/(1+penalty), line crossover, mutation by moving a mine, elitism."""
+    """GA: roulette selection on fitness 1/(1+penalty), line crossover, repair, mutation by moving a mine, elitism.
+
+    A generation is computed at once with numpy (a generator seeded from ``rng``), one row per layout."""
     clock = _Clock(seconds)
-    population = [_random_state(land, rng) for _ in range(GA_POPULATION)]
-    scores = [land.penalty(s) for s in population]
-    iterations = len(population)
-    best_index = min(range(len(population)), key=scores.__getitem__)
-    best, best_state = scores[best_index], population[best_index]
+    n, mines = len(land.cells), land.mines
+    gen = np.random.default_rng(rng.getrandbits(64))
+    matrix = np.zeros((n, len(land.targets)))
+    for k, members in enumerate(land.members):
+        matrix[list(members), k] = 1.0
+    targets = np.array(land.targets, dtype=np.float64)
+    centres = np.array(land.centres, dtype=np.float64).reshape(n, 2)
+    xs, ys = centres[:, 0], centres[:, 1]
+    width, height = land.observation.board.width, land.observation.board.height
+
+    def score(layouts: np.ndarray) -> np.ndarray:
+        errors = targets - layouts @ matrix
+        return (errors * errors).sum(axis=1) + land.constant
+
+    def random_layouts(count: int) -> np.ndarray:
+        ranks = gen.random((count, n)).argsort(axis=1).argsort(axis=1)
+        return (ranks < mines).astype(np.float64)
+
+    population = random_layouts(GA_POPULATION)
+    scores = score(population)
+    iterations = GA_POPULATION
+    best_index = int(scores.argmin())
+    best, best_state = int(scores[best_index]), population[best_index]
+    rows = np.arange(GA_POPULATION - GA_ELITE)
     while best and iterations < budget and not _trivial(land) and not clock.out(iterations):
-        order = sorted(range(len(population)), key=scores.__getitem__)
-        fitness = [1.0 / (1 + s) for s in scores]
-        next_population = [population[i] for i in order[:GA_ELITE]]
-        next_scores = [scores[i] for i in order[:GA_ELITE]]
-        while len(next_population) < GA_POPULATION and best and iterations < budget:
-            a, b = rng.choices(population, weights=fitness, k=2)
-            child = _crossover(land, a, b, rng)
-            if rng.random() < GA_MUTATION:
-                _mutate(land, child, rng)
-            score = land.penalty(child)
-            iterations += 1
-            next_population.append(child)
-            next_scores.append(score)
-            if score < best:
-                best, best_state = score, child
-        population, scores = next_population, next_scores
-    return SearchResult("ga", land.layout(best_state), best, iterations, clock.elapsed(), best == 0)
+        k = min(GA_POPULATION - GA_ELITE, budget - iterations)
+        fitness = 1.0 / (1.0 + scores)
+        parents = gen.choice(GA_POPULATION, size=(k, 2), p=fitness / fitness.sum())
+        # crossover: a random straight line through a uniform point, at a uniform angle; one side from each parent
+        px, py = gen.uniform(0, width, k), gen.uniform(0, height, k)
+        angle = gen.uniform(0, math.pi, k)
+        dx, dy = np.cos(angle), np.sin(angle)
+        side = np.outer(dy, xs) - np.outer(dx, ys) >= (px * dy - py * dx)[:, None]
+        child = np.where(side, population[parents[:, 0]], population[parents[:, 1]])
+        # repair to the mine total: remove (or add) |excess| random mines (free cells)
+        excess = child.sum(axis=1) - mines
+        keys = gen.random((k, n))
+        keys[np.where(excess[:, None] > 0, child == 0, child == 1)] = 2.0
+        ranks = keys.argsort(axis=1).argsort(axis=1)
+        child = np.where(ranks < np.abs(excess)[:, None], 1.0 - child, child)
+        # mutation: move one random mine to a random free cell
+        picks = gen.random((k, n))
+        mutate = rows[:k][gen.random(k) < GA_MUTATION]
+        mine_pick = np.where(child == 1, picks, -1.0).argmax(axis=1)
+        free_pick = np.where(child == 0, picks, -1.0).argmax(axis=1)
+        child[mutate, mine_pick[mutate]] = 0.0
+        child[mutate, free_pick[mutate]] = 1.0
+        child_scores = score(child)
+        iterations += k
+        i = int(child_scores.argmin())
+        if child_scores[i] < best:
+            best, best_state = int(child_scores[i]), child[i]
+        elite = np.argsort(scores, kind="stable")[:GA_ELITE]
+        population = np.concatenate([population[elite], child])
+        scores = np.concatenate([scores[elite], child_scores])
+        if len(population) < GA_POPULATION:  # the budget ended mid-generation
+            break
+    state = [int(v) for v in best_state]
+    return SearchResult("ga", land.layout(state), land.penalty(state), iterations, clock.elapsed(), best == 0)
 
 
 SOLVERS: dict[str, Callable[[Landscape, random.Random, int, float], SearchResult]] = {
@@ -373,57 +387,6 @@ def search(
     if budget < 1:
         raise SweeplabError(f"the budget must be at least 1 iteration, not {budget}")
     return SOLVERS[method](landscape(observation), rng, budget, seconds)
-
-
-@dataclass(frozen=True)
-class MethodSummary:
-    """One row of :func:`compare_methods`: how often a method found a consistent layout, and its median time."""
-
-    method: str
-    positions: int
-    found: int
-    median_seconds: float
-    median_iterations: float | None
-
-
-def compare_methods(
-    positions: Sequence[Observation],
-    budget: int = 20_000,
-    seconds: float = 5.0,
-    seed: int = 0,
-    methods: Sequence[str] = (*METHODS, "exact"),
-) -> list[MethodSummary]:
-    """Run every method once on every position (method m on position i gets seed ``(seed, i)``); ``exact`` uses the
-    exact engine's ``is_consistent`` when it is installed and is skipped otherwise. Times include failures."""
-    rows: list[MethodSummary] = []
-    for method in methods:
-        if method == "exact":
-            try:
-                from sweeplab.analysis.exact import is_consistent  # type: ignore[attr-defined]
-            except ImportError:
-                continue
-            times: list[float] = []
-            found = 0
-            for obs in positions:
-                start = time.perf_counter()
-                ok, _ = is_consistent(obs)
-                times.append(time.perf_counter() - start)
-                found += bool(ok)
-            rows.append(MethodSummary(method, len(positions), found, statistics.median(times), None))
-            continue
-        results = [
-            search(obs, method, random.Random(f"{seed}:{i}"), budget=budget, seconds=seconds) for i, obs in enumerate(positions)
-        ]
-        rows.append(
-            MethodSummary(
-                method,
-                len(positions),
-                sum(r.found for r in results),
-                statistics.median(r.seconds for r in results),
-                statistics.median(r.iterations for r in results),
-            )
-        )
-    return rows
 
 
 def format_layout(observation: Observation, layout: Iterable[int]) -> str:

@@ -36,7 +36,11 @@ class SinglePointStrategy(Strategy):
         move = self.next_queued(observation)
         if move is None and self._scan(observation):
             move = self.next_queued(observation)
-        return move or self.guess(observation, self.random_covered(observation), "random")
+        return move or self.when_stuck(observation)
+
+    def when_stuck(self, observation: Observation) -> Move:
+        """The move when no number decides anything: a uniformly random covered cell (subclasses guess better)."""
+        return self.guess(observation, self.random_covered(observation), "random")
 
     def _scan(self, observation: Observation) -> bool:
         view, neighbours = observation.view, observation.board.neighbours
