@@ -7,7 +7,8 @@ from functools import lru_cache
 
 from sweeplab.core.errors import BoardSpecError
 
-MAX_SIDE = 255  # MBF stores each side in one byte
+MAX_SIDE = 1024  #: the longest side a board may have (MBF files hold at most 255; see formats.mbf)
+MAX_CELLS = 65_536  #: the most cells a board may have
 
 
 @lru_cache(maxsize=64)
@@ -47,6 +48,8 @@ class Board:
                 raise BoardSpecError(f"board {name} must be a whole number, not {value!r}")
             if not 1 <= value <= MAX_SIDE:
                 raise BoardSpecError(f"board {name} {value} is out of range: it must be 1 to {MAX_SIDE}")
+        if self.width * self.height > MAX_CELLS:
+            raise BoardSpecError(f"a {self.width}x{self.height} board has more than {MAX_CELLS} cells")
         object.__setattr__(self, "neighbours", _neighbour_table(self.width, self.height))
 
     @property

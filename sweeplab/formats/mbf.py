@@ -12,8 +12,9 @@ from pathlib import Path
 
 from sweeplab.core.errors import LayoutFormatError
 from sweeplab.core.game import Game
-from sweeplab.core.geometry import MAX_SIDE
 from sweeplab.core.rules import Rules
+
+MBF_MAX_SIDE = 255  #: MBF stores each side in one byte
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,8 @@ class Layout:
 
 
 def write_mbf(layout: Layout) -> bytes:
-    if not (1 <= layout.width <= MAX_SIDE and 1 <= layout.height <= MAX_SIDE):
-        raise LayoutFormatError(f"MBF holds sides of 1 to {MAX_SIDE}, not {layout.width}x{layout.height}")
+    if not (1 <= layout.width <= MBF_MAX_SIDE and 1 <= layout.height <= MBF_MAX_SIDE):
+        raise LayoutFormatError(f"MBF holds sides of 1 to {MBF_MAX_SIDE}, not {layout.width}x{layout.height}")
     out = bytearray([layout.width, layout.height])
     out += len(layout.mines).to_bytes(2, "big")
     for cell in layout.mines:

@@ -16,6 +16,22 @@ from sweeplab.strategies.base import Strategy
 _BUILTIN: dict[str, str] = {
     "random": "sweeplab.strategies.simple:RandomStrategy",
     "single-point": "sweeplab.strategies.simple:SinglePointStrategy",
+    "equation": "sweeplab.strategies.equation:EquationStrategy",
+    "cspstrategy": "sweeplab.strategies.studholme:CSPStrategy",
+    "backtracking": "sweeplab.strategies.dss:BacktrackingStrategy",
+    "dss": "sweeplab.strategies.dss:DSSStrategy",
+    "dsscsp": "sweeplab.strategies.dss:DSScspStrategy",
+    "dsscsp-limited": "sweeplab.strategies.dss:DSScspLimitedStrategy",
+    "dsscsp-manhattan": "sweeplab.strategies.dss:DSScspManhattanStrategy",
+    "dsscsp-limited-manhattan": "sweeplab.strategies.dss:DSScspLimitedManhattanStrategy",
+    "gac": "sweeplab.strategies.gac:GacStrategy",
+    "gac-endgame": "sweeplab.strategies.gac:GacEndgameStrategy",
+    "level2": "sweeplab.strategies.levels:Level2Strategy",
+    "level3": "sweeplab.strategies.levels:Level3Strategy",
+    "exact": "sweeplab.strategies.exact:ExactStrategy",
+    "corners": "sweeplab.strategies.corners:CornersStrategy",
+    "sa": "sweeplab.strategies.local_search:SimulatedAnnealingStrategy",
+    "ga": "sweeplab.strategies.local_search:GeneticAlgorithmStrategy",
 }
 
 

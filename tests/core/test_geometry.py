@@ -23,15 +23,17 @@ def test_one_by_one_has_no_neighbours():
     assert Board(1, 1).neighbours == ((),)
 
 
-@pytest.mark.parametrize("w,h", [(0, 5), (5, 0), (256, 1), (1, 256)])
+@pytest.mark.parametrize("w,h", [(0, 5), (5, 0), (1025, 1), (1, 1025)])
 def test_size_limits(w, h):
     with pytest.raises(BoardSpecError, match="out of range"):
         Board(w, h)
 
 
-def test_largest_board():
-    b = Board(255, 255)
-    assert b.cells == 65025
+def test_largest_boards():
+    assert Board(255, 255).cells == 65025  # MBF's limit
+    assert Board(900, 1).cells == 900  # seed 000's Figure 10 plays 1x900
+    with pytest.raises(BoardSpecError, match="more than 65536 cells"):
+        Board(1000, 1000)
 
 
 def test_index_off_board_names_the_cell():

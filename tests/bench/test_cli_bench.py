@@ -1,0 +1,137 @@
+import csv
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from sweeplab.cli import main
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_bench_prints_the_demo_summary_line():
+    result = invoke("bench", "--strategy", "single-point", "--board", "beginner", "--rule", "safe", "--games", "40", "-j", "1")
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert re.match(
+        r"single-point on 9x9x10 \(safe\), seed 0: won \d+/40 = [\d.]+% ± [\d.]+% "
+        r"\(SE over 10 sets; 95% Wilson [\d.]+%-[\d.]+%\); "
+        r"[\d.]+ games/s on 1 process, [\d.]+ ms CPU per game",
+        first,
+    ), first
+    assert "CPU per game: mean" in result.output and "median" in result.output and "p99" in result.output
+
+
+def test_bench_several_strategies_json_and_out(tmp_path):
+    result = invoke(
+        "bench", "-s", "single-point,random", "-b", "8x8x10", "-r", "unsafe", "-n", "30", "--sets", "3", "-j", "2",
+        "--json", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [s["strategy"] for s in data["summaries"]] == ["single-point", "random"]
+    assert all(s["games"] == 30 and s["sets"] == 3 and s["board"] == "8x8x10" for s in data["summaries"])
+    pair = data["paired"][0]
+    assert (pair["a"], pair["b"], pair["games"]) == ("single-point", "random", 30)
+    single = data["summaries"][0]["wins"]
+    assert pair["difference"] == pytest.approx((single - data["summaries"][1]["wins"]) / 30)
+    rows = list(csv.DictReader((tmp_path / "games.csv").open()))
+    assert len(rows) == 60 and json.loads((tmp_path / "bench.json").read_text()) == data
+
+
+def test_bench_is_the_same_for_one_and_two_jobs():
+    outputs = []
+    for jobs in ("1", "2"):
+        result = invoke("bench", "-s", "single-point", "-b", "beginner", "-n", "50", "--seed", "5", "-j", jobs, "--json")
+        data = json.loads(result.output)["summaries"][0]
+        outputs.append((data["wins"], data["sem"], data["guesses_per_game"]))
+    assert outputs[0] == outputs[1]
+
+
+def test_deal_then_bench_layouts_replays_the_same_games(tmp_path):
+    deal = invoke("deal", "--board", "beginner", "--rule", "zero", "--count", "20", "--seed", "3", "--out", str(tmp_path / "d"))
+    assert deal.exit_code == 0, deal.output
+    files = sorted(p.name for p in (tmp_path / "d").iterdir())
+    assert files[0] == "deal.json" and files[1] == "game-000000.mbf" and len(files) == 21
+    manifest = json.loads((tmp_path / "d" / "deal.json").read_text())
+    assert manifest["first_click"] == [0, 0] and manifest["rule"] == "zero" and manifest["seed"] == 3
+    replay = invoke("bench", "-s", "single-point", "--layouts", str(tmp_path / "d"), "-j", "1", "--out", str(tmp_path / "a"))
+    direct = invoke(
+        "bench", "-s", "single-point", "-b", "beginner", "-r", "zero", "--first-click", "0,0", "--seed", "3",
+        "-n", "20", "-j", "1", "--out", str(tmp_path / "b"),
+    )  # fmt: skip
+    assert replay.exit_code == 0 and direct.exit_code == 0, replay.output + direct.output
+
+    def games(path):
+        return [
+            (r["game"], r["won"], r["moves"], r["three_bv"], r["guesses"]) for r in csv.DictReader((path / "games.csv").open())
+        ]
+
+    assert games(tmp_path / "a") == games(tmp_path / "b")
+
+
+def test_deal_hint_records_every_opening(tmp_path):
+    result = invoke("deal", "-b", "8x8x10", "-r", "hint", "-n", "5", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "deal.json").read_text())
+    assert manifest["first_click"] is None and len(manifest["openings"]) == 5
+    bench = invoke("bench", "-s", "single-point", "--layouts", str(tmp_path), "-j", "1", "--json")
+    assert json.loads(bench.output)["summaries"][0]["games"] == 5
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["bench", "-s", "no-such-strategy", "-n", "10"], "unknown strategy 'no-such-strategy'"),
+        (["bench", "-n", "0"], "0 is not in the range"),
+        (["bench", "-b", "3x3x10", "-n", "10"], "10 mines do not fit on a 3x3 board"),
+        (["bench", "-b", "3x3x9", "-r", "safe", "-n", "10"], "needs a mine-free cell"),
+        (["bench", "-b", "beginner", "-n", "10", "--sets", "3"], "do not split into 3 equal sets"),
+        (["bench", "-b", "beginner", "-n", "10", "--first-click", "9,9"], "off the 9x9 board"),
+        (["bench", "-s", "single-point,single-point"], "names a strategy twice"),
+        (["bench", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --executor dask"),
+        (["experiment", "nope", "--out", "x"], "Invalid value for '{levels|density"),
+        (["experiment", "levels", "--out", "x", "-s", "nope"], "unknown strategy 'nope'"),
+        (["deal", "-b", "3x3x9", "-r", "zero", "--out", "x"], "the 'zero' rule"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_clear_message(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
+def test_corrupt_layout_file_is_named(tmp_path):
+    invoke("deal", "-b", "beginner", "-n", "3", "--out", str(tmp_path))
+    (tmp_path / "game-000001.mbf").write_bytes(b"\x09\x09\x00\x0a\x01")
+    result = CliRunner().invoke(main, ["bench", "--layouts", str(tmp_path), "-j", "1"])
+    assert result.exit_code == 2
+    assert "game-000001.mbf: truncated" in result.output
+
+
+def test_layouts_errors(tmp_path):
+    empty = CliRunner().invoke(main, ["bench", "--layouts", str(tmp_path)])
+    assert empty.exit_code == 2 and "no .mbf layout files" in empty.output
+    invoke("deal", "-b", "beginner", "-n", "3", "--out", str(tmp_path))
+    too_many = CliRunner().invoke(main, ["bench", "--layouts", str(tmp_path), "-n", "4"])
+    assert too_many.exit_code == 2 and "holds 3 layouts" in too_many.output
+    wrong_board = CliRunner().invoke(main, ["bench", "--layouts", str(tmp_path), "-b", "expert"])
+    assert wrong_board.exit_code == 2 and "the layouts are 9x9x10, not expert" in wrong_board.output
+
+
+def test_time_limit_is_reported(tmp_path):
+    result = invoke("bench", "-s", "single-point", "-b", "expert", "-n", "10", "-j", "1", "--time-limit", "0.00001", "--json")
+    summary = json.loads(result.output)["summaries"][0]
+    assert summary["timeouts"] > 0 and summary["wins"] + summary["timeouts"] <= 10
+
+
+def test_experiment_command_writes_files_and_its_command(tmp_path):
+    result = invoke("experiment", "aspect", "--quick", "-s", "single-point", "-n", "2", "-j", "1", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    table = (tmp_path / "table.md").read_text()
+    assert f"Produced by `sweeplab experiment aspect --out {tmp_path} --strategy single-point --games 2 --quick`" in table
+    assert (tmp_path / "aspect.png").exists()
