@@ -272,8 +272,13 @@ LEVEL_GROUPS = (
         "seed 000",
         ("beginner-classic", "intermediate-classic", "expert"),
         ("unsafe", "safe", "hint"),
-        (("CSPStrategy", "cspstrategy", {}), ("EquationStrategy", "equation", {}), ("SinglePointStrategy", "single-point", {})),
-        note="Figures 2-4 (bar charts; their values were lost in extraction)",
+        (
+            ("CSPStrategy", "cspstrategy", {}),
+            ("EquationStrategy", "equation", {}),
+            ("SinglePointStrategy", "single-point", {}),
+            ("sweeplab exact (reference)", "exact", {}),
+        ),
+        note="Figures 2-4 (bar charts; their values were lost in extraction); sweeplab's exact strategy added for reference",
     ),
     LevelGroup(
         "seed 001",
