@@ -12,6 +12,7 @@ geometry, only these (cells, mines) pairs.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sweeplab.core.errors import InconsistentPositionError
@@ -91,3 +92,33 @@ def constraints_from(observation: Observation) -> Problem:
     frontier = tuple(i for i, f in enumerate(in_frontier) if f)
     unconstrained = tuple(i for i, v in enumerate(view) if v == COVERED and not in_frontier[i])
     return Problem(tuple(by_cells.values()), frontier, unconstrained, mines_left, observation)
+
+
+def coupled(cell_sets: Sequence[Iterable[int]]) -> list[list[int]]:
+    """Indices of ``cell_sets`` grouped into coupled sets: sets linked, directly or through others, by a shared cell.
+
+    Each group is in increasing index order; groups are ordered by their first index.
+
+    >>> coupled([(0, 1), (5, 6), (1, 2), ()])
+    [[0, 2], [1], [3]]
+    """
+    parent = list(range(len(cell_sets)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[int, int] = {}
+    for i, cells in enumerate(cell_sets):
+        for c in cells:
+            j = owner.setdefault(c, i)
+            if j != i:
+                a, b = find(i), find(j)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(cell_sets)):
+        groups.setdefault(find(i), []).append(i)
+    return list(groups.values())

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from sweeplab.analysis.constraints import Constraint, Problem, constraints_from, describe
+from sweeplab.analysis.constraints import Constraint, Problem, constraints_from, coupled, describe
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
@@ -94,23 +94,10 @@ def build_components(constraints: Iterable[Constraint]) -> list[Component]:
     groups: dict[tuple[int, ...], list[int]] = {}
     for cell, idx in touching.items():
         groups.setdefault(tuple(idx), []).append(cell)
-    parent = list(range(len(constraints)))
-
-    def find(a: int) -> int:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    for idx in groups:
-        root = find(idx[0])
-        for i in idx[1:]:
-            r = find(i)
-            if r != root:
-                parent[r] = root
+    root_of = {i: group[0] for group in coupled([con.cells for con in constraints]) for i in group}
     by_root: dict[int, list[tuple[int, ...]]] = {}
     for idx in groups:
-        by_root.setdefault(find(idx[0]), []).append(idx)
+        by_root.setdefault(root_of[idx[0]], []).append(idx)
     components = []
     for keys in by_root.values():
         keys.sort(key=lambda k: min(groups[k]))

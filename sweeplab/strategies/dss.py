@@ -83,7 +83,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sweeplab.analysis.constraints import Problem, constraints_from
+from sweeplab.analysis.constraints import Problem, constraints_from, coupled
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation
@@ -320,24 +320,7 @@ def components(rows: Sequence[Row]) -> list[list[Row]]:
     >>> components([(0b01, 1), (0b10, 0)])
     [[(1, 1)], [(2, 0)]]
     """
-    parent = list(range(len(rows)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    owner: dict[int, int] = {}
-    for i, (support, _) in enumerate(rows):
-        for column in bits(support):
-            j = owner.setdefault(column, i)
-            if j != i:
-                parent[find(i)] = find(j)
-    groups: dict[int, list[Row]] = {}
-    for i, row in enumerate(rows):
-        groups.setdefault(find(i), []).append(row)
-    return list(groups.values())
+    return [[rows[i] for i in group] for group in coupled([bits(support) for support, _ in rows])]
 
 
 def matrix_from(problem: Problem) -> tuple[tuple[int, ...], list[Row]]:

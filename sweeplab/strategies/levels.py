@@ -50,12 +50,11 @@ from __future__ import annotations
 
 import itertools
 from abc import abstractmethod
-from collections import deque
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from sweeplab.analysis.constraints import Problem, constraints_from
+from sweeplab.analysis.constraints import Problem, constraints_from, coupled
 from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation
 from sweeplab.strategies.base import Strategy
@@ -85,27 +84,7 @@ def average_probabilities(sets: Sets) -> dict[int, Fraction]:
 
 def coupled_groups(sets: Sets) -> list[list[int]]:
     """The indices of ``sets`` grouped into coupled groups (sets linked by shared cells), in first-seen order."""
-    by_cell: dict[int, list[int]] = {}
-    for i, (cells, _) in enumerate(sets):
-        for c in cells:
-            by_cell.setdefault(c, []).append(i)
-    seen = [False] * len(sets)
-    groups = []
-    for start in range(len(sets)):
-        if seen[start]:
-            continue
-        seen[start] = True
-        group, queue = [], deque([start])
-        while queue:
-            i = queue.popleft()
-            group.append(i)
-            for c in sets[i][0]:
-                for j in by_cell[c]:
-                    if not seen[j]:
-                        seen[j] = True
-                        queue.append(j)
-        groups.append(sorted(group))
-    return groups
+    return coupled([cells for cells, _ in sets])
 
 
 def importance_order(sets: Sets, group: Sequence[int]) -> list[int]:

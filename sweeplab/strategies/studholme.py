@@ -56,7 +56,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from sweeplab.analysis.constraints import constraints_from
+from sweeplab.analysis.constraints import constraints_from, coupled
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, Observation
@@ -171,24 +171,7 @@ def coupled_sets(constraints: Sequence[Equation]) -> list[list[Equation]]:
     >>> coupled_sets([((0, 1), 1), ((5, 6), 1), ((1, 2), 1)])
     [[((0, 1), 1), ((1, 2), 1)], [((5, 6), 1)]]
     """
-    parent = list(range(len(constraints)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    owner: dict[int, int] = {}
-    for i, (cs, _) in enumerate(constraints):
-        for c in cs:
-            j = owner.setdefault(c, i)
-            if j != i:
-                parent[find(i)] = find(j)
-    groups: dict[int, list[Equation]] = {}
-    for i, eq in enumerate(constraints):
-        groups.setdefault(find(i), []).append(eq)
-    return list(groups.values())
+    return [[constraints[i] for i in group] for group in coupled([cs for cs, _ in constraints])]
 
 
 # ----- step 3: the backtracking enumeration of all solutions of one coupled set -----
