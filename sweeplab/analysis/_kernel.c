@@ -2,8 +2,9 @@
  *
  * From a position's view (one signed byte per cell: 0-8 revealed, -1 covered, -2 flagged) it builds the
  * constraints, groups frontier cells into super-cells, splits them into components, and counts each
- * component's weighted solutions by mine count with the same dynamic programme as exact.py's `count`
- * (states keyed by the mine count so far and the needs of the open constraints, weights C(size, x)).
+ * component's weighted solutions by mine count over the same partial states as exact.py's `count` (keyed by the
+ * mine count so far and the needs of the open constraints, weights C(size, x)); where `count` carries each state's
+ * expected mines per super-cell forward, the kernel runs a backward pass instead (see run_dp). Same integers.
  * Weights are exact unsigned 128-bit integers; a component that could overflow them, or whose states or
  * memory would exceed the caller's limits, is returned without a tally, for Python to handle.
  * It knows nothing of probabilities: exact.py combines the tallies with exact Python integers.
@@ -48,28 +49,25 @@ typedef struct {
 } Step;
 
 typedef struct {
-    int klen;          /* key bytes: 2 (k) + n needs */
-    int n;             /* number of steps (E vector length) */
-    size_t cap;        /* table slots */
+    int klen;             /* key bytes: 2 (k) + n needs */
+    size_t cap;           /* table slots (a power of two) */
     size_t count;
     unsigned char *keys;  /* cap * klen */
-    u128 *weight;         /* cap */
-    u128 *expected;       /* cap * n */
+    u128 *weight;         /* cap: forward weights (alpha) */
     unsigned char *used;  /* cap */
 } Table;
 
-static int table_init(Table *t, int klen, int n, size_t cap) {
-    t->klen = klen; t->n = n; t->cap = cap; t->count = 0;
+static int table_init(Table *t, int klen, size_t cap) {
+    t->klen = klen; t->cap = cap; t->count = 0;
     t->keys = malloc(cap * (size_t)klen);
     t->weight = malloc(cap * sizeof(u128));
-    t->expected = malloc(cap * (size_t)(n ? n : 1) * sizeof(u128));  /* filled on first insert */
     t->used = calloc(cap, 1);
-    return t->keys && t->weight && t->expected && t->used;
+    return t->keys && t->weight && t->used;
 }
 
 static void table_free(Table *t) {
-    free(t->keys); free(t->weight); free(t->expected); free(t->used);
-    t->keys = NULL; t->weight = NULL; t->expected = NULL; t->used = NULL;
+    free(t->keys); free(t->weight); free(t->used);
+    t->keys = NULL; t->weight = NULL; t->used = NULL;
 }
 
 static uint64_t hash_key(const unsigned char *key, int klen) {
@@ -93,86 +91,140 @@ static size_t table_slot(Table *t, const unsigned char *key, int *fresh) {
     return i;
 }
 
-/* Returns 1 on success, 0 when too big (states/memory/overflow), -1 on memory error.
-   On success fills weight_by_k[k] and expected_by_k[k * n_sc + sc] (caller-allocated, size (cells+1)). */
+/* the slot of an existing key (the forward pass inserted every key the backward pass looks up) */
+static size_t table_find(const Table *t, const unsigned char *key) {
+    size_t mask = t->cap - 1;
+    size_t i = (size_t)hash_key(key, t->klen) & mask;
+    while (t->used[i] && memcmp(t->keys + i * t->klen, key, t->klen) != 0) i = (i + 1) & mask;
+    return i;
+}
+
+/* The key of the state reached from `key` by putting x mines in step st's super-cell; returns 0 if x is infeasible. */
+static inline void step_needs(const Step *st, const unsigned char *key, int *needs) {
+    int na = st->n_active;
+    for (int a = 0; a < na; a++) needs[a] = key[2 + a];
+    for (int a = 0; a < st->n_opened; a++) needs[na + a] = st->opened_need[a];
+}
+
+static inline void step_bounds(const Step *st, const int *needs, int *lo, int *hi) {
+    *lo = 0; *hi = st->size;
+    for (int q = 0; q < st->n_touch; q++) {
+        int r = needs[st->touch_slot[q]];
+        if (r < *hi) *hi = r;
+        if (r - st->touch_cap[q] > *lo) *lo = r - st->touch_cap[q];
+    }
+}
+
+static inline void next_key(const Step *st, int *needs, int k, int x, unsigned char *out) {
+    int kk = k + x;
+    out[0] = (unsigned char)(kk & 0xff);
+    out[1] = (unsigned char)(kk >> 8);
+    for (int q = 0; q < st->n_touch; q++) needs[st->touch_slot[q]] -= x;
+    for (int q = 0; q < st->n_keep; q++) out[2 + q] = (unsigned char)needs[st->keep[q]];
+    for (int q = 0; q < st->n_touch; q++) needs[st->touch_slot[q]] += x;
+}
+
+/* Count a component: the forward pass merges partial states (weights alpha by state), the backward pass carries,
+   per state, the weighted number of completions ending with each final mine count (beta), so that each super-cell's
+   weighted expected mines per final count is sum over transitions of alpha * C(size, x) * x * beta'.
+   Returns 1 on success, 0 when too big (states or overflow risk), -1 on memory error.
+   Fills weight_by_k[k] and expected_by_k[k * n_sc + sc] (caller-allocated, zeroed, total_cells + 1 rows). */
 static int run_dp(Step *steps, int n_steps, int n_sc, int total_cells, long max_states, long max_entries,
                   u128 *weight_by_k, u128 *expected_by_k, int *present_k) {
     if (total_cells > 118) return 0;  /* weights and expectations stay below 2^127 */
-    Table cur, nxt;
-    int klen = 2;
-    size_t cap = 16;
-    if (!table_init(&cur, klen, n_steps, cap)) { table_free(&cur); return -1; }
-    unsigned char key0[2] = {0, 0};
-    int fresh;
-    size_t s0 = table_slot(&cur, key0, &fresh);
-    cur.weight[s0] = 1;
+    Table *tables = calloc((size_t)n_steps + 1, sizeof(Table));
+    if (!tables) return -1;
+    int status = 1, fresh;
+    long total_states = 0;
     unsigned char keybuf[2 + MAX_ACTIVE];
     int needs[MAX_ACTIVE];
+    u128 *beta = NULL, *beta_next = NULL;
+    int *final_k = NULL;
+    if (!table_init(&tables[0], 2, 4)) { status = -1; goto out; }
+    keybuf[0] = keybuf[1] = 0;
+    tables[0].weight[table_slot(&tables[0], keybuf, &fresh)] = 1;
     for (int t = 0; t < n_steps; t++) {
         Step *st = &steps[t];
-        int nklen = 2 + st->n_keep;
-        size_t want = 16;
-        size_t bound = cur.count * (size_t)(st->size + 1);
+        Table *cur = &tables[t], *nxt = &tables[t + 1];
+        size_t bound = cur->count * (size_t)(st->size + 1), want = 4;
         while (want < bound * 2) want <<= 1;
-        if ((long)(bound) > max_states * 9L || (long)want * (long)n_steps > max_entries * 4L) {
-            table_free(&cur); return 0;
-        }
-        if (!table_init(&nxt, nklen, n_steps, want)) { table_free(&cur); table_free(&nxt); return -1; }
-        for (size_t i = 0; i < cur.cap; i++) {
-            if (!cur.used[i]) continue;
-            const unsigned char *key = cur.keys + i * cur.klen;
-            int k = key[0] | (key[1] << 8);
-            int na = st->n_active;
-            for (int a = 0; a < na; a++) needs[a] = key[2 + a];
-            for (int a = 0; a < st->n_opened; a++) needs[na + a] = st->opened_need[a];
-            int lo = 0, hi = st->size;
-            for (int q = 0; q < st->n_touch; q++) {
-                int r = needs[st->touch_slot[q]];
-                if (r < hi) hi = r;
-                if (r - st->touch_cap[q] > lo) lo = r - st->touch_cap[q];
-            }
-            if (lo > hi) continue;
-            u128 w = cur.weight[i];
-            u128 *e = cur.expected + i * (size_t)n_steps;
+        if ((long)bound > max_states * 9L) { status = 0; goto out; }
+        if (!table_init(nxt, 2 + st->n_keep, want)) { status = -1; goto out; }
+        for (size_t i = 0; i < cur->cap; i++) {
+            if (!cur->used[i]) continue;
+            const unsigned char *key = cur->keys + i * cur->klen;
+            int k = key[0] | (key[1] << 8), lo, hi;
+            step_needs(st, key, needs);
+            step_bounds(st, needs, &lo, &hi);
+            u128 w = cur->weight[i];
             for (int x = lo; x <= hi; x++) {
-                int kk = k + x;
-                keybuf[0] = (unsigned char)(kk & 0xff);
-                keybuf[1] = (unsigned char)(kk >> 8);
-                for (int q = 0; q < st->n_touch; q++) needs[st->touch_slot[q]] -= x;
-                for (int q = 0; q < st->n_keep; q++) keybuf[2 + q] = (unsigned char)needs[st->keep[q]];
-                for (int q = 0; q < st->n_touch; q++) needs[st->touch_slot[q]] += x;
-                size_t j = table_slot(&nxt, keybuf, &fresh);
-                u128 b = binom128[st->size][x];
-                u128 nw = w * b;
-                u128 *ne = nxt.expected + j * (size_t)n_steps;
-                if (fresh) {
-                    nxt.weight[j] = nw;
-                    if (b == 1) { for (int q = 0; q < t; q++) ne[q] = e[q]; }
-                    else { for (int q = 0; q < t; q++) ne[q] = e[q] * b; }
-                    ne[t] = (u128)x * nw;
-                } else {
-                    nxt.weight[j] += nw;
-                    if (b == 1) { for (int q = 0; q < t; q++) ne[q] += e[q]; }
-                    else { for (int q = 0; q < t; q++) ne[q] += e[q] * b; }
-                    ne[t] += (u128)x * nw;
+                next_key(st, needs, k, x, keybuf);
+                size_t j = table_slot(nxt, keybuf, &fresh);
+                u128 nw = w * binom128[st->size][x];
+                if (fresh) nxt->weight[j] = nw; else nxt->weight[j] += nw;
+            }
+        }
+        total_states += (long)nxt->count;
+        if ((long)nxt->count > max_states || total_states > max_entries) { status = 0; goto out; }
+    }
+    /* final mine counts: the last table's keys are just k */
+    Table *last = &tables[n_steps];
+    int n_final = 0;
+    final_k = malloc(sizeof(int) * (total_cells + 1));
+    int *index_of_k = malloc(sizeof(int) * (total_cells + 1));
+    if (!final_k || !index_of_k) { free(index_of_k); status = -1; goto out; }
+    for (int k = 0; k <= total_cells; k++) index_of_k[k] = -1;
+    for (size_t i = 0; i < last->cap; i++) {
+        if (!last->used[i]) continue;
+        int k = last->keys[i * last->klen] | (last->keys[i * last->klen + 1] << 8);
+        if (index_of_k[k] < 0) { index_of_k[k] = n_final; final_k[n_final++] = k; }
+        present_k[k] = 1;
+        weight_by_k[k] += last->weight[i];
+    }
+    /* backward: beta over the last table is the indicator of its final count */
+    beta_next = calloc(last->cap * (size_t)(n_final ? n_final : 1), sizeof(u128));
+    if (!beta_next) { free(index_of_k); status = -1; goto out; }
+    for (size_t i = 0; i < last->cap; i++) {
+        if (!last->used[i]) continue;
+        int k = last->keys[i * last->klen] | (last->keys[i * last->klen + 1] << 8);
+        beta_next[i * n_final + index_of_k[k]] = 1;
+    }
+    free(index_of_k);
+    for (int t = n_steps - 1; t >= 0; t--) {
+        Step *st = &steps[t];
+        Table *cur = &tables[t], *nxt = &tables[t + 1];
+        beta = calloc(cur->cap * (size_t)n_final, sizeof(u128));
+        if (!beta) { status = -1; goto out; }
+        for (size_t i = 0; i < cur->cap; i++) {
+            if (!cur->used[i]) continue;
+            const unsigned char *key = cur->keys + i * cur->klen;
+            int k = key[0] | (key[1] << 8), lo, hi;
+            step_needs(st, key, needs);
+            step_bounds(st, needs, &lo, &hi);
+            u128 a = cur->weight[i];
+            u128 *b = beta + i * n_final;
+            for (int x = lo; x <= hi; x++) {
+                next_key(st, needs, k, x, keybuf);
+                const u128 *bn = beta_next + table_find(nxt, keybuf) * n_final;
+                u128 c = binom128[st->size][x];
+                for (int f = 0; f < n_final; f++) {
+                    if (!bn[f]) continue;
+                    u128 v = c * bn[f];
+                    b[f] += v;
+                    if (x) expected_by_k[(size_t)final_k[f] * n_sc + st->supercell] += a * v * (u128)x;
                 }
             }
         }
-        table_free(&cur);
-        cur = nxt;
-        if ((long)cur.count > max_states) { table_free(&cur); return 0; }
+        free(beta_next);
+        beta_next = beta;
+        beta = NULL;
+        table_free(&tables[t + 1]);
     }
-    for (size_t i = 0; i < cur.cap; i++) {
-        if (!cur.used[i]) continue;
-        const unsigned char *key = cur.keys + i * cur.klen;
-        int k = key[0] | (key[1] << 8);
-        present_k[k] = 1;
-        weight_by_k[k] += cur.weight[i];
-        u128 *e = cur.expected + i * (size_t)n_steps;
-        for (int t = 0; t < n_steps; t++) expected_by_k[(size_t)k * n_sc + steps[t].supercell] += e[t];
-    }
-    table_free(&cur);
-    return 1;
+out:
+    free(beta); free(beta_next); free(final_k);
+    for (int t = 0; t <= n_steps; t++) table_free(&tables[t]);
+    free(tables);
+    return status;
 }
 
 /* ---------- from the view to components ---------- */

@@ -34,7 +34,7 @@ try:  # the optional C kernel (setup.py builds it when a C compiler is present)
 except ImportError:  # pragma: no cover - depends on the build
     _built_kernel = None
 KERNEL = None if os.environ.get("SWEEPLAB_PURE_PYTHON") else _built_kernel
-KERNEL_MAX_ENTRIES = 4_000_000  # table slots x super-cells one kernel count may hold (16 bytes each)
+KERNEL_MAX_ENTRIES = 2_000_000  # partial states one kernel count may keep over all its steps (about 40 bytes each)
 
 
 @dataclass(frozen=True)
