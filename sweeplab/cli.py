@@ -235,25 +235,40 @@ EXECUTOR_CHOICE = click.Choice(["local", "dask"])
 @click.option("--positions", type=click.IntRange(min=1), default=2000, show_default=True, help="positions to time")
 @click.option("--games", type=click.IntRange(min=1), default=200, show_default=True, help="games for the games/s figure")
 @click.option("--seed", type=int, default=0, show_default=True, help="root seed of the games")
-@click.option("--pure-python", is_flag=True, help="time the pure-Python engine instead of the C kernel")
+@click.option(
+    "--engine",
+    type=click.Choice(["kernel", "python", "both"]),
+    default="kernel",
+    show_default=True,
+    help="time the C kernel, the pure-Python engine, or both on the same positions in one run",
+)
 @friendly_errors
-def bench_engine_command(positions: int, games: int, seed: int, pure_python: bool) -> None:
+def bench_engine_command(positions: int, games: int, seed: int, engine: str) -> None:
     """Time the exact engine on positions from expert games (30x16/99, safe) played by the exact strategy.
 
-    Each position is analysed from scratch (no reuse); then the exact strategy plays --games games on one core.
+    Each position is analysed from scratch (no reuse between positions); then the exact strategy plays --games games
+    on one core. Wall-clock times per position; games per CPU second.
     """
+    from sweeplab.analysis.exact import KERNEL
     from sweeplab.bench.engine import collect_positions, games_per_second, time_positions
 
+    engines = {"kernel": [True], "python": [False], "both": [True, False]}[engine]
+    if True in engines and KERNEL is None:
+        raise SweeplabError("the C kernel is not built (no C compiler when sweeplab was installed); use --engine python")
     rules = make_rules("expert", "safe")
     found, played = collect_positions(rules, positions, seed)
-    times = time_positions(found, use_kernel=not pure_python)
-    click.echo(
-        f"engine ({'pure Python' if pure_python else 'C kernel'}) on {times.positions} positions from {played} expert games "
-        f"(seed {seed}): mean {times.mean_ms:.3f} ms, median {times.median_ms:.3f} ms, p99 {times.p99_ms:.3f} ms, "
-        f"worst {times.worst_ms:.3f} ms; exact {times.exact}/{times.positions}"
-    )
-    rate, wins = games_per_second(rules, games, seed, use_kernel=not pure_python)
-    click.echo(f"exact strategy: {rate:.1f} expert games per CPU second on one core ({wins}/{games} won)")
+    for use_kernel in engines:
+        label = "C kernel" if use_kernel else "pure Python"
+        times = time_positions(found, use_kernel=use_kernel)
+        click.echo(
+            f"engine ({label}) on {times.positions} positions from {played} expert games (seed {seed}): "
+            f"mean {times.mean_ms:.3f} ms, median {times.median_ms:.3f} ms, p99 {times.p99_ms:.3f} ms, "
+            f"worst {times.worst_ms:.3f} ms; exact {times.exact}/{times.positions}"
+        )
+    for use_kernel in engines:
+        label = "C kernel" if use_kernel else "pure Python"
+        rate, wins = games_per_second(rules, games, seed, use_kernel=use_kernel)
+        click.echo(f"exact strategy ({label}): {rate:.1f} expert games per CPU second on one core ({wins}/{games} won)")
 
 
 @main.command("bench")
