@@ -18,6 +18,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest -n 2; status=$$?; if [ $$status -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$status
 
 lint: $(STAMP)
@@ -25,4 +26,4 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -30,7 +30,7 @@ from sweeplab.core.observation import COVERED, FLAGGED, Observation
 comb = lru_cache(maxsize=65536)(math.comb)
 
 try:  # the optional C kernel (setup.py builds it when a C compiler is present)
-    from sweeplab.analysis import _kernel as _built_kernel
+    import sweeplab.analysis._kernel as _built_kernel  # a C extension without a stub: mypy sees Any
 except ImportError:  # pragma: no cover - depends on the build
     _built_kernel = None
 KERNEL = None if os.environ.get("SWEEPLAB_PURE_PYTHON") else _built_kernel
@@ -96,8 +96,8 @@ def build_components(constraints: Iterable[Constraint]) -> list[Component]:
         groups.setdefault(tuple(idx), []).append(cell)
     root_of = {i: group[0] for group in coupled([con.cells for con in constraints]) for i in group}
     by_root: dict[int, list[tuple[int, ...]]] = {}
-    for idx in groups:
-        by_root.setdefault(root_of[idx[0]], []).append(idx)
+    for key in groups:
+        by_root.setdefault(root_of[key[0]], []).append(key)
     components = []
     for keys in by_root.values():
         keys.sort(key=lambda k: min(groups[k]))
@@ -290,7 +290,7 @@ def _particle_run(plan: _Plan, cap: int, rng: random.Random) -> Tally:
             step = total / cap
             point = rng.random() * step
             acc = 0.0
-            kept = []
+            kept: list[tuple[int, tuple[int, ...], int, int, int]] = []
             for child in children:
                 acc += child[2]
                 copies = 0
@@ -303,8 +303,8 @@ def _particle_run(plan: _Plan, cap: int, rng: random.Random) -> Tally:
         history.append([(c[3], c[4]) for c in children])
         particles = [(c[0], c[1], c[2]) for c in children]
     n = len(plan.order)
-    weight: dict[int, int] = {}
-    expected: dict[int, list[int]] = {}
+    weight: dict[int, int | float] = {}
+    expected: dict[int, list[int | float]] = {}
     for index, (k, _, w) in enumerate(particles):
         weight[k] = weight.get(k, 0) + w
         row = expected.setdefault(k, [0] * n)
@@ -437,6 +437,8 @@ class Analyzer:
         return _combine(problem, components, tallies)
 
     def _analyze_with_kernel(self, observation: Observation, deadline: float) -> Probabilities:
+        if KERNEL is None:  # use_kernel is only true when the kernel is built
+            raise RuntimeError("the C kernel is not built (sweeplab.analysis._kernel) or SWEEPLAB_PURE_PYTHON is set")
         board = observation.board
         view = observation.view
         out = KERNEL.tally(array("b", view), board.width, board.height, self.budget.max_states, KERNEL_MAX_ENTRIES)

@@ -346,7 +346,7 @@ class Levels(Experiment):
             if settings.strategies:
                 chosen = pick_strategies(settings, [], notes)
                 labels = {s: label for label, s, options in group.strategies if not options}
-                pairs = [(labels.get(s), s, {}) for s in chosen]
+                pairs: list[tuple[str | None, str, dict[str, Any]]] = [(labels.get(s), s, {}) for s in chosen]
             else:
                 pairs = [(label, s, options) for label, s, options in group.strategies if s in known and s not in settings.skip]
                 missing = list(dict.fromkeys(s for _, s, _ in group.strategies if s not in known))
@@ -371,17 +371,17 @@ class Levels(Experiment):
     ) -> list[Path]:
         files = self.write_summaries(plan, summaries, out, settings)
         # paired differences against the first strategy of each (group, board, rule)
-        pair_rows = []
+        pair_rows: list[dict[str, Any]] = []
         cells: dict[tuple[str, str, str], list[int]] = {}
         for k, p in enumerate(plan.points):
             cells.setdefault((p.group, p.rules.spec(), p.rules.first_click), []).append(k)
-        for (group, board, rule), ks in cells.items():
+        for (group_name, board, rule), ks in cells.items():
             for k in ks[1:]:
                 a, b = plan.points[ks[0]], plan.points[k]
                 d = paired(a.strategy, results[ks[0]], b.strategy, results[k])
                 pair_rows.append(
                     {
-                        "group": group,
+                        "group": group_name,
                         "board": board,
                         "rule": rule,
                         "a": d.a,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -178,7 +178,7 @@ def outcome_bars(table: Sequence[dict[str, Any]], path: Path) -> Path:
     return _save(fig, path)
 
 
-def reliability(per_strategy: dict[str, Sequence[Any]], path: Path) -> Path:
+def reliability(per_strategy: Mapping[str, Sequence[Any]], path: Path) -> Path:
     """A reliability plot: observed success rate (± 2 SE) against the mean estimate, per strategy and guess kind."""
     plt = _pyplot()
     n = max(1, len(per_strategy))
@@ -203,7 +203,7 @@ def reliability(per_strategy: dict[str, Sequence[Any]], path: Path) -> Path:
     return _save(fig, path)
 
 
-def frontier_hist(data: dict[str, Sequence[tuple[int, ...]]], path: Path) -> Path:
+def frontier_hist(data: Mapping[str, Sequence[tuple[int, ...]]], path: Path) -> Path:
     """How many games' largest coupled set had each number of degrees of freedom."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))

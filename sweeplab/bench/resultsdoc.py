@@ -226,8 +226,8 @@ def _seed_000(doc: Doc, levels: dict[str, Any] | None) -> None:
         "overestimate Studholme attributes to assuming every solution of a coupled set equally likely."
     )
     rows3 = []
-    for kind, table in SEED_000_TABLES.items():
-        for est, s, n, _ in table:
+    for kind, published_rows in SEED_000_TABLES.items():
+        for est, s, n, _ in published_rows:
             rows3.append([kind, est, s, n, _pm(s / n, math.sqrt(s / n * (1 - s / n) / n))])
     doc.add(_table(["kind", "estimated success", "successes", "observations", "observed % ± SE"], rows3))
     if cal:

@@ -306,9 +306,9 @@ def deduce(
         cons = reduce_subsets(cons)
     else:
         unique: dict[frozenset[int], int] = {}
-        for c, m in cons:
-            if c:
-                unique.setdefault(c, m)
+        for cs, m in cons:
+            if cs:
+                unique.setdefault(cs, m)
         cons = list(unique.items())
     csp = SumCSP()
     var: dict[int, int] = {}

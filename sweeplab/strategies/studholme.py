@@ -130,13 +130,13 @@ def simplify(constraints: Iterable[Equation]) -> tuple[set[int], set[int], list[
         i = work.popleft()
         if i not in cells:
             continue
-        cs, m = cells[i], mines[i]
-        if not cs:
+        current, m = cells[i], mines[i]
+        if not current:
             remove(i)
             continue
-        if m == 0 or m == len(cs):  # step 1's degenerate cases
+        if m == 0 or m == len(current):  # step 1's degenerate cases
             value = 1 if m else 0
-            settled = list(cs)
+            settled = list(current)
             remove(i)
             for c in settled:
                 if known.setdefault(c, value) != value:
@@ -147,7 +147,7 @@ def simplify(constraints: Iterable[Equation]) -> tuple[set[int], set[int], list[
             continue
         # step 2: subsets, in both directions, among the constraints sharing a cell with this one
         others: set[int] = set()
-        for c in cs:
+        for c in current:
             others |= by_cell[c]
         others.discard(i)
         for j in others:
