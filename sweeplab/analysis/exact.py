@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from sweeplab.analysis.constraints import Constraint, Problem, constraints_from, coupled, describe
+from sweeplab.analysis.constraints import Constraint, constraints_from, coupled, describe
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
@@ -434,7 +434,7 @@ class Analyzer:
         problem = constraints_from(observation)
         components = build_components(problem.constraints)
         tallies = [self.tally(comp, deadline) for comp in components]
-        return _combine(problem, components, tallies)
+        return _combine(observation, problem.unconstrained, problem.mines_left, components, tallies)
 
     def _analyze_with_kernel(self, observation: Observation, deadline: float) -> Probabilities:
         if KERNEL is None:  # use_kernel is only true when the kernel is built
@@ -457,16 +457,20 @@ class Analyzer:
         flags = view.count(FLAGGED)
         if flags > observation.mines:
             raise InconsistentPositionError("more flags than mines")
-        frontier = tuple(sorted(c for comp in components for sc in comp.supercells for c in sc))
-        problem = Problem((), frontier, unconstrained, observation.mines - flags, observation)
-        return _combine(problem, components, tallies)
+        return _combine(observation, unconstrained, observation.mines - flags, components, tallies)
 
 
-def _combine(problem: Problem, components: list[Component], tallies: list[Tally]) -> Probabilities:
-    observation = problem.observation
+def _combine(
+    observation: Observation,
+    unconstrained: tuple[int, ...],
+    mines_left: int,
+    components: list[Component],
+    tallies: list[Tally],
+) -> Probabilities:
+    """Combine the components' tallies into every covered cell's probability, weighting by the unconstrained cells."""
     exact = all(t.exact for t in tallies)
-    U = len(problem.unconstrained)
-    R = problem.mines_left
+    U = len(unconstrained)
+    R = mines_left
     for comp, t in zip(components, tallies, strict=True):
         if not t.weight:
             if not t.exact:
@@ -475,7 +479,7 @@ def _combine(problem: Problem, components: list[Component], tallies: list[Tally]
                     f"{observation.board.name(comp.constraints[0][2])} within the budget; the position may be inconsistent"
                 )
             raise InconsistentPositionError(_blame(comp, observation))
-    result = _probabilities(problem, components, tallies, U, R)
+    result = _probabilities(components, tallies, U, R)
     if result is None:
         low = sum(min(t.weight) for t in tallies)
         high = sum(max(t.weight) for t in tallies) + U
@@ -483,7 +487,7 @@ def _combine(problem: Problem, components: list[Component], tallies: list[Tally]
             f"the numbers need between {low} and {high} mines in all, but {R} remain "
             f"({observation.mines} mines minus {observation.mines - R} flags)"
         )
-    numerator, denominator, unconstrained, Z = result
+    numerator, denominator, unconstrained_share, Z = result
     error = 0.0
     if not exact:
         # spread of the estimate over batches: rerun the combination per batch
@@ -493,7 +497,7 @@ def _combine(problem: Problem, components: list[Component], tallies: list[Tally]
             per = [t if t.exact else t.batches[b] for t in tallies]
             if any(not p.weight for p in per):
                 continue
-            r = _probabilities(problem, components, per, U, R)
+            r = _probabilities(components, per, U, R)
             if r is None:
                 continue
             num_b, den_b, _, _ = r
@@ -511,14 +515,14 @@ def _combine(problem: Problem, components: list[Component], tallies: list[Tally]
             safe.append(c)
         elif num == denominator[c]:
             mines.append(c)
-    if problem.unconstrained:
-        if unconstrained[0] == 0:
-            safe.extend(problem.unconstrained)
-        elif unconstrained[0] == unconstrained[1]:
-            mines.extend(problem.unconstrained)
+    if unconstrained:
+        if unconstrained_share[0] == 0:
+            safe.extend(unconstrained)
+        elif unconstrained_share[0] == unconstrained_share[1]:
+            mines.extend(unconstrained)
     if not exact:
         safe, mines = [], []  # an estimate never claims certainty
-    craps = _craps_shoots(observation, components, tallies, numerator, denominator, problem) if exact else ()
+    craps = _craps_shoots(observation, components, tallies, numerator, denominator) if exact else ()
     return Probabilities(
         observation,
         exact,
@@ -528,14 +532,14 @@ def _combine(problem: Problem, components: list[Component], tallies: list[Tally]
         tuple(sorted(mines)),
         craps,
         components,
-        problem.unconstrained,
+        unconstrained,
         numerator,
         denominator,
-        unconstrained,
+        unconstrained_share,
     )
 
 
-def _probabilities(problem: Problem, components: list[Component], tallies: list[Tally], U: int, R: int):
+def _probabilities(components: list[Component], tallies: list[Tally], U: int, R: int):
     n = len(tallies)
     prefix: list[dict[int, int | float]] = [{0: 1}]
     for t in tallies:
@@ -578,7 +582,6 @@ def _craps_shoots(
     tallies: list[Tally],
     numerator: dict[int, int | float],
     denominator: dict[int, int | float],
-    problem: Problem,
 ) -> tuple[CrapsShoot, ...]:
     """Seed 000's step 5: a coupled set whose solutions all need the same number of mines and none of whose cells
     has a covered neighbour outside the set (the paper: no neighbour that is unknown or a variable of another set).
