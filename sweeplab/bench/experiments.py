@@ -13,6 +13,7 @@ import csv
 import gzip
 import json
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -221,7 +222,7 @@ def header(title: str, settings: Settings, notes: Sequence[str]) -> str:
 # ----------------------------------------------------------------------------------------------- experiments
 
 
-class Experiment:
+class Experiment(ABC):
     """One experiment: plan the points, then write the files from their results."""
 
     name = ""
@@ -229,13 +230,15 @@ class Experiment:
     source = ""
     keeps_guesses = False  # only experiments that read the guess records keep them (memory: 600,000-game runs)
 
+    @abstractmethod
     def plan(self, settings: Settings) -> Plan:
-        raise NotImplementedError
+        """The points to play (and notes on what was skipped)."""
 
+    @abstractmethod
     def write(
         self, settings: Settings, plan: Plan, results: list[list[GameResult]], summaries: list[Summary], out: Path
     ) -> list[Path]:
-        raise NotImplementedError
+        """Write the experiment's files from the played points; returns their paths."""
 
     def write_summaries(
         self, plan: Plan, summaries: list[Summary], out: Path, settings: Settings, extra: dict[str, Any] | None = None
