@@ -61,7 +61,9 @@ class Component:
     constraints: list[tuple[tuple[int, ...], int, int]]  # (super-cell indices, mines, source cell)
 
     def key(self) -> tuple:
-        return tuple(sorted((tuple(sorted(c for j in js for c in self.supercells[j])), m) for js, m, _ in self.constraints))
+        """Equal keys mean the same super-cells in the same order under the same constraints, so a cached tally (which
+        is indexed by super-cell) lines up with any component of that key, whichever path built it."""
+        return tuple(self.supercells), tuple((js, m) for js, m, _ in self.constraints)
 
     @property
     def cells(self) -> list[int]:
@@ -175,6 +177,19 @@ class _Plan:
             active = after
 
 
+def _feasible(needs: list[int], size: int, touch_slots: list[tuple[int, int]]) -> tuple[int, int]:
+    """The range of mines a step's super-cell may hold: no touched constraint may go below 0 or be left needing more
+    than its later super-cells can hold. Empty when the first bound exceeds the second."""
+    lo, hi = 0, size
+    for s, cap in touch_slots:
+        r = needs[s]
+        if r < hi:
+            hi = r
+        if r - cap > lo:
+            lo = r - cap
+    return lo, hi
+
+
 def count(component: Component, budget: Budget = DEFAULT_BUDGET, deadline: float | None = None) -> Tally:
     """Exact weighted solution counts of a component by mine count (raises ``_TooBig`` past the budget)."""
     plan = _Plan(component)
@@ -186,13 +201,7 @@ def count(component: Component, budget: Budget = DEFAULT_BUDGET, deadline: float
         new: dict[tuple, list] = {}
         for key, (w, e) in states.items():
             needs = list(key[1:]) + opened_needs if opened_needs else list(key[1:])
-            lo, hi = 0, size
-            for s, cap in touch_slots:
-                r = needs[s]
-                if r < hi:
-                    hi = r
-                if r - cap > lo:
-                    lo = r - cap
+            lo, hi = _feasible(needs, size, touch_slots)
             if lo > hi:
                 continue
             k = key[0]
@@ -274,10 +283,7 @@ def _particle_run(plan: _Plan, cap: int, rng: random.Random) -> Tally:
         children: list[tuple[int, tuple[int, ...], int, int, int]] = []
         for parent, (k, key, w) in enumerate(particles):
             needs = list(key) + opened_needs
-            lo, hi = 0, size
-            for s, cap_after in touch_slots:
-                hi = min(hi, needs[s])
-                lo = max(lo, needs[s] - cap_after)
+            lo, hi = _feasible(needs, size, touch_slots)
             for x in range(lo, hi + 1):
                 nxt = list(needs)
                 for s, _ in touch_slots:
@@ -412,7 +418,7 @@ class Analyzer:
         key = component.key()
         hit = self._cache.get(key)
         if hit is not None:
-            return hit  # equal keys mean equal super-cells in the same order (build_components sorts them)
+            return hit
         now = time.perf_counter()
         try:
             result = count(component, self.budget, now + max(deadline - now, 0.0) / 2)
@@ -702,10 +708,8 @@ def _one_solution(component: Component, k: int) -> list[int]:
         n_active, opened_needs, touch_slots, keep = plan.steps[t]
         needs = needs[:n_active] + opened_needs
         size = plan.sizes[t]
-        lo, hi = 0, min(size, k - used)
-        for s, cap in touch_slots:
-            hi = min(hi, needs[s])
-            lo = max(lo, needs[s] - cap)
+        lo, hi = _feasible(needs, size, touch_slots)
+        hi = min(hi, k - used)
         for x in range(lo, hi + 1):
             nxt = list(needs)
             for s, _ in touch_slots:
