@@ -24,7 +24,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from sweeplab.analysis.constraints import Constraint, constraints_from, coupled, describe
-from sweeplab.core.errors import InconsistentPositionError
+from sweeplab.core.errors import InconsistentPositionError, SweeplabError
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
 comb = lru_cache(maxsize=65536)(math.comb)
@@ -648,24 +648,28 @@ class Consistency:
     reason: str | None
 
 
+class BudgetExceededError(SweeplabError):
+    """A question the budget was too small to answer exactly (consistency is never estimated)."""
+
+
 def check_consistency(observation: Observation, budget: Budget = DEFAULT_BUDGET) -> Consistency:
-    """Decide consistency; a consistent position comes with one witness layout (flags included as mines)."""
+    """Decide consistency; a consistent position comes with one witness layout (flags included as mines).
+
+    Raises :class:`BudgetExceededError` when a component is too large to count within ``budget``."""
     try:
         problem = constraints_from(observation)
         components = build_components(problem.constraints)
         deadline = time.perf_counter() + budget.seconds
-        chosen: list[tuple[Component, dict[int, int]]] = []
         feasible: list[set[int]] = []
         for comp in components:
             t = count(comp, budget, deadline)
             if not t.weight:
                 raise InconsistentPositionError(_blame(comp, observation))
             feasible.append(set(t.weight))
-            chosen.append((comp, {}))
     except _TooBig:
-        probs = analyze(observation, budget)  # estimated: consistent if the sampler found layouts
-        del probs
-        raise InconsistentPositionError("the position is too large to decide within the budget") from None
+        raise BudgetExceededError(
+            f"the position is too large to decide within the budget ({budget.seconds} s, {budget.max_states} states)"
+        ) from None
     except InconsistentPositionError as error:
         return Consistency(False, None, str(error))
     U, R = len(problem.unconstrained), problem.mines_left
@@ -691,7 +695,7 @@ def check_consistency(observation: Observation, budget: Budget = DEFAULT_BUDGET)
         target -= k
     picks.reverse()
     mines = set(observation.flagged())
-    for (comp, _), k in zip(chosen, picks, strict=True):
+    for comp, k in zip(components, picks, strict=True):
         mines.update(_one_solution(comp, k))
     mines.update(problem.unconstrained[: R - sum(picks)])
     return Consistency(True, frozenset(mines), None)

@@ -216,3 +216,16 @@ def test_analyzer_reuses_component_counts():
     cached = len(analyzer._cache)
     analyzer.analyze(game.observation())
     assert len(analyzer._cache) == cached
+
+
+def test_consistency_past_the_budget_says_so_instead_of_guessing():
+    import random
+
+    from sweeplab.analysis.exact import BudgetExceededError
+
+    board = Board(30, 30)
+    layout = set(random.Random(1).sample(range(board.cells), 180))
+    revealed = {board.index(x, y) for y in range(1, 30, 2) for x in range(1, 30, 2)}
+    obs = Observation(board, 180, _numbers_over(layout, board, revealed))
+    with pytest.raises(BudgetExceededError, match="too large to decide within the budget"):
+        check_consistency(obs, Budget(seconds=0.5, max_states=2_000))
