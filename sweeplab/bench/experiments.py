@@ -35,6 +35,7 @@ from sweeplab.bench.stats import calibration, fit_exponential, fit_logistic, log
 from sweeplab.bench.summary import OUTCOMES, Summary, outcome_counts, paired, summarize
 from sweeplab.core.errors import SweeplabError, UnknownStrategyError
 from sweeplab.core.rules import PRESETS, Rules, make_rules
+from sweeplab.strategies.registry import format_spec
 
 FULL_GAMES = 10_000
 QUICK_GAMES = 20
@@ -66,13 +67,6 @@ class Point:
     @property
     def build_name(self) -> str:
         return self.registry_name or self.strategy
-
-
-def display_name(name: str, options: dict[str, Any] | None = None) -> str:
-    """A strategy's name with its options, as tables show it: ``gac[pairs=False]``."""
-    if not options:
-        return name
-    return name + "[" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) + "]"
 
 
 @dataclass
@@ -364,7 +358,7 @@ class Levels(Experiment):
                         if published is not None and group.published_games:
                             p = published / 100
                             pse = math.sqrt(p * (1 - p) / group.published_games)
-                        shown = display_name(strategy, options)
+                        shown = format_spec(strategy, options)
                         extra = tuple(sorted(options.items()))
                         points.append(Point(group.name, shown, rules, games, None, label, published, pse, strategy, extra))
         return Plan(points, notes)

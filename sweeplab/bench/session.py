@@ -14,6 +14,7 @@ from sweeplab.bench.layouts import LayoutSet
 from sweeplab.bench.runner import BenchSpec, GameResult, run_many
 from sweeplab.bench.summary import Paired, Summary, outcome, paired, summarize
 from sweeplab.core.rules import Rules
+from sweeplab.strategies.registry import parse_spec
 
 
 @dataclass
@@ -98,7 +99,9 @@ def bench(
         }
     )
     for strategy in strategies:
-        spec = BenchSpec(strategy, rules, seed, first_click, time_limit, layout_cells, openings)
+        name, chosen = parse_spec(strategy)
+        options = tuple(sorted(chosen.items()))
+        spec = BenchSpec(name, rules, seed, first_click, time_limit, layout_cells, openings, options)
         start = time.perf_counter()
         results = run_many([(spec, games)], executor, on_games, batch)[0]
         wall = time.perf_counter() - start

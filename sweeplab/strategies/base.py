@@ -6,7 +6,7 @@ import random
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from sweeplab.core.errors import SweeplabError
@@ -21,16 +21,36 @@ class StrategyError(SweeplabError):
     """A strategy broke the contract: an illegal move, or a game it would never finish."""
 
 
+@dataclass(frozen=True)
+class Explanation:
+    """Why a strategy chose a guess: one sentence in words, and the figures behind it (JSON-ready values: numbers,
+    strings, lists and dicts of them), for ``play --explain``, ``analyze`` and the web UI.
+
+    >>> Explanation("safest cell", {"safety": 0.8}).to_dict()
+    {'text': 'safest cell', 'figures': {'safety': 0.8}}
+    """
+
+    text: str
+    figures: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "figures": self.figures}
+
+    def __str__(self) -> str:
+        return self.text
+
+
 @dataclass
 class Guess:
     """A move made without certainty: the cell, its kind, the strategy's estimated chance it is safe, and
-    (filled in by :func:`play`) whether it was."""
+    (filled in by :func:`play`) whether it was; ``explanation`` says why, where the strategy gives one."""
 
     cell: int
     kind: str
     safety: float | None = None
     outcome: bool | None = None
     move: int = 0
+    explanation: Explanation | None = None
 
 
 class Strategy(ABC):
@@ -57,9 +77,16 @@ class Strategy(ABC):
     def choose(self, observation: Observation) -> Move:
         """The next move for this position (the game is still being played)."""
 
-    def guess(self, observation: Observation, cell: int, kind: str, safety: float | None = None) -> Move:
+    def guess(
+        self,
+        observation: Observation,
+        cell: int,
+        kind: str,
+        safety: float | None = None,
+        explanation: Explanation | None = None,
+    ) -> Move:
         """Reveal ``cell`` as a guess of ``kind`` with estimated success ``safety``; recorded for the log."""
-        self.pending_guess = Guess(cell, kind, safety, move=observation.moves)
+        self.pending_guess = Guess(cell, kind, safety, move=observation.moves, explanation=explanation)
         return Move.reveal(cell)
 
     def queue(self, moves: Iterable[Move]) -> None:

@@ -1,15 +1,24 @@
 """The registry of strategies by name: ``make(name, seed=...)`` builds one; ``names()`` lists them.
 
+A strategy with options is written as a spec, ``NAME[key=value,...]`` (the form tables print):
+:func:`parse_spec` reads one, :func:`format_spec` writes one, :func:`options` lists what a strategy accepts.
+
 >>> make("single-point", seed=1).name
 'single-point'
+>>> parse_spec("gac[pairs=False,subsets=False]")
+('gac', {'pairs': False, 'subsets': False})
+>>> format_spec("equation", {"guess": "pgms"})
+'equation[guess=pgms]'
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+import inspect
 from typing import Any
 
-from sweeplab.core.errors import UnknownStrategyError
+from sweeplab.core.errors import SweeplabError, UnknownStrategyError
 from sweeplab.strategies.base import Strategy
 
 #: name -> "module:Class". Modules load on first use so that listing names stays cheap.
@@ -54,6 +63,101 @@ def get(name: str) -> type[Strategy]:
 def make(name: str, seed: int | None = None, **options: Any) -> Strategy:
     """A fresh strategy for one game."""
     return get(name)(seed=seed, **options)
+
+
+class StrategySpecError(SweeplabError):
+    """A strategy spec (``NAME[key=value,...]``) that cannot be read: the message names the part and the reason."""
+
+
+#: Option value types a spec can carry (anything else, e.g. a Budget object, is set from Python only).
+_SPEC_TYPES = (bool, int, float, str)
+
+
+def options(name: str) -> dict[str, inspect.Parameter]:
+    """The keyword options of strategy ``name`` (every ``__init__`` parameter but ``seed``), with their defaults."""
+    found: dict[str, inspect.Parameter] = {}
+    for klass in get(name).__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None or klass is Strategy:
+            continue
+        parameters = inspect.signature(init).parameters.values()
+        for p in parameters:
+            if p.name not in ("self", "seed") and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+                found.setdefault(p.name, p)
+        if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+            break  # this __init__ does not pass options on to its parent's
+    return found
+
+
+def _value(text: str) -> Any:
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text  # a bare word: a string
+
+
+def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """``NAME`` or ``NAME[key=value,...]`` -> (name, options), each option checked against the strategy's own.
+
+    Values are Python literals (``True``, ``3``, ``0.05``, ``'x'``) or bare words (strings). A value must have the
+    type of the option's default (an int is accepted for a float).
+    """
+    text = text.strip()
+    name, bracket, rest = text.partition("[")
+    name = name.strip()
+    if bracket and not rest.endswith("]"):
+        raise StrategySpecError(f"strategy {text!r}: options go in brackets, NAME[key=value,...], and end with ']'")
+    get(name)  # an unknown name names the choices
+    accepted = options(name)
+    chosen: dict[str, Any] = {}
+    body = rest[:-1].strip() if bracket else ""
+    for part in filter(None, (p.strip() for p in body.split(","))):
+        key, equals, raw = (t.strip() for t in part.partition("="))
+        if not equals or not key:
+            raise StrategySpecError(f"strategy {text!r}: option {part!r} is not key=value")
+        if key not in accepted:
+            choices = ", ".join(accepted) or "none"
+            raise StrategySpecError(f"strategy {text!r}: {name} has no option {key!r} (its options: {choices})")
+        if key in chosen:
+            raise StrategySpecError(f"strategy {text!r}: option {key!r} is given twice")
+        default = accepted[key].default
+        value = _value(raw)
+        if isinstance(default, _SPEC_TYPES) and default is not None:
+            wanted = type(default)
+            ok = isinstance(value, wanted) and not (wanted is not bool and isinstance(value, bool))
+            if wanted is float and isinstance(value, int) and not isinstance(value, bool):
+                value, ok = float(value), True
+            if not ok:
+                raise StrategySpecError(f"strategy {text!r}: option {key}={raw} should be a {wanted.__name__}")
+        elif default is not None and default is not inspect.Parameter.empty:
+            raise StrategySpecError(f"strategy {text!r}: option {key!r} cannot be set from a spec (set it from Python)")
+        chosen[key] = value
+    return name, chosen
+
+
+def format_spec(name: str, chosen: dict[str, Any] | None = None) -> str:
+    """A strategy's name with its options, as tables show it and :func:`parse_spec` reads it."""
+    if not chosen:
+        return name
+    return name + "[" + ",".join(f"{k}={v}" for k, v in sorted(chosen.items())) + "]"
+
+
+def split_specs(text: str) -> list[str]:
+    """Split ``'exact,gac[pairs=False,subsets=False]'`` at the commas outside brackets."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "[") - (ch == "]")
+        if ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return [s.strip() for s in out if s.strip()]
+
+
+def make_spec(spec: str, seed: int | None = None) -> Strategy:
+    """A fresh strategy for one game from a spec such as ``'equation[guess=pgms]'``."""
+    name, chosen = parse_spec(spec)
+    return make(name, seed, **chosen)
 
 
 def register(name: str, target: str) -> None:

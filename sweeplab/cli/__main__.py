@@ -1,0 +1,5 @@
+"""``python -m sweeplab.cli``."""
+
+from sweeplab.cli import main
+
+main()

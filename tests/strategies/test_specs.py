@@ -1,0 +1,60 @@
+"""Strategy specs, NAME[key=value,...]: parsed, checked against the strategy's own options, and used by the CLI."""
+
+import pytest
+from click.testing import CliRunner
+
+from sweeplab.cli import main
+from sweeplab.core.errors import UnknownStrategyError
+from sweeplab.strategies.registry import StrategySpecError, format_spec, make_spec, options, parse_spec, split_specs
+
+
+def test_a_spec_round_trips_and_builds_the_strategy_with_its_options():
+    name, chosen = parse_spec("gac[subsets=False, pairs=False]")
+    assert (name, chosen) == ("gac", {"subsets": False, "pairs": False})
+    assert format_spec(name, chosen) == "gac[pairs=False,subsets=False]"
+    player = make_spec("gac[pairs=False]", seed=1)
+    assert player.pairs is False and player.subsets is True
+    assert make_spec("equation[guess=pgms]").guess_rule == "pgms"
+
+
+def test_options_are_read_from_the_strategy_and_its_parents():
+    assert set(options("gac-endgame")) == {"subsets", "pairs"}
+    assert options("level3") == {}
+    assert options("cspstrategy")["node_cap"].default > 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("gac[foo=1]", "has no option 'foo'"),
+        ("gac[pairs=3]", "should be a bool"),
+        ("cspstrategy[node_cap=True]", "should be a int"),
+        ("gac[pairs=True", "end with ']'"),
+        ("gac[pairs]", "not key=value"),
+        ("gac[pairs=True,pairs=False]", "given twice"),
+        ("exact[budget=3]", "cannot be set from a spec"),
+    ],
+)
+def test_a_bad_spec_names_the_part_and_the_reason(spec, words):
+    with pytest.raises(StrategySpecError, match=words.replace("[", r"\[").replace("]", r"\]")):
+        parse_spec(spec)
+
+
+def test_an_unknown_name_names_the_choices():
+    with pytest.raises(UnknownStrategyError, match="choose one of"):
+        parse_spec("nope[x=1]")
+
+
+def test_commas_inside_brackets_do_not_split():
+    assert split_specs("exact, gac[pairs=False,subsets=False],x") == ["exact", "gac[pairs=False,subsets=False]", "x"]
+
+
+def test_bench_and_play_take_specs_and_refuse_bad_ones():
+    runner = CliRunner()
+    result = runner.invoke(main, ["bench", "-s", "exact,gac[pairs=False]", "-b", "beginner", "-n", "20", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert "gac[pairs=False] on 9x9x10" in result.output
+    result = runner.invoke(main, ["play", "-s", "gac[pairs=x]", "-b", "beginner", "--seed", "1"])
+    assert result.exit_code == 2 and "should be a bool" in result.output
+    result = runner.invoke(main, ["strategies", "--options", "gac"])
+    assert result.exit_code == 0 and "pairs = True" in result.output
