@@ -52,3 +52,11 @@ def test_bench_prints_rate_and_speed():
     assert "won " in result.output and "games/s" in result.output and "SE over 4 sets" in result.output
     result = run("bench", "-n", "0")
     assert result.exit_code == 2
+
+
+def test_play_says_when_the_zero_rule_could_not_be_met():
+    result = run("play", "-b", "3x3x4", "-r", "zero", "--seed", "1", "--first-click", "1,1")
+    assert result.exit_code == 0, result.output
+    assert "the zero rule could not be met:" in result.output and "(1, 1)" in result.output
+    result = run("play", "-b", "3x3x4", "-r", "zero", "--seed", "1", "--first-click", "0,0")
+    assert "could not be met" not in result.output

@@ -82,3 +82,5 @@ def play_command(strategy: str, board: str, rule: str, seed: int | None, first_c
         f"{guesses} guess{'es' if guesses != 1 else ''}, 3BV {game.three_bv() if game.dealt else '-'}, "
         f"{cpu * 1000:.1f} ms CPU"
     )
+    if not game.rule_kept:
+        click.echo(f"the {rule} rule could not be met: {game.rule_failure}")

@@ -80,6 +80,7 @@ class Game:
         self.exploded: int | None = None
         self.first_click: int | None = None
         self.hint: int | None = None
+        self._rule_failure: str | None = None
         self._fixed = layout is not None
         if layout is not None:
             mines = sorted(set(layout))
@@ -105,13 +106,30 @@ class Game:
 
         ``zero`` keeps the click and its neighbours mine-free. On a board so dense that the click's whole
         neighbourhood cannot stay free (the rules only check that a corner's can), it keeps just the click
-        free, as the ``safe`` rule does, rather than refuse a legal click.
+        free, as the ``safe`` rule does, rather than refuse a legal click; :attr:`rule_kept` then tells whether the
+        click still opened.
         """
         keep = {cell}
         if self.rules.first_click == "zero" and self.board.cells - len(self.board.neighbours[cell]) - 1 >= self.rules.mines:
             keep.update(self.board.neighbours[cell])
         candidates = [c for c in range(self.board.cells) if c not in keep]
         self._set_layout(self._rng.sample(candidates, self.rules.mines))
+
+    def _promise_failure(self, cell: int) -> str | None:
+        """Why the layout breaks the first-click rule's promise at the first click ``cell``, or None if it keeps it."""
+        assert self._mine is not None
+        rule, name = self.rules.first_click, self.board.name(cell)
+        if rule in ("safe", "xp", "zero") and self._mine[cell]:
+            return f"the layout has a mine under the first click {name}"
+        if rule == "zero" and self._number[cell] != 0:
+            if self._fixed:
+                return f"the first click {name} shows {self._number[cell]}, not 0: the layout was not dealt around it"
+            return (
+                f"{self.rules.mines} mines leave no room to keep {name} and its {len(self.board.neighbours[cell])} "
+                f"neighbours mine-free on a {self.board.width}x{self.board.height} board, so only the click was kept "
+                f"safe (it shows {self._number[cell]})"
+            )
+        return None
 
     def _xp_move(self, cell: int) -> None:
         """Windows XP: a mine under the first click moves to the first free cell from the top-left."""
@@ -175,6 +193,7 @@ class Game:
                 self._deal_around(cell)
             elif self.rules.first_click == "xp" and not self._fixed:
                 self._xp_move(cell)
+            self._rule_failure = self._promise_failure(cell)
         self.history.append(Move("reveal", cell))
         return self._open(cell)
 
@@ -252,6 +271,21 @@ class Game:
     @property
     def over(self) -> bool:
         return self.state is not GameState.PLAYING
+
+    @property
+    def rule_kept(self) -> bool:
+        """False when the first-click rule's promise could not be met (see :attr:`rule_failure` for why).
+
+        The one rule that can fail is ``zero`` on a board too dense for the click's whole neighbourhood to stay
+        mine-free (the click is then only kept safe), and, for a fixed layout, any rule the layout does not obey
+        at the click actually made. True before the first click.
+        """
+        return self._rule_failure is None
+
+    @property
+    def rule_failure(self) -> str | None:
+        """Why the first-click rule's promise was not met, in words; None when it was (or no click yet)."""
+        return self._rule_failure
 
     @property
     def dealt(self) -> bool:

@@ -53,6 +53,11 @@ def test_first_click_guarantees_and_mine_count(rules, seed, data):
         assert cell not in mines
         if rules.width * rules.height - 1 - len(game.board.neighbours[cell]) >= rules.mines:
             assert not mines & set(game.board.neighbours[cell])
+        # the promise is that the click opens; rule_kept reports exactly whether it did
+        assert game.rule_kept == (not mines & set(game.board.neighbours[cell]))
+        assert (game.rule_failure is None) == game.rule_kept
+    else:
+        assert game.rule_kept and game.rule_failure is None
     if rules.first_click == "unsafe":
         assert before == mines
     if rules.first_click == "xp":
@@ -239,3 +244,33 @@ def test_xp_moves_mine_to_the_top_left():
             assert 0 in g.mine_cells() and click not in g.mine_cells()
             return
     raise AssertionError("no suitable seed")
+
+
+def test_zero_rule_too_dense_for_an_opening_says_so():
+    # 3x3 with 7 mines: a corner's zone (4 cells) fits, the centre's (9 cells) cannot
+    game = Game(Rules(3, 3, 4, "zero"), seed=1)
+    assert game.rule_kept and game.rule_failure is None  # nothing promised is broken before the first click
+    game.reveal(4)
+    assert game.first_click == 4 and 4 not in game.mine_cells()
+    assert not game.rule_kept
+    assert game.rule_failure is not None and "(1, 1)" in game.rule_failure and "only the click was kept safe" in game.rule_failure
+    corner = Game(Rules(3, 3, 4, "zero"), seed=1)
+    corner.reveal(0)
+    assert corner.rule_kept and corner.observation().view[0] == 0
+
+
+def test_fixed_layout_that_breaks_its_rule_is_reported():
+    # a fixed layout is played as dealt; if it does not obey its rule at the click made, rule_kept says so
+    on_mine = Game(Rules(3, 1, 1, "safe"), layout=[0])
+    on_mine.reveal(0)
+    assert on_mine.state is GameState.LOST and not on_mine.rule_kept
+    assert "mine under the first click (0, 0)" in on_mine.rule_failure
+    not_open = Game(Rules(3, 1, 1, "zero"), layout=[2])
+    not_open.reveal(1)
+    assert not not_open.rule_kept and "shows 1, not 0" in not_open.rule_failure
+    opens = Game(Rules(3, 1, 1, "zero"), layout=[2])
+    opens.reveal(0)
+    assert opens.rule_kept
+    unsafe = Game(Rules(3, 1, 1, "unsafe"), layout=[0])
+    unsafe.reveal(0)
+    assert unsafe.rule_kept  # the unsafe rule promises nothing
