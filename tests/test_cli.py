@@ -11,7 +11,7 @@ def test_play_prints_a_whole_game():
     result = run("play", "--strategy", "single-point", "--board", "expert", "--rule", "zero", "--seed", "1")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert len(lines) == 1 + 16 + 2
+    assert len(lines) == 2 + 16 + 2  # tens and units column numbers, 16 rows, legend, summary
     assert "single-point on 30x16x99 (zero), seed 1:" in lines[-1]
     assert ("WON" in lines[-1]) or ("LOST" in lines[-1])
 

@@ -8,9 +8,10 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sweeplab.core.errors import IllegalMoveError, RuleError
+from sweeplab.core.errors import ArgumentError, IllegalMoveError, RuleError, SweeplabError, shown, whole_number
 from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
+from sweeplab.core.render import draw
 from sweeplab.core.rules import Rules
 
 HINT_RADIUS = 2  # the hinted game measures density over the 5x5 window around a cell
@@ -32,8 +33,10 @@ class Move:
     KINDS = ("reveal", "flag", "unflag", "chord")
 
     def __post_init__(self) -> None:
-        if self.kind not in Move.KINDS:
-            raise IllegalMoveError(f"unknown move kind {self.kind!r}: use one of {', '.join(Move.KINDS)}")
+        if not isinstance(self.kind, str) or self.kind not in Move.KINDS:
+            raise IllegalMoveError(f"unknown move kind {shown(self.kind)}: use one of {', '.join(Move.KINDS)}")
+        if type(self.cell) is not int:  # the game checks that the cell is on its board
+            object.__setattr__(self, "cell", whole_number(self.cell, "a move's cell", error=IllegalMoveError))
 
     @staticmethod
     def reveal(cell: int) -> Move:
@@ -66,9 +69,13 @@ class Game:
     """
 
     def __init__(self, rules: Rules, seed: int | None = None, *, layout: Iterable[int] | None = None) -> None:
+        if not isinstance(rules, Rules):
+            raise ArgumentError(
+                f"Game(rules): expected a Rules such as Rules(9, 9, 10) or make_rules('beginner'), not {shown(rules)}"
+            )
         self.rules = rules
         self.board = Board(rules.width, rules.height)
-        self.seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big")
+        self.seed = whole_number(seed, "Game(seed)") if seed is not None else int.from_bytes(os.urandom(8), "big")
         self._rng = random.Random(self.seed)
         cells = self.board.cells
         self._view: list[int] = [COVERED] * cells
@@ -83,9 +90,12 @@ class Game:
         self._rule_failure: str | None = None
         self._fixed = layout is not None
         if layout is not None:
-            mines = sorted(set(layout))
-            if len(mines) != rules.mines or any(not self.board.contains(c) for c in mines):
-                raise RuleError(f"the layout has {len(mines)} distinct mines on the board but the rules ask for {rules.mines}")
+            mines = self._layout_cells(layout)
+            if len(mines) != rules.mines:
+                raise RuleError(
+                    f"the layout has {len(mines)} distinct mines but the rules ask for {rules.mines} "
+                    f"(on a {self.board.width}x{self.board.height} board)"
+                )
             self._set_layout(mines)
         elif rules.first_click in ("unsafe", "xp", "hint"):
             self._set_layout(self._rng.sample(range(cells), rules.mines))
@@ -94,6 +104,18 @@ class Game:
                 self._open(self.hint)
 
     # ----- dealing -----
+    def _layout_cells(self, layout: Iterable[int]) -> list[int]:
+        """The distinct mine cells of a ``layout`` argument, each checked to be a whole number on the board."""
+        if isinstance(layout, str | bytes) or not hasattr(layout, "__iter__"):
+            raise ArgumentError(f"Game(layout): expected a collection of mine cells (ints), not {shown(layout)}")
+        cells: set[int] = set()
+        for position, value in enumerate(layout):
+            try:
+                cells.add(self.board.check(value, f"Game(layout): mine {position + 1}, cell"))
+            except SweeplabError as error:
+                raise ArgumentError(str(error)) from None
+        return sorted(cells)
+
     def _set_layout(self, mines: Iterable[int]) -> None:
         mine = [False] * self.board.cells
         for c in mines:
@@ -166,27 +188,35 @@ class Game:
         return self._rng.choice(best)
 
     # ----- moves -----
-    def _check(self, cell: int, kind: str) -> None:
+    def _check(self, cell: int, kind: str) -> int:
+        """``cell`` as an int on the board, while the game is being played; else :class:`IllegalMoveError`."""
+        if type(cell) is not int:
+            if isinstance(cell, bool) or not hasattr(type(cell), "__index__"):
+                raise IllegalMoveError(f"cannot {kind} {shown(cell)}: a cell is a whole number (y * width + x)")
+            cell = type(cell).__index__(cell)  # type: ignore[attr-defined]
+        if not self.board.contains(cell):
+            raise IllegalMoveError(
+                f"cannot {kind} cell {shown(cell)}: it is off the {self.board.width}x{self.board.height} board "
+                f"(cells are 0 to {self.board.cells - 1})"
+            )
         if self.state is not GameState.PLAYING:
-            raise IllegalMoveError(f"cannot {kind} {self._name(cell)}: the game is over ({self.state.value})")
-        if not isinstance(cell, int) or not self.board.contains(cell):
-            raise IllegalMoveError(f"cannot {kind} cell {cell!r}: it is off the {self.board.width}x{self.board.height} board")
-
-    def _name(self, cell: int) -> str:
-        return self.board.name(cell) if isinstance(cell, int) and self.board.contains(cell) else repr(cell)
+            raise IllegalMoveError(f"cannot {kind} {self.board.name(cell)}: the game is over ({self.state.value})")
+        return cell
 
     def apply(self, move: Move) -> tuple[int, ...]:
         """Play a move; returns the cells it revealed (empty for flags)."""
+        if not isinstance(move, Move):
+            raise ArgumentError(f"Game.apply(move): expected a Move such as Move.reveal(0), not {shown(move)}")
         return getattr(self, move.kind)(move.cell)
 
     def reveal(self, cell: int) -> tuple[int, ...]:
         """Reveal a covered cell: flood-fills zeros; a mine loses the game."""
-        self._check(cell, "reveal")
+        cell = self._check(cell, "reveal")
         v = self._view[cell]
         if v == FLAGGED:
-            raise IllegalMoveError(f"cannot reveal {self._name(cell)}: it is flagged (unflag it first)")
+            raise IllegalMoveError(f"cannot reveal {self.board.name(cell)}: it is flagged (unflag it first)")
         if v != COVERED:
-            raise IllegalMoveError(f"cannot reveal {self._name(cell)}: it is already revealed (shows {v})")
+            raise IllegalMoveError(f"cannot reveal {self.board.name(cell)}: it is already revealed (shows {v})")
         if self.first_click is None:
             self.first_click = cell
             if self._mine is None:
@@ -221,35 +251,35 @@ class Game:
         return tuple(opened)
 
     def flag(self, cell: int) -> tuple[int, ...]:
-        self._check(cell, "flag")
+        cell = self._check(cell, "flag")
         if self._view[cell] != COVERED:
             what = "already flagged" if self._view[cell] == FLAGGED else "revealed"
-            raise IllegalMoveError(f"cannot flag {self._name(cell)}: it is {what}")
+            raise IllegalMoveError(f"cannot flag {self.board.name(cell)}: it is {what}")
         self._view[cell] = FLAGGED
         self.history.append(Move("flag", cell))
         return ()
 
     def unflag(self, cell: int) -> tuple[int, ...]:
-        self._check(cell, "unflag")
+        cell = self._check(cell, "unflag")
         if self._view[cell] != FLAGGED:
-            raise IllegalMoveError(f"cannot unflag {self._name(cell)}: it is not flagged")
+            raise IllegalMoveError(f"cannot unflag {self.board.name(cell)}: it is not flagged")
         self._view[cell] = COVERED
         self.history.append(Move("unflag", cell))
         return ()
 
     def chord(self, cell: int) -> tuple[int, ...]:
         """On a revealed number whose flagged neighbours equal it, reveal its other covered neighbours."""
-        self._check(cell, "chord")
+        cell = self._check(cell, "chord")
         v = self._view[cell]
         if v < 0:
-            raise IllegalMoveError(f"cannot chord {self._name(cell)}: it is not revealed")
+            raise IllegalMoveError(f"cannot chord {self.board.name(cell)}: it is not revealed")
         nbrs = self.board.neighbours[cell]
         flags = sum(self._view[n] == FLAGGED for n in nbrs)
         if flags != v:
-            raise IllegalMoveError(f"cannot chord {self._name(cell)}: it shows {v} but has {flags} flagged neighbours")
+            raise IllegalMoveError(f"cannot chord {self.board.name(cell)}: it shows {v} but has {flags} flagged neighbours")
         targets = [n for n in nbrs if self._view[n] == COVERED]
         if not targets:
-            raise IllegalMoveError(f"cannot chord {self._name(cell)}: it has no covered unflagged neighbours")
+            raise IllegalMoveError(f"cannot chord {self.board.name(cell)}: it has no covered unflagged neighbours")
         self.history.append(Move("chord", cell))
         opened: list[int] = []
         for n in targets:
@@ -262,7 +292,23 @@ class Game:
     # ----- what can be read -----
     def observation(self) -> Observation:
         """What the player sees now."""
-        return Observation(self.board, self.rules.mines, tuple(self._view), len(self.history))
+        return Observation._unchecked(self.board, self.rules.mines, tuple(self._view), len(self.history))
+
+    def render(self, axes: bool = True) -> str:
+        """The board as text: the player's view while playing (never the hidden layout), the mines once it is over."""
+        over = self.over and self._mine is not None
+        mines = self.mine_cells() if over else None
+        return draw(self.board.width, self.board.height, self._view, mines, self.exploded if over else None, axes)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def __repr__(self) -> str:
+        moves = len(self.history)
+        return (
+            f"<Game {self.rules.spec()} {self.rules.first_click}, seed {self.seed}: {self.state.value}, "
+            f"{moves} move{'s' if moves != 1 else ''}>"
+        )
 
     @property
     def moves(self) -> int:
@@ -300,6 +346,7 @@ class Game:
 
     def number(self, cell: int) -> int:
         """The true number under a non-mine cell (for rendering and scoring)."""
+        cell = self.board.check(cell)
         if self._mine is None:
             raise IllegalMoveError("the layout is not dealt yet")
         return self._number[cell]
@@ -329,6 +376,8 @@ class Game:
     def replay(cls, rules: Rules, seed: int, moves: Iterable[Move]) -> Game:
         """A new game with the same rules and seed and the given moves applied."""
         game = cls(rules, seed)
+        if isinstance(moves, str | bytes) or not hasattr(moves, "__iter__"):
+            raise ArgumentError(f"Game.replay(moves): expected a sequence of Move, not {shown(moves)}")
         for move in moves:
             game.apply(move)
         return game

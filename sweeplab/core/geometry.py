@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from sweeplab.core.errors import BoardSpecError
+from sweeplab.core.errors import BoardSpecError, shown, whole_number
 
 MAX_SIDE = 1024  #: the longest side a board may have (MBF files hold at most 255; see formats.mbf)
 MAX_CELLS = 65_536  #: the most cells a board may have
@@ -43,11 +43,11 @@ class Board:
     neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name, value in (("width", self.width), ("height", self.height)):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise BoardSpecError(f"board {name} must be a whole number, not {value!r}")
+        for name in ("width", "height"):
+            value = whole_number(getattr(self, name), f"board {name}", error=BoardSpecError)
             if not 1 <= value <= MAX_SIDE:
-                raise BoardSpecError(f"board {name} {value} is out of range: it must be 1 to {MAX_SIDE}")
+                raise BoardSpecError(f"board {name} {shown(value)} is out of range: it must be 1 to {MAX_SIDE}")
+            object.__setattr__(self, name, value)
         if self.width * self.height > MAX_CELLS:
             raise BoardSpecError(f"a {self.width}x{self.height} board has more than {MAX_CELLS} cells")
         object.__setattr__(self, "neighbours", _neighbour_table(self.width, self.height))
@@ -59,16 +59,35 @@ class Board:
 
     def index(self, x: int, y: int) -> int:
         """The cell at column ``x``, row ``y`` (0-based), checked to lie on the board."""
+        if type(x) is not int or type(y) is not int:
+            x, y = whole_number(x, "x", error=BoardSpecError), whole_number(y, "y", error=BoardSpecError)
         if not (0 <= x < self.width and 0 <= y < self.height):
-            raise BoardSpecError(f"cell ({x}, {y}) is off the {self.width}x{self.height} board")
+            raise BoardSpecError(f"cell ({shown(x)}, {shown(y)}) is off the {self.width}x{self.height} board")
         return y * self.width + x
 
+    def check(self, cell: object, name: str = "cell") -> int:
+        """``cell`` as an int, checked to be a whole number on the board; else :class:`BoardSpecError` naming it."""
+        if type(cell) is not int:
+            cell = whole_number(cell, name, error=BoardSpecError)
+        if not 0 <= cell < self.width * self.height:  # type: ignore[operator]
+            raise BoardSpecError(
+                f"{name} {shown(cell)} is off the {self.width}x{self.height} board "
+                f"(cells are 0 to {self.width * self.height - 1})"
+            )
+        return cell  # type: ignore[return-value]
+
     def xy(self, cell: int) -> tuple[int, int]:
-        """The (x, y) of a cell index."""
+        """The (x, y) of a cell index (checked to lie on the board)."""
+        cell = self.check(cell)
         return cell % self.width, cell // self.width
 
-    def contains(self, cell: int) -> bool:
-        return 0 <= cell < self.width * self.height
+    def contains(self, cell: object) -> bool:
+        """True when ``cell`` is a whole number naming a cell of this board (never raises)."""
+        if type(cell) is not int:
+            if isinstance(cell, bool) or not hasattr(type(cell), "__index__"):
+                return False
+            cell = type(cell).__index__(cell)  # type: ignore[attr-defined]
+        return 0 <= cell < self.width * self.height  # type: ignore[operator]
 
     def is_corner(self, cell: int) -> bool:
         x, y = self.xy(cell)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sweeplab.core.errors import ArgumentError, shown, whole_number
 from sweeplab.core.geometry import Board
 
 COVERED = -1  #: a cell not yet revealed and not flagged
@@ -14,7 +16,9 @@ FLAGGED = -2  #: a covered cell the player has flagged
 class Observation:
     """The player's view: per cell a revealed number 0-8, ``COVERED`` or ``FLAGGED``.
 
-    It holds no reference to the game, so a strategy given one has nothing to cheat with.
+    It holds no reference to the game, so a strategy given one has nothing to cheat with. The arguments are
+    checked (a view of ``width * height`` whole numbers from -2 to 8; ``mines`` from 0 to the cell count; any
+    sequence is kept as a tuple): a wrong one raises :class:`~sweeplab.core.errors.ArgumentError` naming it.
 
     >>> from sweeplab.core.geometry import Board
     >>> o = Observation(Board(2, 1), 1, (1, COVERED))
@@ -26,6 +30,38 @@ class Observation:
     mines: int
     view: tuple[int, ...]
     moves: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.board, Board):
+            raise ArgumentError(f"Observation(board): expected a Board such as Board(9, 9), not {shown(self.board)}")
+        cells = self.board.cells
+        object.__setattr__(self, "mines", whole_number(self.mines, "Observation(mines)", minimum=0, maximum=cells))
+        object.__setattr__(self, "moves", whole_number(self.moves, "Observation(moves)", minimum=0))
+        view = self.view
+        if isinstance(view, str | bytes) or not isinstance(view, Sequence):
+            raise ArgumentError(f"Observation(view): expected a sequence of {cells} ints, not {shown(view)}")
+        if len(view) != cells:
+            raise ArgumentError(
+                f"Observation(view): has {len(view)} cells but the {self.board.width}x{self.board.height} board has {cells}"
+            )
+        if type(view) is not tuple or (cells and set(map(type, view)) != {int}):
+            view = tuple(whole_number(v, f"Observation(view): cell {i}") for i, v in enumerate(view))
+            object.__setattr__(self, "view", view)
+        if cells and not (min(view) >= FLAGGED and max(view) <= 8):
+            cell = next(i for i, v in enumerate(view) if not FLAGGED <= v <= 8)
+            raise ArgumentError(
+                f"Observation(view): cell {cell} {self.board.name(cell)} holds {view[cell]}; "
+                f"use 0-8, COVERED ({COVERED}) or FLAGGED ({FLAGGED})"
+            )
+
+    @classmethod
+    def _unchecked(cls, board: Board, mines: int, view: tuple[int, ...], moves: int) -> Observation:
+        """An observation built by the game itself, whose arguments are right by construction (no checks: it runs
+        once per move)."""
+        observation = object.__new__(cls)
+        for name, value in (("board", board), ("mines", mines), ("view", view), ("moves", moves)):
+            object.__setattr__(observation, name, value)
+        return observation
 
     @property
     def width(self) -> int:
@@ -55,7 +91,7 @@ class Observation:
         return tuple(i for i, v in enumerate(self.view) if v >= 0)
 
     def is_revealed(self, cell: int) -> bool:
-        return self.view[cell] >= 0
+        return self.view[self.board.check(cell)] >= 0
 
     def is_start(self) -> bool:
         """True before any cell is revealed."""

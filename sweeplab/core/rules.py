@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sweeplab.core.errors import BoardSpecError, RuleError
-from sweeplab.core.geometry import Board
+from sweeplab.core.errors import ArgumentError, BoardSpecError, RuleError, shown, whole_number
+from sweeplab.core.geometry import MAX_SIDE, Board
 
 #: Named boards as (width, height, mines).
 PRESETS: dict[str, tuple[int, int, int]] = {
@@ -39,17 +39,18 @@ class Rules:
     first_click: str = "safe"
 
     def __post_init__(self) -> None:
-        Board(self.width, self.height)  # validates the size
-        if self.first_click not in FIRST_CLICK_RULES:
-            raise RuleError(f"unknown first-click rule {self.first_click!r}: choose one of {', '.join(FIRST_CLICK_RULES)}")
-        if not isinstance(self.mines, int) or self.mines < 0:
-            raise BoardSpecError(f"mine count must be a whole number >= 0, not {self.mines!r}")
+        board = Board(self.width, self.height)  # validates the size
+        object.__setattr__(self, "width", board.width)
+        object.__setattr__(self, "height", board.height)
+        if not isinstance(self.first_click, str) or self.first_click not in FIRST_CLICK_RULES:
+            raise RuleError(f"unknown first-click rule {shown(self.first_click)}: choose one of {', '.join(FIRST_CLICK_RULES)}")
+        object.__setattr__(self, "mines", whole_number(self.mines, "mine count", minimum=0, error=BoardSpecError))
         cells = self.width * self.height
         if self.mines > cells:
-            raise BoardSpecError(f"{self.mines} mines do not fit on a {self.width}x{self.height} board of {cells} cells")
+            raise BoardSpecError(f"{shown(self.mines)} mines do not fit on a {self.width}x{self.height} board of {cells} cells")
         if self.first_click in ("safe", "xp", "hint") and self.mines > cells - 1:
             raise RuleError(
-                f"the {self.first_click!r} rule needs a mine-free cell, but {self.mines} mines fill all {cells} cells"
+                f"the {self.first_click!r} rule needs a mine-free cell, but {shown(self.mines)} mines fill all {cells} cells"
             )
         if self.first_click == "zero":
             smallest = min(len(n) for n in self.board.neighbours) + 1
@@ -57,7 +58,7 @@ class Rules:
                 raise RuleError(
                     f"the 'zero' rule keeps the first click and its neighbours (at least {smallest} cells) "
                     f"mine-free, so at most {cells - smallest} mines fit on a {self.width}x{self.height} "
-                    f"board, not {self.mines}"
+                    f"board, not {shown(self.mines)}"
                 )
 
     @property
@@ -79,14 +80,18 @@ def parse_board(text: str) -> tuple[int, int, int]:
     >>> parse_board("expert"), parse_board("10x12x20")
     ((30, 16, 99), (10, 12, 20))
     """
+    if not isinstance(text, str):
+        raise ArgumentError(f"board must be text such as 'expert' or '30x16x99', not {shown(text)}")
     name = text.strip().lower()
     if name in PRESETS:
         return PRESETS[name]
     match = _SPEC.match(text)
     if not match:
         raise BoardSpecError(
-            f"unknown board {text!r}: give a preset ({', '.join(PRESETS)}) or WIDTHxHEIGHTxMINES such as 30x16x99"
+            f"unknown board {shown(text)}: give a preset ({', '.join(PRESETS)}) or WIDTHxHEIGHTxMINES such as 30x16x99"
         )
+    if any(len(g) > 12 for g in match.groups()):  # int() refuses over 4,300 digits; no board needs 13
+        raise BoardSpecError(f"board {shown(text)} has a number of more than 12 digits: sides are 1 to {MAX_SIDE}")
     width, height, mines = (int(g) for g in match.groups())
     Board(width, height)
     if mines > width * height:

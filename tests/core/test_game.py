@@ -274,3 +274,16 @@ def test_fixed_layout_that_breaks_its_rule_is_reported():
     unsafe = Game(Rules(3, 1, 1, "unsafe"), layout=[0])
     unsafe.reveal(0)
     assert unsafe.rule_kept  # the unsafe rule promises nothing
+
+
+def test_repr_and_str_never_show_the_layout_while_playing():
+    game = Game(Rules(4, 2, 2, "unsafe"), seed=3, layout=[2, 3])
+    assert repr(game) == "<Game 4x2x2 unsafe, seed 3: playing, 0 moves>"
+    assert str(game) == "  0123\n0 ####\n1 ####"
+    game.reveal(0)
+    assert repr(game) == "<Game 4x2x2 unsafe, seed 3: playing, 1 move>"
+    assert str(game) == "  0123\n0 .1##\n1 .1##"  # the mines at 2 and 3 stay hidden
+    game.flag(3)
+    game.reveal(2)
+    assert repr(game) == "<Game 4x2x2 unsafe, seed 3: lost, 3 moves>"
+    assert str(game) == game.render() == "  0123\n0 .1@F\n1 .1##"

@@ -18,3 +18,8 @@ def test_wrong_flag_and_axes():
     g.reveal(0)
     text = render_game(g)
     assert text.splitlines() == ["  012", "0 @#x"]
+
+
+def test_wide_boards_get_a_tens_row():
+    text = render_observation(Game(Rules(12, 2, 1, "safe"), seed=0).observation())
+    assert text.splitlines()[:2] == ["            11", "  012345678901"]
