@@ -1,16 +1,28 @@
-"""``sweeplab strategies`` and ``sweeplab play``: list the players, play one game."""
+"""``sweeplab strategies`` and ``sweeplab play``: list the players, play one game (and log or save what it saw)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import time
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 import click
 
 from sweeplab.cli.app import BOARD_HELP, RULE_CHOICE, friendly_errors, main, parse_cell, strategy_list
-from sweeplab.core.game import Game
-from sweeplab.core.rules import make_rules
+from sweeplab.core.errors import SweeplabError
+from sweeplab.core.game import Game, Move
+from sweeplab.core.rules import Rules, make_rules
+from sweeplab.formats.movelog import LoggedMove
+
+#: In a --save-position name, replaced by the move number: one file per guess, the position before it.
+MOVE_FIELD = "{move}"
+
+
+class OutputError(SweeplabError):
+    """A file the command was asked to write that cannot be written."""
 
 
 @main.command("strategies")
@@ -38,6 +50,79 @@ def strategies_command(options_of: str | None) -> None:
         click.echo(f"{name:<{width}}  {cls.summary}  [{cls.source}]")
 
 
+def describe(move: LoggedMove) -> str:
+    """One move as ``play --steps`` and ``replay --steps`` print it: the cell, certain or a guess, and the outcome.
+
+    >>> describe(LoggedMove(3, "reveal", 4, 1, False, "educated", 0.8333, state="lost"))
+    'move 3: reveal (4, 1), a guess (educated, 83.3% safe): a mine, LOST'
+    """
+    text = f"move {move.number}: {move.kind} ({move.x}, {move.y})"
+    if move.certain:
+        text += ", certain"
+    else:
+        safety = "safety unknown" if move.safety is None else f"{move.safety:.1%} safe"
+        text += f", a guess ({move.guess}, {safety})"
+    if move.state == "lost":
+        text += ": a mine, LOST"
+    elif move.state == "won":
+        text += ": WON"
+    return text
+
+
+def explanation_lines(move: LoggedMove) -> list[str]:
+    """Why a guess was made, as ``--explain`` prints it: the strategy's explanation, or else its kind and safety."""
+    if move.certain:
+        return []
+    if move.explanation is None:
+        safety = "no safety estimate" if move.safety is None else f"{move.safety:.1%} safe"
+        return [f"    why: the strategy gives no explanation ({move.guess} guess, {safety})"]
+    lines = [f"    why: {move.explanation['text']}"]
+    figures = move.explanation.get("figures")
+    if figures:
+        lines.append(f"    figures: {json.dumps(figures, default=str)}")
+    return lines
+
+
+def first_click_guess(rules: Rules) -> tuple[float | None, str]:
+    """The safety and the reason of a first click the user chose (``--first-click``), from the rule's promise."""
+    if rules.first_click == "unsafe":
+        return 1 - rules.mines / (rules.width * rules.height), "chosen with --first-click; the unsafe rule promises nothing"
+    if rules.first_click == "hint":
+        return None, "chosen with --first-click, after the game opened its hint"
+    return 1.0, f"chosen with --first-click; the {rules.first_click} rule keeps it mine-free"
+
+
+def open_output(path: Path, option: str) -> IO[str]:
+    """``path`` opened for writing before the game starts, so a path that cannot be written fails at once."""
+    try:
+        return path.open("w", encoding="utf-8")
+    except (OSError, ValueError) as error:
+        raise OutputError(f"{option} {path}: cannot write it ({error.__class__.__name__}: {error})") from None
+
+
+def check_writable(path: Path, option: str) -> None:
+    """Refuse, before the game starts, an output path that is a folder or lies in a folder that is missing or
+    cannot be written (the file itself is written at the end). ``option`` is how messages name it."""
+    if path.is_dir():
+        raise OutputError(f"{option}: is a folder; give a file name")
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            raise OutputError(f"{option}: cannot write it (permission denied)")
+        return
+    folder = path.parent
+    if not folder.is_dir():
+        raise OutputError(f"{option}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise OutputError(f"{option}: the folder {folder} cannot be written")
+
+
+def write_output(path: Path, text: str, option: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as error:
+        raise OutputError(f"{option} {path}: cannot write it ({error.__class__.__name__}: {error})") from None
+
+
 @main.command("play")
 @click.option(
     "--strategy",
@@ -48,12 +133,54 @@ def strategies_command(options_of: str | None) -> None:
 )
 @click.option("--board", "-b", default="expert", show_default=True, help=BOARD_HELP)
 @click.option("--rule", "-r", type=RULE_CHOICE, default="safe", show_default=True, help="first-click rule")
-@click.option("--seed", type=int, default=None, help="seed for the layout and the strategy (random if omitted)")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="seed of the game: the same game as game 0 of `sweeplab bench --seed SEED` (random if omitted)",
+)
 @click.option("--first-click", default=None, metavar="X,Y", help="reveal this cell first instead of letting the strategy choose")
-@click.option("--steps", is_flag=True, help="print the board after every move")
+@click.option("--steps", is_flag=True, help="print every move (certain or a guess, with its safety) and the board after it")
+@click.option(
+    "--explain", is_flag=True, help="print why each guess was made (the strategy's explanation, or its kind and safety)"
+)
+@click.option(
+    "--log",
+    "log_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="write the moves as JSON lines (see `sweeplab replay`)",
+)
+@click.option(
+    "--save-position",
+    "save_position",
+    default=None,
+    metavar="FILE",
+    help="write the position the game ended in (for a loss, the one the fatal guess was made in) in JSMinesweeper "
+    "text; with {move} in FILE, the position before each guess instead, one file per guess",
+)
 @friendly_errors
-def play_command(strategy: str, board: str, rule: str, seed: int | None, first_click: str | None, steps: bool) -> None:
-    """Play one game with a strategy and print the final board."""
+def play_command(
+    strategy: str,
+    board: str,
+    rule: str,
+    seed: int | None,
+    first_click: str | None,
+    steps: bool,
+    explain: bool,
+    log_path: Path | None,
+    save_position: str | None,
+) -> None:
+    """Play one game with a strategy and print the final board.
+
+    With --steps, each move says whether it was certain or a guess, and a guess's estimated chance to be safe.
+    --log FILE keeps the moves for `sweeplab replay FILE`; --save-position FILE keeps a position for
+    `sweeplab analyze FILE`.
+    """
+    from sweeplab.bench.runner import game_seeds
+    from sweeplab.formats.movelog import GameRecord, MoveLogWriter
+    from sweeplab.formats.position import format_position
     from sweeplab.formats.render import LEGEND, render_game
     from sweeplab.strategies.base import play
     from sweeplab.strategies.registry import make_spec
@@ -61,26 +188,100 @@ def play_command(strategy: str, board: str, rule: str, seed: int | None, first_c
     rules = make_rules(board, rule)
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
-    game = Game(rules, seed)
-    player = make_spec(strategy_list(strategy)[0], seed=seed)
-    if first_click is not None:
-        game.reveal(parse_cell(first_click, game.board))
+    specs = strategy_list(strategy)
+    if len(specs) > 1:
+        raise click.BadParameter(
+            f"play takes one strategy, not {len(specs)} (compare several with `sweeplab bench`)", param_hint="--strategy"
+        )
+    try:
+        layout_seed, strategy_seed = game_seeds(seed, 0)  # game 0 of `sweeplab bench --seed SEED`
+    except ValueError as error:
+        raise click.BadParameter(f"{seed}: {error}", param_hint="--seed") from None
+    game = Game(rules, layout_seed)
+    player = make_spec(specs[0], seed=strategy_seed)
+    first = parse_cell(first_click, game.board) if first_click is not None else None
+    per_guess = save_position is not None and MOVE_FIELD in save_position
+    if save_position is not None:
+        check_writable(Path(save_position.replace(MOVE_FIELD, "0001")), f"--save-position {save_position}")
+    if log_path is not None:
+        check_writable(log_path, f"--log {log_path}")
+    log_stream = open_output(log_path, "--log") if log_path is not None else None
+    record_of_game = GameRecord(rules.spec(), rule, layout_seed, specs[0], seed)
+    writer = None
+    saved: list[str] = []
+    before = game.observation()
 
-    def show(g: Game, move: Any) -> None:
-        click.echo(f"move {g.moves}: {move.kind} {g.board.name(move.cell)}")
-        click.echo(render_game(g))
-        click.echo()
+    def record(g: Game, move: Move, guess: Any, safety: float | None = None, why: str | None = None) -> None:
+        nonlocal before
+        x, y = g.board.xy(move.cell)
+        if guess is not None:
+            explanation = guess.explanation.to_dict() if guess.explanation is not None else None
+            logged = LoggedMove(g.moves, move.kind, x, y, False, guess.kind, guess.safety, explanation, g.state.value)
+        elif why is not None:
+            logged = LoggedMove(g.moves, move.kind, x, y, False, "first", safety, {"text": why, "figures": {}}, g.state.value)
+        else:
+            logged = LoggedMove(g.moves, move.kind, x, y, True, state=g.state.value)
+        if writer is not None:
+            writer.move(logged)
+        if per_guess and not logged.certain:
+            assert save_position is not None
+            name = save_position.replace(MOVE_FIELD, f"{logged.number:04d}")
+            write_output(Path(name), format_position(before), "--save-position")
+            saved.append(name)
+        if steps or (explain and not logged.certain):
+            click.echo(describe(logged))
+        if explain:
+            for line in explanation_lines(logged):
+                click.echo(line)
+        if steps and not g.over:
+            click.echo(render_game(g))
+            click.echo()
+        if per_guess:
+            before = g.observation()
+
+    def on_move(g: Game, move: Move) -> None:
+        last = player.guesses[-1] if player.guesses else None
+        made_now = last is not None and last.move == g.moves - 1 and last.cell == move.cell
+        record(g, move, last if made_now else None)
 
     start = time.process_time()
-    play(player, game, on_move=show if steps else None)
+    try:
+        if log_stream is not None:
+            writer = MoveLogWriter(log_stream, record_of_game, f"--log {log_path}")
+        if steps and game.hint is not None:
+            click.echo(f"the game opened its hint {game.board.name(game.hint)} (the hint rule)")
+            click.echo(render_game(game))
+            click.echo()
+            before = game.observation()
+        if first is not None:
+            game.reveal(first)
+            safety, why = first_click_guess(rules)
+            record(game, Move.reveal(first), None, safety, why)
+        play(player, game, on_move=on_move)
+        if writer is not None:
+            writer.end(game)
+    finally:
+        if log_stream is not None:
+            with contextlib.suppress(OSError):  # a failed write was reported already; close must not hide it
+                log_stream.close()
     cpu = time.process_time() - start
     click.echo(render_game(game))
     click.echo(LEGEND)
-    guesses = len(player.guesses)
+    guesses = len(player.guesses) + (first is not None)  # the chosen first click is logged as a guess too
+    chosen = " (one the first click chosen with --first-click)" if first is not None else ""
     click.echo(
-        f"{strategy} on {rules.spec()} ({rule}), seed {seed}: {game.state.value.upper()} after {game.moves} moves, "
-        f"{guesses} guess{'es' if guesses != 1 else ''}, 3BV {game.three_bv() if game.dealt else '-'}, "
+        f"{specs[0]} on {rules.spec()} ({rule}), seed {seed}: {game.state.value.upper()} after {game.moves} moves, "
+        f"{guesses} guess{'es' if guesses != 1 else ''}{chosen}, 3BV {game.three_bv() if game.dealt else '-'}, "
         f"{cpu * 1000:.1f} ms CPU"
     )
     if not game.rule_kept:
         click.echo(f"the {rule} rule could not be met: {game.rule_failure}")
+    if save_position is not None and not per_guess:
+        write_output(Path(save_position), format_position(game.observation()), "--save-position")
+        which = "the fatal guess was made in it" if game.state.value == "lost" else "the end of the game"
+        click.echo(f"position saved to {save_position} ({which})")
+    elif per_guess:
+        plural = "s" if len(saved) != 1 else ""
+        click.echo(f"saved {len(saved)} position{plural}, the one before each guess, as {save_position}")
+    if log_path is not None:
+        click.echo(f"moves logged to {log_path} (show them again with `sweeplab replay {log_path} --steps`)")
