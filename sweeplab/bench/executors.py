@@ -1,17 +1,23 @@
 """Where batches of games are played: this process, a local process pool, or a Dask cluster.
 
-Every executor has the same small contract: ``run(fn, tasks, on_done) -> [fn(task) for task in tasks]`` (in task
-order, whatever order they finish in), ``workers`` (how many run at once, for sizing batches) and ``close()``.
+Every executor has the same small contract: ``imap_unordered(fn, tasks)`` yields ``fn(task)`` for each task as it
+finishes, taking tasks from their iterator only as workers free up; ``run(fn, tasks, on_done)`` returns
+``[fn(task) for task in tasks]`` in task order; ``workers`` says how many run at once (for sizing batches),
+``abort()`` stops the work in flight at once and ``close()`` releases the workers.
 Because each game's randomness comes only from its index and the root seed, the executor never changes a result.
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+import re
+from collections.abc import Callable, Generator, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol, TypeVar
 
+from sweeplab.bench.signals import worker_setup
 from sweeplab.core.errors import SweeplabError
 
 T = TypeVar("T")
@@ -25,40 +31,104 @@ class ExecutorError(SweeplabError):
 class Executor(Protocol):
     workers: int
 
+    def imap_unordered(self, fn: Callable[[T], R], tasks: Iterable[T], count: int | None = None) -> Generator[R, None, None]: ...
+
     def run(self, fn: Callable[[T], R], tasks: Sequence[T], on_done: Callable[[R], None] | None = None) -> list[R]: ...
+
+    def abort(self) -> None: ...
 
     def close(self) -> None: ...
 
 
-class LocalExecutor:
-    """``jobs`` local worker processes (a ``ProcessPoolExecutor``, reused across runs); with one job, this process."""
+class _Base:
+    """What both executors share: ``run`` (all results in task order) on top of ``imap_unordered``."""
+
+    workers: int
+
+    def imap_unordered(self, fn: Callable[[T], R], tasks: Iterable[T], count: int | None = None) -> Generator[R, None, None]:
+        raise NotImplementedError
+
+    def run(self, fn: Callable[[T], R], tasks: Sequence[T], on_done: Callable[[R], None] | None = None) -> list[R]:
+        """``[fn(task) for task in tasks]`` played on the workers; ``on_done`` sees each result as it finishes."""
+        out: dict[int, R] = {}
+        numbered = _Numbered(fn)
+        stream = self.imap_unordered(numbered, enumerate(tasks), len(tasks))
+        with contextlib.closing(stream):
+            for k, result in stream:
+                out[k] = result
+                if on_done:
+                    on_done(result)
+        return [out[k] for k in range(len(tasks))]
+
+
+class _Numbered:
+    """``fn`` applied to the task of a (number, task) pair, the number passed through (picklable, unlike a lambda)."""
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn = fn
+
+    def __call__(self, pair: tuple[int, Any]) -> tuple[int, Any]:
+        return pair[0], self.fn(pair[1])
+
+
+class LocalExecutor(_Base):
+    """``jobs`` local worker processes (a ``ProcessPoolExecutor``, reused across runs); with one job, this process.
+
+    Tasks are taken from their iterator only as workers free up (a few per worker in flight), so a run of any
+    length starts at once and holds only the tasks in flight. The pool never has more processes than the first run
+    that starts it has tasks. :meth:`abort` terminates the workers (a run stopped by a signal or an error leaves
+    none behind); the workers ignore SIGINT and, on Linux, die with this process (see :mod:`sweeplab.bench.signals`).
+    """
 
     def __init__(self, jobs: int | None = None) -> None:
         self.workers = jobs if jobs is not None else (os.cpu_count() or 1)
         self._pool: ProcessPoolExecutor | None = None
 
-    def run(self, fn: Callable[[T], R], tasks: Sequence[T], on_done: Callable[[R], None] | None = None) -> list[R]:
-        if self.workers <= 1 or len(tasks) <= 1:
-            out = []
+    def imap_unordered(self, fn: Callable[[T], R], tasks: Iterable[T], count: int | None = None) -> Generator[R, None, None]:
+        """Each ``fn(task)`` as it finishes (in any order); ``count`` (how many tasks, if known) caps the pool size."""
+        if self.workers <= 1 or (count is not None and count <= 1):
             for task in tasks:
-                result = fn(task)
-                out.append(result)
-                if on_done:
-                    on_done(result)
-            return out
+                yield fn(task)
+            return
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
-        futures: list[Future[R]] = [self._pool.submit(fn, task) for task in tasks]
+            size = self.workers if count is None else max(1, min(self.workers, count))
+            self._pool = ProcessPoolExecutor(max_workers=size, initializer=worker_setup)
+        pool = self._pool
+        window = 2 * self.workers
+        source = iter(tasks)
+        pending: set[Future[R]] = set()
+        finished = False
         try:
-            for future in as_completed(futures):
-                result = future.result()
-                if on_done:
-                    on_done(result)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
-        return [f.result() for f in futures]
+            for task in itertools.islice(source, window):
+                pending.add(pool.submit(fn, task))
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    result = future.result()
+                    yield result
+                for task in itertools.islice(source, len(done)):
+                    pending.add(pool.submit(fn, task))
+            finished = True
+        finally:
+            if not finished:
+                self.abort()
+
+    def abort(self) -> None:
+        """Stop now: terminate every worker process (work in flight is lost) and drop the pool."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(5)
+                if process.is_alive():
+                    process.kill()
+                    process.join(5)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -69,60 +139,119 @@ class LocalExecutor:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if exc[0] is not None:
+            self.abort()
         self.close()
 
     def describe(self) -> str:
         return f"{self.workers} local process(es)" if self.workers > 1 else "1 process"
 
 
-class DaskExecutor:
+#: How long a Dask client waits for the scheduler before giving up (``--scheduler`` never hangs).
+CONNECT_TIMEOUT = "10s"
+
+_ADDRESS = re.compile(r"^(tcp|tls|ws|wss)://([^\s/:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})/?$")
+
+
+def check_scheduler_address(address: str) -> str:
+    """``address`` if it looks like ``tcp://HOST:PORT`` (or tls, ws, wss), else an ``ExecutorError`` saying why."""
+    match = _ADDRESS.match(address.strip())
+    if match is None:
+        raise ExecutorError(f"--scheduler {address!r} is not a Dask scheduler address: write it as tcp://HOST:PORT")
+    port = int(match.group(3))
+    if not 0 < port < 65536:
+        raise ExecutorError(f"--scheduler {address!r}: port {port} is not between 1 and 65535")
+    return address.strip()
+
+
+class DaskExecutor(_Base):
     """Batches sent to a Dask cluster: an existing one at ``scheduler`` (``tcp://HOST:PORT``), or a new ``LocalCluster``.
 
     The workers must be able to import the same sweeplab (install it on every worker). Tasks run in worker threads,
-    where the per-game time limit is checked after every move (see :class:`sweeplab.bench.runner._Timer`).
+    where the per-game time limit is checked after every move (see :class:`sweeplab.bench.runner._Timer`). As with
+    the local pool, tasks are submitted a few per worker at a time; :meth:`abort` cancels the futures in flight.
+    Connecting to ``scheduler`` gives up after :data:`CONNECT_TIMEOUT`.
     """
 
     def __init__(self, scheduler: str | None = None, workers: int | None = None) -> None:
         try:
-            from distributed import Client, LocalCluster
+            from distributed import Client
         except ImportError:
             raise ExecutorError("the dask executor needs Dask: pip install 'sweeplab[dask]'") from None
+        if scheduler is not None:
+            scheduler = check_scheduler_address(scheduler)
         self._cluster: Any = None
+        self.client: Any = None
+        self._futures: list[Any] = []
+        if scheduler is None:  # the LocalCluster starts with the first run, sized to its tasks
+            self.workers = workers or os.cpu_count() or 1
+            self.scheduler = "a LocalCluster"
+            return
         try:
-            if scheduler is None:
-                n = workers or os.cpu_count() or 1
-                self._cluster = LocalCluster(
-                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
-                )
-                self.client: Any = Client(self._cluster)
-            else:
-                self.client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError, RuntimeError) as error:
-            if self._cluster is not None:
-                self._cluster.close()
-            raise ExecutorError(f"cannot reach the Dask scheduler {scheduler}: {error}") from None
+            self.client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except Exception as error:  # distributed raises OSError, TimeoutError, ValueError, even MemoryError here
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise ExecutorError(f"cannot reach the Dask scheduler {scheduler}: {reason}") from None
         threads = self.client.nthreads()
         self.workers = max(1, sum(threads.values()))
-        self.scheduler = scheduler or "a LocalCluster"
+        self.scheduler = scheduler
 
-    def run(self, fn: Callable[[T], R], tasks: Sequence[T], on_done: Callable[[R], None] | None = None) -> list[R]:
+    def _start_cluster(self, count: int | None) -> None:
+        from distributed import Client, LocalCluster
+
+        n = self.workers if count is None else max(1, min(self.workers, count))
+        try:
+            self._cluster = LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
+            )
+            self.client = Client(self._cluster)
+        except Exception as error:
+            if self._cluster is not None:
+                self._cluster.close()
+                self._cluster = None
+            raise ExecutorError(f"cannot start a Dask LocalCluster of {n} workers: {error}") from None
+
+    def imap_unordered(self, fn: Callable[[T], R], tasks: Iterable[T], count: int | None = None) -> Generator[R, None, None]:
         from distributed import as_completed as dask_completed
 
-        if not tasks:
-            return []
-        futures = self.client.map(fn, list(tasks), pure=False)
+        if self.client is None:
+            self._start_cluster(count)
+        source = iter(tasks)
+        first = [self.client.submit(fn, task, pure=False) for task in itertools.islice(source, 2 * self.workers)]
+        if not first:
+            return
+        self._futures = list(first)
+        queue = dask_completed(first)
+        finished = False
         try:
-            for future in dask_completed(futures):
-                if on_done:
-                    on_done(future.result())
-            return list(self.client.gather(futures))
+            for future in queue:
+                result = future.result()
+                self._futures.remove(future)
+                yield result
+                for task in itertools.islice(source, 1):
+                    nxt = self.client.submit(fn, task, pure=False)
+                    self._futures.append(nxt)
+                    queue.add(nxt)
+            finished = True
         finally:
-            self.client.cancel(futures)
+            if not finished:
+                self.abort()
+
+    def abort(self) -> None:
+        """Cancel every future still queued or running on the cluster."""
+        futures, self._futures = self._futures, []
+        if futures and self.client is not None:
+            with contextlib.suppress(Exception):
+                self.client.cancel(futures, force=True)
 
     def close(self) -> None:
-        self.client.close()
+        self.abort()
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                self.client.close(timeout=CONNECT_TIMEOUT)
         if self._cluster is not None:
-            self._cluster.close()
+            with contextlib.suppress(Exception):
+                self._cluster.close()
 
     def __enter__(self) -> DaskExecutor:
         return self

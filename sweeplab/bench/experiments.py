@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.bench import plots
+from sweeplab.bench.journal import Journal, replacing, write_text
 from sweeplab.bench.published import (
     SEED_000_FIGURE_6,
     SEED_000_FRONTIER,
@@ -30,7 +31,7 @@ from sweeplab.bench.published import (
     SEED_002,
     SEED_004,
 )
-from sweeplab.bench.runner import BenchSpec, GameResult, run_many
+from sweeplab.bench.runner import BenchSpec, GameResult, Stopped, run_many
 from sweeplab.bench.stats import calibration, fit_exponential, fit_logistic, logistic
 from sweeplab.bench.summary import OUTCOMES, Summary, outcome_counts, paired, summarize
 from sweeplab.core.errors import SweeplabError, UnknownStrategyError
@@ -125,7 +126,7 @@ def pick_strategies(settings: Settings, defaults: Sequence[str], notes: list[str
 def write_csv(path: Path, rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> Path:
     columns = list(columns or (rows[0].keys() if rows else []))
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "wt", newline="") as handle:  # type: ignore[operator]
+    with replacing(path) as temp, opener(temp, "wt", newline="") as handle:  # type: ignore[operator]
         writer = csv.DictWriter(handle, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
         for row in rows:
@@ -140,8 +141,7 @@ def _fmt(value: Any) -> Any:
 
 
 def write_json(path: Path, data: Any) -> Path:
-    path.write_text(json.dumps(data, indent=1, default=_json_default) + "\n")
-    return path
+    return write_text(path, json.dumps(data, indent=1, default=_json_default) + "\n")
 
 
 def _json_default(value: Any) -> Any:
@@ -460,7 +460,7 @@ class Levels(Experiment):
                 )
                 + "\n"
             )
-        (out / "table.md").write_text(text)
+        write_text(out / "table.md", text)
         files.append(out / "table.md")
         for group in LEVEL_GROUPS:
             ks = [k for k, p in enumerate(plan.points) if p.group == group.name]
@@ -550,7 +550,7 @@ class Density(Experiment):
                 )
                 + "\n\n"
             )
-        (out / "table.md").write_text(text)
+        write_text(out / "table.md", text)
         files.append(out / "table.md")
         files.append(plots.density_plot(series, fits, out / "density.png"))
         return files
@@ -613,7 +613,7 @@ class Size(Experiment):
                 f"CPU time per game fitted to scale x exp(rate x side): scale {f['cpu_scale']:.3g} s, "
                 f"rate {f['cpu_rate_per_side']:.3g} per cell of side.\n\n"
             )
-        (out / "table.md").write_text(text)
+        write_text(out / "table.md", text)
         files.append(out / "table.md")
         files.append(plots.win_line(series, "side of the square board", "size.png", out, "Figure 8: density 0.2"))
         files.append(plots.cpu_line(series, fits, out / "size-cpu.png"))
@@ -661,7 +661,7 @@ class Aspect(Experiment):
             text += (
                 f"## {strategy}\n\n" + markdown_table(["rows", "board", "win % ± SE", "95% Wilson", "CPU ms/game"], rows) + "\n\n"
             )
-        (out / "table.md").write_text(text)
+        write_text(out / "table.md", text)
         files.append(out / "table.md")
         files.append(plots.win_line(series, "number of rows (900 cells, 180 mines)", "aspect.png", out, "Figure 10"))
         return files
@@ -728,7 +728,7 @@ class Outcomes(Experiment):
                 markdown_table(["outcome", "games", "% ± SE", "seed 000 Figure 6 % (CSPStrategy, 10,000 expert games)"], rows)
                 + "\n\n"
             )
-        (out / "table.md").write_text(text)
+        write_text(out / "table.md", text)
         files.append(out / "table.md")
         files.append(plots.outcome_bars(table, out / "outcomes.png"))
         return files
@@ -821,7 +821,7 @@ class Calibration(Experiment):
                 )
                 + "\n\n"
             )
-        (out / "table.md").write_text(text)
+        write_text(out / "table.md", text)
         files.append(out / "table.md")
         files.append(plots.reliability(per_strategy, out / "reliability.png"))
         return files
@@ -918,7 +918,7 @@ class Frontier(Experiment):
             )
             + "\n"
         )
-        (out / "table.md").write_text(text)
+        write_text(out / "table.md", text)
         files.append(out / "table.md")
         files.append(plots.frontier_hist(data, out / "frontier.png"))
         return files
@@ -929,18 +929,8 @@ EXPERIMENTS: dict[str, Experiment] = {
 }
 
 
-def run_experiment(
-    name: str,
-    out: Path,
-    settings: Settings,
-    executor: object | None = None,
-    echo: Callable[[str], None] = print,
-    progress: Callable[[int], Callable[[int], None] | None] | None = None,
-) -> list[Path]:
-    """Plan, play and write experiment ``name`` into ``out``; returns the files written.
-
-    ``progress(total_games)`` may return a callback called with the number of games each finished batch played.
-    """
+def plan_experiment(name: str, settings: Settings) -> tuple[Experiment, Plan]:
+    """The experiment called ``name`` and its plan under ``settings`` (an ``ExperimentError`` if there is nothing to play)."""
     try:
         experiment = EXPERIMENTS[name]
     except KeyError:
@@ -950,6 +940,52 @@ def run_experiment(
         plan.notes.append(f"left out on request (--skip): {', '.join(settings.skip)}")
     if not plan.points:
         raise ExperimentError(f"experiment {name!r} has nothing to play with these settings")
+    return experiment, plan
+
+
+def run_settings(name: str, settings: Settings) -> dict[str, Any]:
+    """What makes an experiment's result, keyed by option name (with the planned points, so that a resume after the
+    plan changed is refused): stored with its journal, compared on ``--resume``."""
+    _, plan = plan_experiment(name, settings)
+    return {
+        "command": f"experiment {name}",
+        "--quick": settings.quick,
+        "--strategy": ",".join(settings.strategies) if settings.strategies else None,
+        "--skip": ",".join(settings.skip) if settings.skip else None,
+        "--games": settings.games,
+        "--seed": settings.seed,
+        "--board": settings.board,
+        "--rule": settings.rule,
+        "--time-limit": settings.time_limit,
+        "points": [
+            f"{p.group}|{format_spec(p.build_name, dict(p.options))}|{p.rules.spec()}|{p.rules.first_click}|{p.games}"
+            for p in plan.points
+        ],
+    }
+
+
+def total_games(name: str, settings: Settings) -> int:
+    """How many games experiment ``name`` plays under ``settings``."""
+    return sum(p.games for p in plan_experiment(name, settings)[1].points)
+
+
+def run_experiment(
+    name: str,
+    out: Path,
+    settings: Settings,
+    executor: object | None = None,
+    echo: Callable[[str], None] = print,
+    progress: Callable[[int], Callable[[int], None] | None] | None = None,
+    journal: Journal | None = None,
+) -> list[Path]:
+    """Plan, play and write experiment ``name`` into ``out``; returns the files written.
+
+    ``progress(total_games)`` may return a callback called with the number of games each finished batch played.
+    With a ``journal`` (see :mod:`sweeplab.bench.journal`), finished games are streamed to it and the games it
+    already holds are not played again; a run stopped by a signal or a failed write raises
+    :class:`~sweeplab.bench.runner.Stopped` whose ``report`` lists the games finished per point.
+    """
+    experiment, plan = plan_experiment(name, settings)
     for note in plan.notes:
         echo(f"note: {note}")
     total = sum(p.games for p in plan.points)
@@ -972,16 +1008,36 @@ def run_experiment(
 
     on_games = progress(total) if progress else None
     start = time.perf_counter()
-    results = run_many(specs, executor, on_games)
+    try:
+        results = run_many(specs, executor, on_games, journal=journal)
+    except Stopped as stop:
+        stop.report = [
+            (f"{p.strategy} on {p.rules.spec()} ({p.rules.first_click})", len(part), p.games)
+            for p, part in zip(plan.points, stop.partial, strict=True)
+        ]
+        raise
     wall = time.perf_counter() - start
+    played = total - (journal.resumed if journal is not None else 0)
     summaries = [summarize(r, p.strategy, p.rules, settings.seed) for p, r in zip(plan.points, results, strict=True)]
     out.mkdir(parents=True, exist_ok=True)
     seen = len(plan.notes)
     files = experiment.write(settings, plan, results, summaries, out)
     for note in plan.notes[seen:]:
         echo(f"note: {note}")
-    echo(f"{name}: played {total} games in {wall:.1f} s ({total / wall:.0f} games/s)")
+    echo(f"{name}: played {played} games in {wall:.1f} s ({played / wall if wall > 0 else 0:.0f} games/s)")
     return files
 
 
-__all__ = ["EXPERIMENTS", "Experiment", "ExperimentError", "Plan", "Point", "Settings", "logistic", "run_experiment"]
+__all__ = [
+    "EXPERIMENTS",
+    "Experiment",
+    "ExperimentError",
+    "Plan",
+    "Point",
+    "Settings",
+    "logistic",
+    "plan_experiment",
+    "run_experiment",
+    "run_settings",
+    "total_games",
+]

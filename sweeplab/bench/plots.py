@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sweeplab.bench.journal import replacing
+
 if TYPE_CHECKING:
     from sweeplab.bench.experiments import Point
     from sweeplab.bench.summary import Summary
@@ -23,10 +25,23 @@ def _pyplot() -> Any:
     return plt
 
 
+def available() -> bool:
+    """Whether matplotlib can be imported (the ``plot`` extra); experiments check this before playing a game."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _save(fig: Any, path: Path) -> Path:
+    """Write the figure whole or not at all (a temporary name, then a rename) and close it."""
     fig.tight_layout()
-    fig.savefig(path, dpi=DPI, metadata={"Software": None})  # no version stamp: reruns give the same bytes
-    _pyplot().close(fig)
+    try:
+        with replacing(path) as temp:  # no version stamp: reruns give the same bytes
+            fig.savefig(temp, dpi=DPI, metadata={"Software": None}, format=path.suffix.lstrip(".") or "png")
+    finally:
+        _pyplot().close(fig)
     return path
 
 

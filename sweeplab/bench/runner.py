@@ -8,16 +8,18 @@ how many pieces they were played.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
+from sweeplab.bench.signals import Interrupted, deferred
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.rules import Rules
@@ -72,10 +74,38 @@ class GameResult:
     largest_set: tuple[int, ...] | None = None
     protected_first: bool = False
     guess_count: int = -1
+    rule_kept: bool = True
+    outcome: str = ""
 
     def __post_init__(self) -> None:
         if self.guess_count < 0:
             self.guess_count = len(self.counted_guesses())
+        if not self.outcome:
+            self.outcome = classify(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as JSON values (a journal line); :meth:`from_json` gives back an equal result."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["guesses"] = [list(g) for g in self.guesses]
+        data["largest_set"] = None if self.largest_set is None else list(self.largest_set)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameResult:
+        """The result :meth:`to_json` wrote; a missing or mistyped field raises ``ValueError``/``TypeError``."""
+        names = {f.name for f in fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise ValueError(f"unknown fields {sorted(unknown)}")
+        for name, kind in _JSON_TYPES.items():
+            value = data[name]
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise TypeError(f"{name} is {value!r}")
+        values = dict(data)
+        values["guesses"] = tuple(GuessRecord(*g) for g in data.get("guesses", ()))
+        largest = data.get("largest_set")
+        values["largest_set"] = None if largest is None else tuple(int(v) for v in largest)
+        return cls(**values)
 
     def counted_guesses(self) -> tuple[GuessRecord, ...]:
         """The guesses that could have lost: all but a ``first`` guess and a protected first reveal."""
@@ -87,6 +117,52 @@ class GameResult:
                 continue
             out.append(g)
         return tuple(out)
+
+
+_JSON_TYPES: dict[str, type | tuple[type, ...]] = {
+    "index": int,
+    "won": bool,
+    "moves": int,
+    "cpu_seconds": (float, int),
+    "revealed": int,
+    "timed_out": bool,
+    "outcome": str,
+}
+
+#: Seed 000's Figure 6 categories, in its order, plus the harness's own (see :func:`classify`).
+OUTCOMES = (
+    "won without guessing",
+    "won with guessing",
+    "lost on a craps shoot",
+    "lost on an educated guess",
+    "lost on another guess",
+    "lost without a recorded guess",
+    "timed out",
+)
+
+
+def classify(result: GameResult) -> str:
+    """Why a game was won or lost (seed 000, Figure 6); stored in the result as ``outcome`` when it is made, so
+    that a run that drops the guess records to save memory still knows it.
+
+    A guess counts unless it could not lose (a ``first`` guess or a reveal protected by a safe-first-click rule).
+    A loss is put down to the kind of the failed guess: ``craps`` -> craps shoot, ``educated`` -> educated guess,
+    any other kind -> another guess. A loss with no failed guess recorded means the strategy does not report its
+    guesses (or lost on a move it thought certain).
+    """
+    if result.timed_out:
+        return "timed out"
+    if result.won:
+        return "won with guessing" if result.guess_count > 0 else "won without guessing"
+    failed = [g for g in result.guesses if g.outcome is False]
+    if not failed:
+        return "lost without a recorded guess"
+    kind = failed[-1].kind
+    if kind == "craps":
+        return "lost on a craps shoot"
+    if kind == "educated":
+        return "lost on an educated guess"
+    return "lost on another guess"
 
 
 @dataclass(frozen=True)
@@ -108,14 +184,44 @@ class BenchSpec:
     options: tuple[tuple[str, object], ...] = field(default=())
     keep_guesses: bool = True
 
+    def __post_init__(self) -> None:
+        if self.time_limit is not None and not (isinstance(self.time_limit, int | float) and 0 < self.time_limit < math.inf):
+            raise BenchError(f"the time limit must be a finite number of seconds above 0, not {self.time_limit!r}")
+
+
+#: Root seeds from 0 to ``SEED_SPAN - 1`` are used by numpy's SeedSequence as they are; see :func:`seed_entropy`.
+SEED_SPAN = 2**256
+
+
+def seed_entropy(root: int) -> int:
+    """The non-negative integer that numpy's SeedSequence gets for the root seed ``root`` (any Python integer).
+
+    Seeds from 0 to 2**256 - 1 are used as they are (so every earlier run keeps its games). The rest of the
+    integers are folded, one to one, above 2**256: a seed s >= 2**256 becomes 2**256 + 2 (s - 2**256) and a
+    negative seed s becomes 2**256 + 2 |s| - 1. Different seeds therefore always give different games.
+
+    >>> seed_entropy(5), seed_entropy(-1) - SEED_SPAN, seed_entropy(SEED_SPAN) - SEED_SPAN
+    (5, 1, 0)
+    """
+    if not isinstance(root, int) or isinstance(root, bool):
+        raise TypeError(f"a root seed is an integer, not {root!r}")
+    if 0 <= root < SEED_SPAN:
+        return root
+    if root >= SEED_SPAN:
+        return SEED_SPAN + 2 * (root - SEED_SPAN)
+    return SEED_SPAN + 2 * -root - 1
+
 
 def game_seeds(root: int, index: int) -> tuple[int, int]:
-    """The (layout seed, strategy seed) of game ``index`` under ``root``: numpy's SeedSequence child ``index``.
+    """The (layout seed, strategy seed) of game ``index`` under ``root``: numpy's SeedSequence child ``index`` of
+    :func:`seed_entropy` (``root``); any integer is a root seed.
 
     >>> game_seeds(0, 0) == game_seeds(0, 0) != game_seeds(0, 1)
     True
+    >>> game_seeds(-1, 0) != game_seeds(1, 0)
+    True
     """
-    words = np.random.SeedSequence(root, spawn_key=(index,)).generate_state(4, dtype=np.uint32)
+    words = np.random.SeedSequence(seed_entropy(root), spawn_key=(index,)).generate_state(4, dtype=np.uint32)
     w = [int(v) for v in words]
     return (w[0] << 32) | w[1], (w[2] << 32) | w[3]
 
@@ -229,6 +335,7 @@ def play_one(
         timed_out=timed_out,
         largest_set=tuple(int(v) for v in largest) if largest is not None else None,
         protected_first=protected,
+        rule_kept=bool(getattr(game, "rule_kept", True)),
     )
 
 
@@ -271,18 +378,64 @@ def batch_size(games: int, jobs: int) -> int:
     return max(1, min(100, math.ceil(games / (4 * max(1, jobs)))))
 
 
-def make_batches(spec: BenchSpec, games: int, size: int) -> list[Batch]:
-    """Cut games 0..games-1 into consecutive batches of ``size``."""
+def _check_layouts(spec: BenchSpec, games: int) -> None:
     if spec.layouts is not None and len(spec.layouts) < games:
         raise BenchError(f"{games} games asked for but only {len(spec.layouts)} layouts given")
+
+
+def iter_batches(spec: BenchSpec, indices: Iterator[int] | range | Sequence[int], size: int) -> Iterator[Batch]:
+    """The games ``indices`` (in order) cut into batches of ``size``, made one at a time as they are asked for, so
+    that a run of any length starts at once and holds only the batches in flight."""
     bare = replace(spec, layouts=None, openings=None)
-    out = []
-    for lo in range(0, games, size):
-        hi = min(lo + size, games)
-        layouts = spec.layouts[lo:hi] if spec.layouts is not None else None
-        openings = spec.openings[lo:hi] if spec.openings is not None else None
-        out.append(Batch(bare, tuple(range(lo, hi)), layouts, openings))
-    return out
+    chunk: list[int] = []
+
+    def make(chunk: list[int]) -> Batch:
+        layouts = tuple(spec.layouts[i] for i in chunk) if spec.layouts is not None else None
+        openings = tuple(spec.openings[i] for i in chunk) if spec.openings is not None else None
+        return Batch(bare, tuple(chunk), layouts, openings)
+
+    for i in indices:
+        chunk.append(i)
+        if len(chunk) == size:
+            yield make(chunk)
+            chunk = []
+    if chunk:
+        yield make(chunk)
+
+
+def make_batches(spec: BenchSpec, games: int, size: int) -> list[Batch]:
+    """Cut games 0..games-1 into consecutive batches of ``size`` (all at once; runs use :func:`iter_batches`)."""
+    _check_layouts(spec, games)
+    return list(iter_batches(spec, range(games), size))
+
+
+class Journal(Protocol):
+    """Where a run keeps its finished games (see :mod:`sweeplab.bench.journal`)."""
+
+    def done(self, key: str) -> dict[int, GameResult]: ...
+
+    def record(self, key: str, results: Sequence[GameResult], seconds: float) -> None: ...
+
+
+class Stopped(Exception):
+    """A run stopped before its end: by SIGINT/SIGTERM (``cause`` is :class:`Interrupted`) or because its journal
+    could not be written (``cause`` is the ``OSError``). ``partial`` holds, per work item, the games finished (in
+    the journal, if there is one), in index order; ``report`` is for the layer above to fill (a partial summary)."""
+
+    def __init__(self, cause: BaseException, partial: list[list[GameResult]]) -> None:
+        self.cause = cause
+        self.partial = partial
+        self.report: Any = None
+        super().__init__(str(cause))
+
+    @property
+    def exit_status(self) -> int:
+        """130 for SIGINT, 143 for SIGTERM, 1 for a failed write."""
+        return self.cause.exit_status if isinstance(self.cause, Interrupted) else 1
+
+
+def _play_tagged(task: tuple[int, Batch]) -> tuple[int, list[GameResult]]:
+    return task[0], play_batch(task[1])
 
 
 def run_many(
@@ -290,28 +443,61 @@ def run_many(
     executor: object | None = None,
     on_games: Callable[[int], None] | None = None,
     batch: int | None = None,
+    *,
+    journal: Journal | None = None,
+    keys: Sequence[str] | None = None,
 ) -> list[list[GameResult]]:
-    """Play every (spec, games) pair on one executor (all batches in flight together); results per spec in index order."""
+    """Play every (spec, games) pair on one executor (batches in flight together); results per spec in index order.
+
+    With a ``journal``, games it already holds (under ``keys[k]`` for work item ``k``, default ``str(k)``) are not
+    played again, and every finished batch is recorded in it before it counts. Batches are made lazily, a few per
+    worker ahead, so memory does not grow with the number of games asked for. SIGINT/SIGTERM (as
+    :class:`Interrupted`, see :mod:`sweeplab.bench.signals`) or a failed journal write stop the workers and raise
+    :class:`Stopped` with the games finished so far; a strategy that crashes raises its ``BenchError`` (after the
+    workers are stopped).
+    """
     from sweeplab.bench.executors import Executor, LocalExecutor
 
+    names = list(keys) if keys is not None else [str(k) for k in range(len(work))]
+    if len(names) != len(work) or len(set(names)) != len(names):
+        raise ValueError("run_many needs one distinct key per work item")
+    for spec, games in work:
+        _check_layouts(spec, games)
+    done: list[dict[int, GameResult]] = [journal.done(name) if journal else {} for name in names]
+    missing = [games - sum(1 for i in d if 0 <= i < games) for (_, games), d in zip(work, done, strict=True)]
     own = executor is None
     ex: Executor = LocalExecutor(1) if executor is None else executor  # type: ignore[assignment]
-    try:
-        tasks: list[Batch] = []
-        owners: list[int] = []
+    sizes = [batch or batch_size(m, ex.workers) for m in missing]
+    count = sum(math.ceil(m / size) for m, size in zip(missing, sizes, strict=True))
+
+    def tasks() -> Iterator[tuple[int, Batch]]:
         for k, (spec, games) in enumerate(work):
-            size = batch or batch_size(games, ex.workers)
-            for b in make_batches(spec, games, size):
-                tasks.append(b)
-                owners.append(k)
-        parts = ex.run(play_batch, tasks, (lambda part: on_games(len(part))) if on_games else None)
+            todo = (i for i in range(games) if i not in done[k])
+            for b in iter_batches(spec, todo, sizes[k]):
+                yield k, b
+
+    mark = time.perf_counter()
+    try:
+        stream = ex.imap_unordered(_play_tagged, tasks(), count)
+        with contextlib.closing(stream):
+            for k, part in stream:
+                now = time.perf_counter()
+                with deferred():  # a signal waits until the batch is both on disk and counted
+                    if journal is not None:
+                        journal.record(names[k], part, now - mark)
+                    for result in part:
+                        done[k][result.index] = result
+                mark = now
+                if on_games:
+                    on_games(len(part))
+    except (Interrupted, KeyboardInterrupt, OSError) as error:
+        cause = Interrupted(signal.SIGINT) if isinstance(error, KeyboardInterrupt) else error
+        partial = [[d[i] for i in sorted(d) if i < games] for d, (_, games) in zip(done, work, strict=True)]
+        raise Stopped(cause, partial) from error
     finally:
         if own:
             ex.close()
-    out: list[list[GameResult]] = [[] for _ in work]
-    for k, part in zip(owners, parts, strict=True):
-        out[k].extend(part)
-    return out
+    return [[d[i] for i in range(games)] for d, (_, games) in zip(done, work, strict=True)]
 
 
 def run(
@@ -342,6 +528,7 @@ def run(
 
 
 __all__ = [
+    "OUTCOMES",
     "SAFE_FIRST_RULES",
     "Batch",
     "BenchError",
@@ -349,10 +536,14 @@ __all__ = [
     "GameResult",
     "GameTimeout",
     "GuessRecord",
+    "Stopped",
+    "classify",
     "deal",
     "game_seeds",
+    "iter_batches",
     "play_batch",
     "play_one",
     "run",
     "run_many",
+    "seed_entropy",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -10,8 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sweeplab.bench.journal import Journal, replacing, write_text
 from sweeplab.bench.layouts import LayoutSet
-from sweeplab.bench.runner import BenchSpec, GameResult, run_many
+from sweeplab.bench.runner import BenchSpec, GameResult, Stopped, run_many
 from sweeplab.bench.summary import Paired, Summary, outcome, paired, summarize
 from sweeplab.core.rules import Rules
 from sweeplab.strategies.registry import parse_spec
@@ -25,6 +27,7 @@ class BenchReport:
     results: dict[str, list[GameResult]] = field(default_factory=dict)
     summaries: list[Summary] = field(default_factory=list)
     pairs: list[Paired] = field(default_factory=list)
+    complete: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -34,12 +37,12 @@ class BenchReport:
         }
 
     def save(self, out: Path) -> list[Path]:
-        """Write ``bench.json`` (the summaries) and ``games.csv`` (one row per strategy and game) into ``out``."""
+        """Write ``bench.json`` (the summaries) and ``games.csv`` (one row per strategy and game) into ``out``, each
+        whole or not at all (a temporary name, then a rename)."""
         out.mkdir(parents=True, exist_ok=True)
-        summary_path = out / "bench.json"
-        summary_path.write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+        summary_path = write_text(out / "bench.json", json.dumps(self.to_dict(), indent=1) + "\n")
         games_path = out / "games.csv"
-        with games_path.open("w", newline="") as handle:
+        with replacing(games_path) as temp, temp.open("w", newline="") as handle:
             writer = csv.writer(handle, lineterminator="\n")
             writer.writerow(
                 ["strategy", "game", "won", "timed_out", "outcome", "moves", "cpu_seconds", "three_bv", "revealed", "guesses"]
@@ -63,6 +66,56 @@ class BenchReport:
         return [summary_path, games_path]
 
 
+def layouts_digest(layouts: LayoutSet) -> str:
+    """A short fingerprint of a layout set's boards, so a resume can tell that the files changed."""
+    digest = hashlib.sha256()
+    for lay in layouts.layouts:
+        digest.update(f"{lay.width}x{lay.height}:{','.join(map(str, lay.mines))};".encode())
+    digest.update(repr((layouts.first_click, layouts.openings)).encode())
+    return digest.hexdigest()[:16]
+
+
+def run_settings(
+    strategies: Sequence[str],
+    rules: Rules,
+    games: int,
+    seed: int,
+    *,
+    sets: int | None = None,
+    first_click: int | None = None,
+    time_limit: float | None = None,
+    layouts: LayoutSet | None = None,
+) -> dict[str, Any]:
+    """What makes a bench run's result, keyed by option name: stored with its journal, compared on ``--resume``."""
+    return {
+        "command": "bench",
+        "--strategy": ",".join(strategies),
+        "--board": rules.spec(),
+        "--rule": rules.first_click,
+        "--games": games,
+        "--seed": seed,
+        "--sets": sets,
+        "--first-click": None if first_click is None else f"{first_click % rules.width},{first_click // rules.width}",
+        "--time-limit": time_limit,
+        "--layouts": None if layouts is None else {"directory": str(layouts.directory), "digest": layouts_digest(layouts)},
+    }
+
+
+def _partial(report: BenchReport, strategies: Sequence[str], rules: Rules, seed: int, walls: dict[str, float]) -> BenchReport:
+    """Summaries of the games finished so far (binomial or default sets: the games may not split as asked)."""
+    report.complete = False
+    report.summaries = [
+        summarize(report.results[s], s, rules, seed, None, walls.get(s)) for s in strategies if report.results.get(s)
+    ]
+    first = strategies[0]
+    for other in strategies[1:]:
+        a, b = report.results.get(first, []), report.results.get(other, [])
+        common = {r.index for r in a} & {r.index for r in b}
+        if common:
+            report.pairs.append(paired(first, [r for r in a if r.index in common], other, [r for r in b if r.index in common]))
+    return report
+
+
 def bench(
     strategies: Sequence[str],
     rules: Rules,
@@ -76,9 +129,15 @@ def bench(
     executor: object | None = None,
     batch: int | None = None,
     on_games: Callable[[int], None] | None = None,
+    journal: Journal | None = None,
 ) -> BenchReport:
     """Play ``games`` games of each strategy (the same games: same seed or same layouts) one strategy at a time,
-    so that each strategy's games per second is its own; then summarise and pair every strategy with the first."""
+    so that each strategy's games per second is its own; then summarise and pair every strategy with the first.
+
+    With a ``journal`` (see :mod:`sweeplab.bench.journal`) finished games are streamed to it and games it already
+    holds are not played again. A run stopped by a signal or a failed write raises
+    :class:`~sweeplab.bench.runner.Stopped` whose ``report`` summarises the games finished.
+    """
     layout_cells = None
     openings = None
     if layouts is not None:
@@ -98,13 +157,21 @@ def bench(
             "layouts": None if layouts is None else str(layouts.directory),
         }
     )
+    walls: dict[str, float] = {}
     for strategy in strategies:
         name, chosen = parse_spec(strategy)
         options = tuple(sorted(chosen.items()))
-        spec = BenchSpec(name, rules, seed, first_click, time_limit, layout_cells, openings, options)
+        spec = BenchSpec(name, rules, seed, first_click, time_limit, layout_cells, openings, options, keep_guesses=False)
         start = time.perf_counter()
-        results = run_many([(spec, games)], executor, on_games, batch)[0]
-        wall = time.perf_counter() - start
+        try:
+            results = run_many([(spec, games)], executor, on_games, batch, journal=journal, keys=[strategy])[0]
+        except Stopped as stop:
+            report.results[strategy] = stop.partial[0]
+            walls[strategy] = journal.wall(strategy) if journal else time.perf_counter() - start
+            stop.report = _partial(report, strategies, rules, seed, walls)
+            raise
+        wall = journal.wall(strategy) if journal else time.perf_counter() - start
+        walls[strategy] = wall
         report.results[strategy] = results
         report.summaries.append(summarize(results, strategy, rules, seed, sets, wall))
     first = strategies[0]
@@ -113,4 +180,4 @@ def bench(
     return report
 
 
-__all__ = ["BenchReport", "bench"]
+__all__ = ["BenchReport", "bench", "layouts_digest", "run_settings"]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from sweeplab.bench.runner import GameResult
+from sweeplab.bench.runner import OUTCOMES, GameResult
 from sweeplab.bench.stats import binomial_se, cpu_stats, default_sets, paired_difference, set_stats, wilson
 from sweeplab.core.rules import Rules
 
@@ -18,6 +18,8 @@ class Summary:
 
     ``sem`` is the standard error of the mean over ``sets`` equal sets (seed 000) or, when the games cannot be
     split into sets (``sets`` is None), the binomial standard error. Timed-out games count as not won.
+    ``rule_unmet`` counts the games whose first-click rule could not keep its promise (the ``zero`` rule on a board
+    too dense for an opening: the first click was only kept safe).
     """
 
     strategy: str
@@ -38,6 +40,7 @@ class Summary:
     cpu_p99: float
     guesses_per_game: float
     wall_seconds: float | None = None
+    rule_unmet: int = 0
 
     @property
     def games_per_second(self) -> float | None:
@@ -62,6 +65,8 @@ class Summary:
         text += f", {self.cpu_mean * 1000:.2f} ms CPU per game"
         if self.timeouts:
             text += f"; {self.timeouts} timed out"
+        if self.rule_unmet:
+            text += f"; in {self.rule_unmet} games the '{self.rule}' rule could not be met (the first click was only kept safe)"
         return text
 
 
@@ -106,6 +111,7 @@ def summarize(
         cpu_p99=cpu.p99,
         guesses_per_game=sum(r.guess_count for r in results) / games,
         wall_seconds=wall_seconds,
+        rule_unmet=sum(1 for r in results if not r.rule_kept),
     )
 
 
@@ -145,40 +151,9 @@ def paired(a: str, ra: Sequence[GameResult], b: str, rb: Sequence[GameResult]) -
     )
 
 
-#: Seed 000's Figure 6 categories, in its order, plus the harness's own.
-OUTCOMES = (
-    "won without guessing",
-    "won with guessing",
-    "lost on a craps shoot",
-    "lost on an educated guess",
-    "lost on another guess",
-    "lost without a recorded guess",
-    "timed out",
-)
-
-
 def outcome(result: GameResult) -> str:
-    """Why a game was won or lost (seed 000, Figure 6).
-
-    A guess counts unless it could not lose (a ``first`` guess or a reveal protected by a safe-first-click rule).
-    A loss is put down to the kind of the failed guess: ``craps`` -> craps shoot, ``educated`` -> educated guess,
-    any other kind -> another guess. A loss with no failed guess recorded means the strategy does not report its
-    guesses (or lost on a move it thought certain).
-    """
-    if result.timed_out:
-        return "timed out"
-    counted = result.counted_guesses()
-    if result.won:
-        return "won with guessing" if counted else "won without guessing"
-    failed = [g for g in result.guesses if g.outcome is False]
-    if not failed:
-        return "lost without a recorded guess"
-    kind = failed[-1].kind
-    if kind == "craps":
-        return "lost on a craps shoot"
-    if kind == "educated":
-        return "lost on an educated guess"
-    return "lost on another guess"
+    """Why a game was won or lost (seed 000, Figure 6): one of :data:`OUTCOMES` (see :func:`runner.classify`)."""
+    return result.outcome
 
 
 def outcome_counts(results: Sequence[GameResult]) -> dict[str, int]:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import math
+import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,17 +20,104 @@ from sweeplab.cli.app import (
     friendly_errors,
     main,
     parse_cell,
-    progress_bar,
     strategy_list,
 )
+from sweeplab.cli.progress import game_progress
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.rules import FIRST_CLICK_RULES, Rules, make_rules
 
+#: The most games one command may ask for: a trillion (years of CPU); larger numbers are refused, not attempted.
+MAX_GAMES = 10**12
+
+SEED_HELP = (
+    "root seed, any integer (negative too: see `sweeplab.bench.runner.seed_entropy`, different seeds always give different games)"
+)
+
+
+class Seconds(click.ParamType):
+    """A finite number of seconds above 0 (``nan``, ``inf``, 0 and negative numbers are refused)."""
+
+    name = "SECONDS"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not (0 < seconds < math.inf):
+            self.fail(f"{value!r} is not a finite number of seconds above 0", param, ctx)
+        return seconds
+
+
+SECONDS = Seconds()
+
+RESUME_HELP = "continue the run interrupted in --out (same settings; finished games are kept, the rest are played)"
+FORCE_HELP = "discard an unfinished run found in --out and start afresh"
+
+
+def _shell(parts: Sequence[object]) -> str:
+    return " ".join(shlex.quote(str(p)) for p in parts)
+
+
+def _run_options(jobs: int | None, executor: str, scheduler: str | None, batch: int | None = None) -> list[object]:
+    """The options that do not change a run's result but that its resume command should repeat."""
+    parts: list[object] = []
+    for flag, value in (("--jobs", jobs), ("--scheduler", scheduler), ("--batch", batch)):
+        if value is not None:
+            parts += [flag, value]
+    if executor != "local":
+        parts += ["--executor", executor]
+    return parts
+
+
+def _open_journal(out: Path | None, settings: dict[str, Any], resume: bool, force: bool, command: str) -> Any:
+    """The run's journal in ``out`` (None without --out): writability checked and the directory locked first."""
+    if out is None:
+        if resume or force:
+            raise click.BadParameter("needs --out: the directory of the run", param_hint="--resume" if resume else "--force")
+        return None
+    from sweeplab.bench.journal import Journal
+
+    journal = Journal(out, settings, resume=resume, force=force, command=command)
+    for note in journal.notes:
+        click.echo(f"note: {note}", err=True)
+    return journal
+
+
+def _stopped(stop: Any, journal: Any, resume_command: str, played_total: int) -> None:
+    """Say why the run stopped, what was kept and how to continue; exit 130 (SIGINT), 143 (SIGTERM) or 1."""
+    from sweeplab.bench.signals import Interrupted
+
+    cause = stop.cause
+    finished = sum(len(part) for part in stop.partial)
+    if isinstance(cause, Interrupted):
+        click.echo(f"stopped by {cause.name}: {finished:,} of {played_total:,} games finished", err=True)
+    else:
+        reason = getattr(cause, "strerror", None) or str(cause)
+        where = getattr(cause, "filename", None) or (journal.path if journal is not None else "the output")
+        click.echo(f"error: cannot write {where}: {reason}; stopped after {finished:,} of {played_total:,} games", err=True)
+    if journal is not None:
+        click.echo(f"the finished games are kept in {journal.path}; to continue the run:", err=True)
+        click.echo(f"  {resume_command}", err=True)
+    else:
+        click.echo("nothing was saved (no --out): give --out DIR to keep finished games and be able to resume", err=True)
+    sys.exit(stop.exit_status)
+
+
+def _interrupted(error: Any, journal: Any, resume_command: str) -> None:
+    click.echo(f"stopped by {error.name}", err=True)
+    if journal is not None:
+        click.echo("to continue the run:", err=True)
+        click.echo(f"  {resume_command}", err=True)
+    sys.exit(error.exit_status)
+
 
 @main.command("bench-engine")
-@click.option("--positions", type=click.IntRange(min=1), default=2000, show_default=True, help="positions to time")
-@click.option("--games", type=click.IntRange(min=1), default=200, show_default=True, help="games for the games/s figure")
-@click.option("--seed", type=int, default=0, show_default=True, help="root seed of the games")
+@click.option(
+    "--positions", type=click.IntRange(1, 10**7), default=2000, show_default=True, help="positions to time (up to 10,000,000)"
+)
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=200, show_default=True, help="games for the games/s figure")
+@click.option("--seed", type=int, default=0, show_default=True, help="root seed of the games (any integer)")
 @click.option(
     "--engine",
     type=click.Choice(["kernel", "python", "both"]),
@@ -82,7 +173,11 @@ def bench_engine_command(positions: int, games: int, seed: int, engine: str) -> 
     help="first-click rule (ignored with --layouts: the dealer applied it)",
 )
 @click.option(
-    "--games", "-n", type=click.IntRange(min=1), default=None, help="number of games  [default: 1000; with --layouts, every file]"
+    "--games",
+    "-n",
+    type=click.IntRange(1, MAX_GAMES),
+    default=None,
+    help="number of games, up to 10^12  [default: 1000; with --layouts, every file]",
 )
 @click.option(
     "--sets",
@@ -102,23 +197,26 @@ def bench_engine_command(positions: int, games: int, seed: int, engine: str) -> 
     "--seed",
     type=int,
     default=None,
-    help="root seed: game i gets the same layout for every strategy and job count; it also seeds the strategies  "
-    "[default: 0; with --layouts, the seed in their deal.json]",
+    help="root seed, any integer: game i gets the same layout for every strategy and job count; it also seeds the "
+    "strategies  [default: 0; with --layouts, the seed in their deal.json]",
 )
 @click.option(
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
     default=None,
-    help="worker processes (or LocalCluster workers)  [default: all cores]",
+    help="worker processes (or LocalCluster workers), never more than there are batches  [default: all cores]",
 )
-@click.option("--json", "as_json", is_flag=True, help="print the results as JSON (no progress bar)")
+@click.option("--json", "as_json", is_flag=True, help="print the results as JSON (no progress on stderr)")
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="also write bench.json and games.csv (one row per game) here",
+    help="stream finished games to DIR/games.jsonl as they finish (so an interrupted run can be resumed), and write "
+    "bench.json and games.csv (one row per game) there at the end",
 )
+@click.option("--resume", is_flag=True, help=RESUME_HELP)
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 @click.option(
     "--layouts",
     type=click.Path(file_okay=False, path_type=Path),
@@ -132,11 +230,12 @@ def bench_engine_command(positions: int, games: int, seed: int, engine: str) -> 
     "--scheduler",
     default=None,
     metavar="tcp://HOST:PORT",
-    help="an existing Dask scheduler  [default with --executor dask: a new LocalCluster]",
+    help="an existing Dask scheduler (gives up after 10 s if it cannot be reached)  "
+    "[default with --executor dask: a new LocalCluster]",
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     metavar="SECONDS",
     help="CPU seconds per game; a game that runs over is counted as timed out (not won) and reported apart. "
@@ -155,6 +254,8 @@ def bench_command(
     jobs: int | None,
     as_json: bool,
     out: Path | None,
+    resume: bool,
+    force: bool,
     layouts: Path | None,
     executor: str,
     scheduler: str | None,
@@ -166,12 +267,18 @@ def bench_command(
     Per strategy: wins/games, win rate ± seed 000's standard error (equal sets of games), a 95% Wilson interval,
     CPU seconds per game (mean, median, p99), games per second and timeouts; for several strategies, each one's
     difference from the first over the same games, with its standard error.
+
+    With --out, every finished game is appended to DIR/games.jsonl at once. SIGINT (Ctrl-C) or SIGTERM stops the
+    workers, prints the summary of the finished games and the command that resumes the run (exit status 130 or
+    143); `--resume` then plays only the missing games and gives the same result as an uninterrupted run.
+    Progress goes to stderr: a bar on a terminal, a line every 5 s elsewhere (SWEEPLAB_PROGRESS_SECONDS).
     """
-    import json
-
     from sweeplab.bench.layouts import load_layouts
-    from sweeplab.bench.session import bench
+    from sweeplab.bench.runner import Stopped
+    from sweeplab.bench.session import bench, run_settings
+    from sweeplab.bench.signals import Interrupted, ignore_file_size_limit, interruptible
 
+    ignore_file_size_limit()
     names = strategy_list(strategy)
     layout_set = None
     root = seed
@@ -196,27 +303,70 @@ def bench_command(
         raise click.BadParameter(f"{games} games do not split into {sets} equal sets", param_hint="--games/--sets")
     click_cell = None if first_click == "auto" else parse_cell(first_click, rules.board)
     root = root or 0
-    show_progress = not as_json and sys.stderr.isatty()
-    with executor_for(executor, jobs, scheduler) as ex, progress_bar(show_progress, "games") as bar:
-        task = bar.add_task("games", total=games * len(names)) if bar else None
-        report = bench(
-            names,
-            rules,
-            games,
-            root,
-            sets=sets,
-            first_click=click_cell,
-            time_limit=time_limit,
-            layouts=layout_set,
-            executor=ex,
-            batch=batch,
-            on_games=(lambda n: bar.advance(task, n)) if bar else None,
-        )
-        workers = ex.describe()
-    report.settings["executor"] = workers
-    files = report.save(out) if out is not None else []
+    settings = run_settings(
+        names, rules, games, root, sets=sets, first_click=click_cell, time_limit=time_limit, layouts=layout_set
+    )
+    parts: list[object] = ["sweeplab", "bench", "--strategy", ",".join(names)]
+    if layout_set is not None:
+        parts += ["--layouts", layouts, "--games", games]
+    else:
+        parts += ["--board", rules.spec(), "--rule", rules.first_click, "--games", games]
+    parts += ["--seed", root]
+    for flag, value in (("--sets", sets), ("--first-click", settings["--first-click"]), ("--time-limit", time_limit)):
+        if value is not None:
+            parts += [flag, value]
+    parts += _run_options(jobs, executor, scheduler, batch)
     if as_json:
-        click.echo(json.dumps(report.to_dict(), indent=1))
+        parts.append("--json")
+    parts += ["--out", out]
+    resume_command = _shell([*parts, "--resume"])
+    journal = None
+    try:
+        with interruptible():
+            journal = _open_journal(out, settings, resume, force, _shell(parts))
+            if journal is not None and journal.finished:
+                _print_finished(journal, as_json)
+                return
+            total = games * len(names)
+            done = journal.resumed if journal is not None else 0
+            with executor_for(executor, jobs, scheduler) as ex, game_progress("bench", total, done, quiet=as_json) as advance:
+                workers = ex.describe()
+                try:
+                    report = bench(
+                        names,
+                        rules,
+                        games,
+                        root,
+                        sets=sets,
+                        first_click=click_cell,
+                        time_limit=time_limit,
+                        layouts=layout_set,
+                        executor=ex,
+                        batch=batch,
+                        on_games=advance,
+                        journal=journal,
+                    )
+                except Stopped as stop:
+                    stop.report.settings["executor"] = workers
+                    _print_report(stop.report, workers, layout_set, games, as_json)
+                    _stopped(stop, journal, resume_command, total)
+            report.settings["executor"] = workers
+            _print_report(report, workers, layout_set, games, as_json)
+            if out is not None:
+                _save(report, out, journal, resume_command, quiet=as_json)
+    except Interrupted as error:
+        _interrupted(error, journal, resume_command)
+    finally:
+        if journal is not None:
+            journal.close()
+
+
+def _print_report(report: Any, workers: str, layout_set: Any, games: int, as_json: bool) -> None:
+    if as_json:
+        data = report.to_dict()
+        if not report.complete:
+            data["partial"] = True
+        click.echo(json.dumps(data, indent=1))
         return
     if layout_set is not None:
         click.echo(
@@ -224,6 +374,8 @@ def bench_command(
             + (f" (dealt under '{layout_set.rule}')" if layout_set.rule else "")
         )
     for s in report.summaries:
+        if not report.complete:
+            click.echo(f"partial: {s.games:,} of {games:,} games finished")
         click.echo(s.line(workers))
         click.echo(
             f"  CPU per game: mean {s.cpu_mean * 1000:.2f} ms, median {s.cpu_median * 1000:.2f} ms, "
@@ -232,8 +384,47 @@ def bench_command(
         )
     for p in report.pairs:
         click.echo(p.line())
-    for f in files:
-        click.echo(f"wrote {f}")
+
+
+def _save(report: Any, out: Path, journal: Any, resume_command: str, quiet: bool = False) -> None:
+    """Write bench.json and games.csv whole; if the disk refuses, say so (exit 1): the journal still holds every game."""
+    try:
+        files = report.save(out)
+        journal.finish(files)
+    except OSError as error:
+        click.echo(
+            f"error: cannot write the results in {out}: {error.strerror or error}; every game is kept in {journal.path}: "
+            "make room (or make the directory writable) and write the files with:",
+            err=True,
+        )
+        click.echo(f"  {resume_command}", err=True)
+        sys.exit(1)
+    if not quiet:
+        for f in files:
+            click.echo(f"wrote {f}")
+
+
+def _print_finished(journal: Any, as_json: bool) -> None:
+    """A resumed run that had already finished: print its saved summary again."""
+    from sweeplab.bench.summary import Summary
+
+    summary_path = journal.directory / "bench.json"
+    try:
+        data = json.loads(summary_path.read_text())
+        summaries = [Summary(**{k: v for k, v in d.items() if k != "games_per_second"}) for d in data["summaries"]]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise SweeplabError(
+            f"{journal.directory} holds this run, finished, but {summary_path} cannot be read ({error}): "
+            "run it again with --force"
+        ) from None
+    if as_json:
+        click.echo(json.dumps(data, indent=1))
+        return
+    click.echo(f"{journal.directory} already holds this run, finished; its summary:")
+    for s in summaries:
+        click.echo(s.line(data.get("settings", {}).get("executor")))
+    for f in journal.files:
+        click.echo(f"kept {f}")
 
 
 @main.command("deal")
@@ -280,8 +471,11 @@ def deal_command(board: str, rule: str, first_click: str, count: int, seed: int,
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     required=True,
-    help="directory for data.csv, data.json, table.md and the PNG plots",
+    help="directory for data.csv, data.json, table.md and the PNG plots (and, while the run lasts, games.jsonl: "
+    "the finished games, for --resume)",
 )
+@click.option("--resume", is_flag=True, help=RESUME_HELP)
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 @click.option("--quick", is_flag=True, help="a tiny size for tests (full size: 10,000 games per point, as seed 000)")
 @click.option(
     "--strategy",
@@ -290,18 +484,22 @@ def deal_command(board: str, rule: str, first_click: str, count: int, seed: int,
     help="strategy names separated by commas  [default: the paper's strategies that are registered]",
 )
 @click.option(
-    "--games", "-n", type=click.IntRange(min=1), default=None, help="games per point (overrides --quick and the full size)"
+    "--games",
+    "-n",
+    type=click.IntRange(1, MAX_GAMES),
+    default=None,
+    help="games per point (overrides --quick and the full size)",
 )
 @click.option("--skip", default=None, help="strategy names (commas) to leave out of the default sets, e.g. a slow or broken one")
-@click.option("--seed", type=int, default=0, show_default=True, help="root seed shared by every point")
+@click.option("--seed", type=int, default=0, show_default=True, help="root seed shared by every point (any integer)")
 @click.option("--board", "-b", default=None, help="board for outcomes, calibration and frontier  [default: expert]")
 @click.option("--rule", "-r", type=RULE_CHOICE, default=None, help="first-click rule for all but levels  [default: safe]")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes  [default: all cores]")
 @click.option("--executor", type=EXECUTOR_CHOICE, default="local", show_default=True)
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="an existing Dask scheduler")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="an existing Dask scheduler (gives up after 10 s)")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     metavar="SECONDS",
     help="CPU seconds per game (timeouts are counted apart)",
@@ -310,6 +508,8 @@ def deal_command(board: str, rule: str, first_click: str, count: int, seed: int,
 def experiment_command(
     name: str,
     out: Path,
+    resume: bool,
+    force: bool,
     quick: bool,
     strategy: str | None,
     games: int | None,
@@ -326,13 +526,27 @@ def experiment_command(
 
     levels (Figures 2-5 and the other seeds' tables), density (Figure 7), size (Figures 8-9), aspect (Figure 10),
     outcomes (Figure 6), calibration (Tables 1-3), frontier (largest coupled sets).
-    """
-    from sweeplab.bench.experiments import Settings, run_experiment
 
+    Finished games are streamed to OUT/games.jsonl; SIGINT or SIGTERM stops the workers, prints what is finished
+    and the command that resumes the run (exit status 130 or 143); `--resume` plays only the missing games.
+    Progress goes to stderr: a bar on a terminal, a line every 5 s elsewhere (SWEEPLAB_PROGRESS_SECONDS).
+    Needs matplotlib for the plots: pip install 'sweeplab[plot]'.
+    """
+    from sweeplab.bench import plots
+    from sweeplab.bench.experiments import Settings, plan_experiment, run_experiment, run_settings
+    from sweeplab.bench.runner import Stopped
+    from sweeplab.bench.signals import Interrupted, ignore_file_size_limit, interruptible
+
+    if not plots.available():
+        raise SweeplabError(
+            "experiment draws its plots with matplotlib, which is not installed: pip install 'sweeplab[plot]' "
+            "(no game was played)"
+        )
+    ignore_file_size_limit()
     names = strategy_list(strategy, options_allowed=False) if strategy else None
     if board is not None:
         make_rules(board, rule or "safe")
-    parts = ["sweeplab experiment", name, "--out", str(out)]
+    parts: list[object] = ["sweeplab", "experiment", name, "--out", out]
     skipped = strategy_list(skip, "--skip", options_allowed=False) if skip else []
     for flag, value in (
         ("--strategy", strategy),
@@ -343,21 +557,47 @@ def experiment_command(
         ("--time-limit", time_limit),
     ):
         if value is not None:
-            parts += [flag, str(value)]
+            parts += [flag, value]
     if seed:
-        parts += ["--seed", str(seed)]
+        parts += ["--seed", seed]
     if quick:
         parts.append("--quick")
-    settings = Settings(quick, names, seed, games, time_limit, board, rule, " ".join(parts), skipped)
-    show_progress = sys.stderr.isatty()
-    with executor_for(executor, jobs, scheduler) as ex, progress_bar(show_progress, name) as bar:
-
-        def progress(total: int) -> Callable[[int], None] | None:
-            if bar is None:
-                return None
-            task = bar.add_task(name, total=total)
-            return lambda n: bar.advance(task, n)
-
-        files = run_experiment(name, out, settings, ex, click.echo, progress)
+    command = " ".join(str(p) for p in parts)
+    settings = Settings(quick, names, seed, games, time_limit, board, rule, command, skipped)
+    _, plan = plan_experiment(name, settings)
+    total = sum(p.games for p in plan.points)
+    resume_command = _shell([*parts, *_run_options(jobs, executor, scheduler), "--resume"])
+    journal = None
+    try:
+        with interruptible():
+            journal = _open_journal(out, run_settings(name, settings), resume, force, _shell(parts))
+            if journal.finished:
+                click.echo(f"{out} already holds this run, finished; its files:")
+                for f in journal.files:
+                    click.echo(f"kept {f}")
+                return
+            with executor_for(executor, jobs, scheduler) as ex, game_progress(name, total, journal.resumed) as advance:
+                try:
+                    files = run_experiment(name, out, settings, ex, click.echo, lambda _total: advance, journal)
+                except Stopped as stop:
+                    for label, finished, wanted in stop.report:
+                        click.echo(f"partial: {label}: {finished:,} of {wanted:,} games finished")
+                    _stopped(stop, journal, resume_command, total)
+            journal.finish(files)
+    except Interrupted as error:
+        _interrupted(error, journal, resume_command)
+    except OSError as error:
+        if journal is None:
+            raise
+        click.echo(
+            f"error: cannot write the results in {out}: {error.strerror or error}; every game is kept in {journal.path}: "
+            "make room (or make the directory writable) and write the files with:",
+            err=True,
+        )
+        click.echo(f"  {resume_command}", err=True)
+        sys.exit(1)
+    finally:
+        if journal is not None:
+            journal.close()
     for f in files:
         click.echo(f"wrote {f}")

@@ -1,0 +1,109 @@
+"""Stopping a long run cleanly: SIGINT and SIGTERM become :class:`Interrupted`, and short critical sections defer them.
+
+A run installs :func:`interruptible` around its games: either signal then raises :class:`Interrupted` in the main
+thread, wherever it is waiting, so the run can stop its workers, keep what is finished and say how to resume. Writing
+one batch of finished games to the journal happens inside :func:`deferred`, so a signal never tears a record in two
+(a crash still can; the journal drops a torn last line). Worker processes call :func:`worker_setup`: they ignore
+SIGINT (the main process stops them), die on SIGTERM, and on Linux die with the main process if it is killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+#: The exit status of a run stopped by each signal: 128 + the signal's number, as shells report it.
+EXIT_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+_HANDLED = (signal.SIGINT, signal.SIGTERM)
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived during a run (a ``BaseException``, like ``KeyboardInterrupt``, so that no
+    ``except Exception`` swallows it)."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(f"interrupted by {signal.Signals(signum).name}")
+
+    @property
+    def name(self) -> str:
+        """``SIGINT`` or ``SIGTERM``."""
+        return signal.Signals(self.signum).name
+
+    @property
+    def exit_status(self) -> int:
+        return EXIT_STATUS.get(signal.Signals(self.signum), 128 + self.signum)
+
+
+def _raise(signum: int, frame: object) -> None:
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Within the block, SIGINT and SIGTERM raise :class:`Interrupted` (main thread only; elsewhere a no-op).
+
+    A ``KeyboardInterrupt`` raised before the handler was installed is also turned into :class:`Interrupted`.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {s: signal.signal(s, _raise) for s in _HANDLED}
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise Interrupted(signal.SIGINT) from None
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block ends (they are delivered, in order, right after it)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HANDLED)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def worker_setup() -> None:
+    """Run first in every local worker process: ignore SIGINT, die on SIGTERM, die when the parent dies (Linux)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HANDLED)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills this process when the process that made it exits,
+    even if that one was killed with SIGKILL, so no worker outlives the run holding the caller's pipes."""
+    import ctypes
+
+    try:
+        libc: Any = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):  # not glibc/musl: the main process still stops its workers itself
+        pass
+
+
+def ignore_file_size_limit() -> None:
+    """Make a write past ``ulimit -f`` fail with ``OSError`` (``EFBIG``) instead of killing the process with SIGXFSZ,
+    so a run can report what it kept."""
+    if hasattr(signal, "SIGXFSZ") and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+__all__ = ["EXIT_STATUS", "Interrupted", "deferred", "ignore_file_size_limit", "interruptible", "worker_setup"]
