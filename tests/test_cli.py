@@ -131,3 +131,16 @@ def test_play_says_when_the_zero_rule_could_not_be_met():
     assert "the zero rule could not be met:" in result.output and "(1, 1)" in result.output
     result = run("play", "-b", "3x3x4", "-r", "zero", "--seed", "1", "--first-click", "0,0")
     assert "could not be met" not in result.output
+
+
+def test_top_level_help_gives_each_command_a_whole_one_line_sentence():
+    # a new command needs short_help="..." (one sentence of at most ~56 characters) to pass this
+    from sweeplab.cli.app import main as group
+
+    result = CliRunner().invoke(main, ["--help"], terminal_width=80)
+    assert result.exit_code == 0
+    section = result.output.split("Commands:\n")[1].splitlines()
+    rows = [line for line in section if line.strip()]
+    assert [row.split()[0] for row in rows] == sorted(group.commands)  # one line per command, no continuation lines
+    for row in rows:
+        assert len(row) <= 80 and row.endswith(".") and not row.endswith("..."), row

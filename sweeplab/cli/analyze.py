@@ -11,7 +11,7 @@ from sweeplab.cli.app import friendly_errors, main
 from sweeplab.core.errors import SweeplabError
 
 
-@main.command("analyze")
+@main.command("analyze", short_help="Mine probability of every covered cell of a position.")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="print JSON: probabilities per cell (null for revealed), safe, mines")
 @click.option("--exact", "as_fraction", is_flag=True, help="print each probability as an exact fraction p/q")
@@ -89,7 +89,7 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
         click.echo(f"estimated (exact: false): probabilities within about ±{result.error:.4f} (two standard errors)")
 
 
-@main.command("consistent")
+@main.command("consistent", short_help="Look for a mine layout consistent with a position.")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option(
     "--method",
@@ -135,7 +135,7 @@ def consistent_command(file: str, method: str, budget: int, seconds: float, seed
     click.echo(format_layout(observation, layout))
 
 
-@main.command("consistency-report")
+@main.command("consistency-report", short_help="Compare seed 004's local searches with the exact engine.")
 @click.option("--count", type=click.IntRange(min=1), default=25, show_default=True, help="positions per board")
 @click.option("--budget", type=click.IntRange(min=1), default=20_000, show_default=True, help="iterations per search")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True, help="time cap")

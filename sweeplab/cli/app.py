@@ -46,7 +46,21 @@ def parse_cell(text: str, board: Board) -> int:
         raise click.BadParameter(str(error)) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class SweeplabGroup(click.Group):
+    """The command group: `sweeplab --help` lists each command with its whole short help, never cut to "..."."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=1_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=SweeplabGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sweeplab")
 def main() -> None:
     """sweeplab: Minesweeper as a constraint satisfaction problem.

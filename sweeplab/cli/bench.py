@@ -112,7 +112,7 @@ def _interrupted(error: Any, journal: Any, resume_command: str) -> None:
     sys.exit(error.exit_status)
 
 
-@main.command("bench-engine")
+@main.command("bench-engine", short_help="Time the exact engine on positions from expert games.")
 @click.option(
     "--positions", type=click.IntRange(1, 10**7), default=2000, show_default=True, help="positions to time (up to 10,000,000)"
 )
@@ -154,7 +154,7 @@ def bench_engine_command(positions: int, games: int, seed: int, engine: str) -> 
         click.echo(f"exact strategy ({label}): {rate:.1f} expert games per CPU second on one core ({wins}/{games} won)")
 
 
-@main.command("bench")
+@main.command("bench", short_help="Play seeded games and compare strategies' win rates.")
 @click.option(
     "--strategy",
     "-s",
@@ -427,7 +427,7 @@ def _print_finished(journal: Any, as_json: bool) -> None:
         click.echo(f"kept {f}")
 
 
-@main.command("deal")
+@main.command("deal", short_help="Write the harness's games as MBF layout files.")
 @click.option("--board", "-b", default="expert", show_default=True, help=BOARD_HELP)
 @click.option("--rule", "-r", type=RULE_CHOICE, default="safe", show_default=True, help="first-click rule the layouts obey")
 @click.option(
@@ -465,7 +465,7 @@ def deal_command(board: str, rule: str, first_click: str, count: int, seed: int,
     click.echo(f"wrote {len(files) - 1} layouts of {rules.spec()} ({rule}) and {files[-1].name} to {out}")
 
 
-@main.command("experiment")
+@main.command("experiment", short_help="Run one of seed 000's experiments: data, tables, plots.")
 @click.argument("name", type=click.Choice(["levels", "density", "size", "aspect", "outcomes", "calibration", "frontier"]))
 @click.option(
     "--out",

@@ -25,7 +25,7 @@ class OutputError(SweeplabError):
     """A file the command was asked to write that cannot be written."""
 
 
-@main.command("strategies")
+@main.command("strategies", short_help="List the strategies, or one strategy's options.")
 @click.option(
     "--options", "options_of", default=None, metavar="NAME", help="list the options of strategy NAME and their defaults"
 )
@@ -123,7 +123,7 @@ def write_output(path: Path, text: str, option: str) -> None:
         raise OutputError(f"{option} {path}: cannot write it ({error.__class__.__name__}: {error})") from None
 
 
-@main.command("play")
+@main.command("play", short_help="Play one game with a strategy and show the board.")
 @click.option(
     "--strategy",
     "-s",

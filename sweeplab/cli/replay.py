@@ -8,7 +8,7 @@ from sweeplab.cli.app import friendly_errors, main
 from sweeplab.cli.play import describe, explanation_lines
 
 
-@main.command("replay")
+@main.command("replay", short_help="Show a game logged by `sweeplab play --log` again.")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--steps", is_flag=True, help="print every move (certain or a guess, with its safety) and the board after it")
 @click.option("--explain", is_flag=True, help="print why each guess was made, as logged")
