@@ -147,8 +147,21 @@ class LocalExecutor(_Base):
         return f"{self.workers} local process(es)" if self.workers > 1 else "1 process"
 
 
-#: How long a Dask client waits for the scheduler before giving up (``--scheduler`` never hangs).
-CONNECT_TIMEOUT = "10s"
+#: How long a Dask client waits for the scheduler before giving up, in seconds (``--scheduler`` never hangs); the
+#: environment variable ``SWEEPLAB_DASK_TIMEOUT`` changes it.
+CONNECT_TIMEOUT = 10.0
+
+
+def connect_timeout() -> str:
+    """The connect timeout as Dask takes it: ``SWEEPLAB_DASK_TIMEOUT`` seconds if that is a positive number, else 10."""
+    try:
+        seconds = float(os.environ.get("SWEEPLAB_DASK_TIMEOUT", CONNECT_TIMEOUT))
+    except ValueError:
+        seconds = CONNECT_TIMEOUT
+    if not 0 < seconds < 3600:
+        seconds = CONNECT_TIMEOUT
+    return f"{seconds}s"
+
 
 _ADDRESS = re.compile(r"^(tcp|tls|ws|wss)://([^\s/:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})/?$")
 
@@ -170,7 +183,7 @@ class DaskExecutor(_Base):
     The workers must be able to import the same sweeplab (install it on every worker). Tasks run in worker threads,
     where the per-game time limit is checked after every move (see :class:`sweeplab.bench.runner._Timer`). As with
     the local pool, tasks are submitted a few per worker at a time; :meth:`abort` cancels the futures in flight.
-    Connecting to ``scheduler`` gives up after :data:`CONNECT_TIMEOUT`.
+    Connecting to ``scheduler`` gives up after :func:`connect_timeout`.
     """
 
     def __init__(self, scheduler: str | None = None, workers: int | None = None) -> None:
@@ -188,7 +201,7 @@ class DaskExecutor(_Base):
             self.scheduler = "a LocalCluster"
             return
         try:
-            self.client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+            self.client = Client(scheduler, timeout=connect_timeout())
         except Exception as error:  # distributed raises OSError, TimeoutError, ValueError, even MemoryError here
             reason = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise ExecutorError(f"cannot reach the Dask scheduler {scheduler}: {reason}") from None
@@ -248,7 +261,7 @@ class DaskExecutor(_Base):
         self.abort()
         if self.client is not None:
             with contextlib.suppress(Exception):
-                self.client.close(timeout=CONNECT_TIMEOUT)
+                self.client.close(timeout=connect_timeout())
         if self._cluster is not None:
             with contextlib.suppress(Exception):
                 self._cluster.close()

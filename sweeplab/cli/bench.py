@@ -230,7 +230,7 @@ def bench_engine_command(positions: int, games: int, seed: int, engine: str) -> 
     "--scheduler",
     default=None,
     metavar="tcp://HOST:PORT",
-    help="an existing Dask scheduler (gives up after 10 s if it cannot be reached)  "
+    help="an existing Dask scheduler (gives up after 10 s, or $SWEEPLAB_DASK_TIMEOUT s, if it cannot be reached)  "
     "[default with --executor dask: a new LocalCluster]",
 )
 @click.option(
@@ -369,9 +369,11 @@ def _print_report(report: Any, workers: str, layout_set: Any, games: int, as_jso
         click.echo(json.dumps(data, indent=1))
         return
     if layout_set is not None:
+        unmet = sum(1 for i in layout_set.rule_unmet if i < games)
         click.echo(
             f"layouts: {games} games from {layout_set.directory}"
             + (f" (dealt under '{layout_set.rule}')" if layout_set.rule else "")
+            + (f"; in {unmet} of them the '{layout_set.rule}' rule could not be met (deal.json: rule_unmet)" if unmet else "")
         )
     for s in report.summaries:
         if not report.complete:
@@ -438,31 +440,62 @@ def _print_finished(journal: Any, as_json: bool) -> None:
     help="the click each layout is dealt around; auto: none for unsafe and hint (the hint cell is recorded "
     "per game), the top-left corner 0,0 for safe, xp and zero",
 )
-@click.option("--count", "-n", type=click.IntRange(min=1), default=1000, show_default=True, help="number of layouts")
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="root seed: file i is `sweeplab bench`'s game i of this seed"
+    "--count", "-n", type=click.IntRange(1, 1_000_000), default=1000, show_default=True, help="number of layouts (up to 10^6)"
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="root seed, any integer: file i is `sweeplab bench`'s game i of this seed",
 )
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     required=True,
-    help="directory for game-000000.mbf, ... and deal.json",
+    help="an empty directory for game-000000.mbf, ... and deal.json",
 )
+@click.option("--force", is_flag=True, help="replace the deal already in --out (its files and manifest are removed first)")
 @friendly_errors
-def deal_command(board: str, rule: str, first_click: str, count: int, seed: int, out: Path) -> None:
+def deal_command(board: str, rule: str, first_click: str, count: int, seed: int, out: Path, force: bool) -> None:
     """Write the harness's games as MBF layout files, so the same boards can be played by another program.
 
     Each layout is dealt with its first click revealed, so it already obeys the rule (safe, xp, zero); deal.json
-    records the board, rule, seed and that click (or, for hint, every game's hint cell). Replay the files with
-    `sweeplab bench --layouts DIR`; it reveals the recorded click first unless told otherwise.
+    records the board, rule, seed, that click (or, for hint, every game's hint cell) and the files it covers.
+    Replay the files with `sweeplab bench --layouts DIR`; it reveals the recorded click first unless told otherwise.
+    --out must be empty, or hold an earlier deal and --force be given.
     """
     from sweeplab.bench.layouts import deal_layouts
 
     rules = make_rules(board, rule)
     cell = None if first_click == "auto" else parse_cell(first_click, rules.board)
-    command = f"sweeplab deal --board {board} --rule {rule} --first-click {first_click} --count {count} --seed {seed} --out {out}"
-    files = deal_layouts(rules, count, seed, out, cell, command)
+    command = _shell(
+        [
+            "sweeplab",
+            "deal",
+            "--board",
+            board,
+            "--rule",
+            rule,
+            "--first-click",
+            first_click,
+            "--count",
+            count,
+            "--seed",
+            seed,
+            "--out",
+            out,
+        ]
+    )
+    files = deal_layouts(rules, count, seed, out, cell, command, force=force)
     click.echo(f"wrote {len(files) - 1} layouts of {rules.spec()} ({rule}) and {files[-1].name} to {out}")
+    unmet = json.loads(files[-1].read_text())["rule_unmet"]
+    if unmet:
+        click.echo(
+            f"note: in {len(unmet)} of {count} layouts the '{rule}' rule could not be met (the board is too dense for an "
+            "opening around the click: it was only kept safe); deal.json lists them under rule_unmet"
+        )
 
 
 @main.command("experiment", short_help="Run one of seed 000's experiments: data, tables, plots.")

@@ -6,6 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from sweeplab.cli import main
+from sweeplab.core.rules import Rules
 
 
 def invoke(*args: str):
@@ -135,3 +136,89 @@ def test_experiment_command_writes_files_and_its_command(tmp_path):
     table = (tmp_path / "table.md").read_text()
     assert f"Produced by `sweeplab experiment aspect --out {tmp_path} --strategy single-point --games 2 --quick`" in table
     assert (tmp_path / "aspect.png").exists()
+
+
+# ----------------------------------------------------------------------------------------------- bad input (issue 8)
+
+
+def test_a_negative_seed_is_a_seed_in_every_command(tmp_path):
+    runs = {
+        "bench": ["bench", "-b", "beginner", "-n", "5", "-j", "1", "--seed", "-1", "--json"],
+        "deal": ["deal", "-b", "beginner", "-n", "2", "--seed", "-1", "--out", str(tmp_path / "d")],
+        "experiment": ["experiment", "aspect", "--quick", "-s", "random", "-n", "1", "-j", "1", "--seed", "-1",
+                       "--out", str(tmp_path / "e")],
+        "bench-engine": ["bench-engine", "--positions", "2", "--games", "1", "--seed", "-1", "--engine", "python"],
+        "play": ["play", "-b", "beginner", "--seed", "-1"],
+    }  # fmt: skip
+    for name, args in runs.items():
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, (name, result.output)
+    minus = json.loads(CliRunner().invoke(main, runs["bench"]).output)["summaries"][0]
+    plus = json.loads(CliRunner().invoke(main, [*runs["bench"][:-2], "1", "--json"]).output)["summaries"][0]
+    assert minus["seed"] == -1 and plus["seed"] == 1
+    assert json.loads((tmp_path / "d" / "deal.json").read_text())["seed"] == -1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["bench", "--time-limit", "nan"], "Invalid value for '--time-limit': 'nan' is not a finite number of seconds above 0"),
+        (["bench", "--time-limit", "inf"], "Invalid value for '--time-limit': 'inf' is not a finite number of seconds"),
+        (["bench", "--time-limit", "0"], "Invalid value for '--time-limit': '0' is not a finite number"),
+        (["experiment", "levels", "--out", "x", "--time-limit", "nan"], "'nan' is not a finite number of seconds"),
+        (["bench", "-n", "1" + "0" * 22], "is not in the range 1<=x<=1000000000000"),
+        (["experiment", "levels", "--out", "x", "-n", "9" * 23], "is not in the range 1<=x<=1000000000000"),
+        (["deal", "-n", "9" * 23, "--out", "x"], "is not in the range 1<=x<=1000000"),
+        (["bench", "--executor", "dask", "--scheduler", "garbage"], "--scheduler 'garbage' is not a Dask scheduler address"),
+        (["bench", "--executor", "dask", "--scheduler", "http://x:1"], "write it as tcp://HOST:PORT"),
+        (["bench", "--executor", "dask", "--scheduler", "tcp://h:99999"], "port 99999 is not between 1 and 65535"),
+        (["bench", "--resume"], "Invalid value for --resume: needs --out"),
+    ],
+)
+def test_bad_bench_side_input_is_an_argument_error(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_experiment_without_matplotlib_says_which_extra_before_playing(tmp_path, monkeypatch):
+    import sweeplab.bench.plots as plots
+
+    monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)  # `import matplotlib` now fails
+    assert not plots.available()
+    result = CliRunner().invoke(main, ["experiment", "aspect", "--quick", "-s", "random", "--out", str(tmp_path / "e")])
+    assert result.exit_code == 2
+    assert "pip install 'sweeplab[plot]' (no game was played)" in result.output
+    assert not (tmp_path / "e").exists()
+
+
+def test_many_jobs_for_few_games_start_no_more_processes_than_batches():
+    from sweeplab.bench.executors import LocalExecutor
+    from sweeplab.bench.runner import run
+
+    with LocalExecutor(500) as ex:
+        results = run("random", Rules(9, 9, 10, "safe"), 6, executor=ex, batch=2)
+        assert ex._pool is not None and len(ex._pool._processes) <= 3
+    assert len(results) == 6
+
+
+def test_the_zero_rule_on_a_board_too_dense_for_an_opening_is_reported():
+    result = invoke("bench", "-s", "random", "-b", "5x5x17", "-r", "zero", "--first-click", "2,2", "-n", "6", "-j", "1")
+    assert "in 6 games the 'zero' rule could not be met (the first click was only kept safe)" in result.output
+    data = json.loads(invoke("bench", "-s", "random", "-b", "5x5x17", "-r", "zero", "-n", "6", "-j", "1",
+                             "--first-click", "2,2", "--json").output)  # fmt: skip
+    assert data["summaries"][0]["rule_unmet"] == 6
+    fine = json.loads(invoke("bench", "-s", "random", "-b", "beginner", "-r", "zero", "-n", "6", "-j", "1", "--json").output)
+    assert fine["summaries"][0]["rule_unmet"] == 0
+
+
+def test_plain_progress_lines_when_stderr_is_not_a_terminal(monkeypatch):
+    monkeypatch.setenv("SWEEPLAB_PROGRESS_SECONDS", "0.02")
+    result = CliRunner().invoke(main, ["bench", "-s", "exact", "-b", "expert", "-n", "30", "-j", "1"])
+    assert result.exit_code == 0
+    lines = [line for line in result.output.splitlines() if line.startswith("bench: ")]
+    assert lines and re.match(r"bench: [\d,]+/30 games \([\d.]+%\), [\d,.]+ games/s(, ETA .+)?$", lines[-1]), lines
+    quiet = CliRunner().invoke(main, ["bench", "-s", "exact", "-b", "expert", "-n", "30", "-j", "1", "--json"])
+    assert "bench: " not in quiet.output
