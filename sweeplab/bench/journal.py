@@ -274,9 +274,12 @@ class Journal:
         lines.append(json.dumps({"wall": key, "seconds": seconds, "games": len(results)}))
         data = ("\n".join(lines) + "\n").encode()
         view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
+        try:
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(self.path)) from None
         self._walls.setdefault(key, []).append(seconds)
 
     def finish(self, files: Sequence[Path], wall: float | None = None) -> None:

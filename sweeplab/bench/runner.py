@@ -418,9 +418,10 @@ class Journal(Protocol):
 
 
 class Stopped(Exception):
-    """A run stopped before its end: by SIGINT/SIGTERM (``cause`` is :class:`Interrupted`) or because its journal
-    could not be written (``cause`` is the ``OSError``). ``partial`` holds, per work item, the games finished (in
-    the journal, if there is one), in index order; ``report`` is for the layer above to fill (a partial summary)."""
+    """A run stopped before its end: by SIGINT/SIGTERM (``cause`` is :class:`Interrupted`), because its journal
+    could not be written (``cause`` is the ``OSError``) or because its workers failed (:class:`WorkersFailed`).
+    ``partial`` holds, per work item, the games finished (in the journal, if there is one), in index order;
+    ``report`` is for the layer above to fill (a partial summary)."""
 
     def __init__(self, cause: BaseException, partial: list[list[GameResult]]) -> None:
         self.cause = cause
@@ -430,8 +431,20 @@ class Stopped(Exception):
 
     @property
     def exit_status(self) -> int:
-        """130 for SIGINT, 143 for SIGTERM, 1 for a failed write."""
+        """130 for SIGINT, 143 for SIGTERM, 1 for a failed write or failed workers."""
         return self.cause.exit_status if isinstance(self.cause, Interrupted) else 1
+
+
+class WorkersFailed(SweeplabError):
+    """The processes or cluster playing the games failed (a worker was killed, the Dask scheduler went away)."""
+
+
+class _WriteFailed(Exception):
+    """The journal refused a batch (carries the ``OSError``)."""
+
+    def __init__(self, error: OSError) -> None:
+        self.error = error
+        super().__init__(str(error))
 
 
 def _play_tagged(task: tuple[int, Batch]) -> tuple[int, list[GameResult]]:
@@ -484,14 +497,26 @@ def run_many(
                 now = time.perf_counter()
                 with deferred():  # a signal waits until the batch is both on disk and counted
                     if journal is not None:
-                        journal.record(names[k], part, now - mark)
+                        try:
+                            journal.record(names[k], part, now - mark)
+                        except OSError as error:
+                            raise _WriteFailed(error) from error
                     for result in part:
                         done[k][result.index] = result
                 mark = now
                 if on_games:
                     on_games(len(part))
-    except (Interrupted, KeyboardInterrupt, OSError) as error:
-        cause = Interrupted(signal.SIGINT) if isinstance(error, KeyboardInterrupt) else error
+    except SweeplabError:
+        raise  # a strategy that crashed (BenchError), a bad task: the message names the game
+    except (Interrupted, KeyboardInterrupt, _WriteFailed, Exception) as error:
+        if isinstance(error, KeyboardInterrupt):
+            cause: BaseException = Interrupted(signal.SIGINT)
+        elif isinstance(error, _WriteFailed):
+            cause = error.error
+        elif isinstance(error, Interrupted):
+            cause = error
+        else:  # the workers failed: a local worker process was killed, the Dask cluster went away
+            cause = WorkersFailed(f"the workers failed ({type(error).__name__}: {error})")
         partial = [[d[i] for i in sorted(d) if i < games] for d, (_, games) in zip(done, work, strict=True)]
         raise Stopped(cause, partial) from error
     finally:
@@ -537,6 +562,7 @@ __all__ = [
     "GameTimeout",
     "GuessRecord",
     "Stopped",
+    "WorkersFailed",
     "classify",
     "deal",
     "game_seeds",

@@ -92,10 +92,14 @@ def _stopped(stop: Any, journal: Any, resume_command: str, played_total: int) ->
     finished = sum(len(part) for part in stop.partial)
     if isinstance(cause, Interrupted):
         click.echo(f"stopped by {cause.name}: {finished:,} of {played_total:,} games finished", err=True)
+    elif isinstance(cause, OSError):
+        where = cause.filename or (journal.path if journal is not None else "the output")
+        click.echo(
+            f"error: cannot write {where}: {cause.strerror or cause}; stopped after {finished:,} of {played_total:,} games",
+            err=True,
+        )
     else:
-        reason = getattr(cause, "strerror", None) or str(cause)
-        where = getattr(cause, "filename", None) or (journal.path if journal is not None else "the output")
-        click.echo(f"error: cannot write {where}: {reason}; stopped after {finished:,} of {played_total:,} games", err=True)
+        click.echo(f"error: {cause}; stopped after {finished:,} of {played_total:,} games", err=True)
     if journal is not None:
         click.echo(f"the finished games are kept in {journal.path}; to continue the run:", err=True)
         click.echo(f"  {resume_command}", err=True)

@@ -205,3 +205,21 @@ def test_an_experiment_resumes_to_the_same_files(tmp_path):
     timing = ("cpu_mean", "cpu_median", "cpu_p99")
     assert rows(out, "data.csv", timing) == rows(whole, "data.csv", timing)
     assert rows(out, "outcomes.csv") == rows(whole, "outcomes.csv")
+
+
+def test_a_killed_worker_process_stops_the_run_cleanly_and_resume_completes_it(reference, tmp_path):
+    out = tmp_path / "run"
+    process = start(*BENCH, "--out", out)
+    wait_for_games(out, 200, process)
+    workers = sorted(children(process.pid))
+    if workers:
+        os.kill(workers[-1], signal.SIGKILL)  # as the out-of-memory killer would
+    stdout, stderr = process.communicate(timeout=60)
+    if process.returncode != 0:
+        assert process.returncode == 1, stderr
+        assert "error: the workers failed (BrokenProcessPool" in stderr and "Traceback" not in stderr
+        assert "partial:" in stdout
+    assert not [pid for pid in workers if alive(pid)]
+    again = run(*BENCH, "--out", out, "--resume")
+    assert again.returncode == 0, again.stderr
+    assert_same_run(out, reference)
