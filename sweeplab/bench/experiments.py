@@ -52,6 +52,9 @@ class Point:
 
     ``strategy`` is the name shown in tables; ``registry_name`` and ``options`` (when the strategy is played with
     options, e.g. ``gac`` without pair variables for seed 001's c1 + c2) say what is actually built.
+    ``seed_offset`` is added to the run's root seed: points that are pooled (calibration over many boards) get
+    independent layouts this way, while points that are compared (strategies on one board) share them.
+    ``first_click`` is a cell the harness reveals before the strategy plays (None: the strategy chooses).
     """
 
     group: str
@@ -64,6 +67,8 @@ class Point:
     published_se: float | None = None
     registry_name: str | None = None
     options: tuple[tuple[str, Any], ...] = ()
+    seed_offset: int = 0
+    first_click: int | None = None
 
     @property
     def build_name(self) -> str:
@@ -103,12 +108,17 @@ def registered() -> list[str]:
 
 
 def pick_strategies(settings: Settings, defaults: Sequence[str], notes: list[str], fallback: str = "single-point") -> list[str]:
-    """The strategies to run: those asked for (each must exist), else the registered defaults (skips noted)."""
+    """The strategies to run: those asked for (names or specs ``NAME[key=value,...]``, each checked), else the
+    registered defaults (skips noted)."""
+    from sweeplab.strategies.registry import parse_spec
+
     known = registered()
     if settings.strategies:
-        for name in settings.strategies:
+        for spec in settings.strategies:
+            name = spec.partition("[")[0].strip()
             if name not in known:
                 raise UnknownStrategyError(f"unknown strategy {name!r}: choose one of {', '.join(known)}")
+            parse_spec(spec)
         return list(settings.strategies)
     chosen = [n for n in defaults if n in known and n not in settings.skip]
     missing = [n for n in defaults if n not in known]
@@ -233,6 +243,18 @@ class Experiment(ABC):
         self, settings: Settings, plan: Plan, results: list[list[GameResult]], summaries: list[Summary], out: Path
     ) -> list[Path]:
         """Write the experiment's files from the played points; returns their paths."""
+
+    def measure(
+        self,
+        specs: Sequence[tuple[BenchSpec, int]],
+        executor: object | None,
+        on_games: Callable[[int], None] | None,
+        journal: Journal | None = None,
+    ) -> list[list[GameResult]]:
+        """Play the planned points (one ``(spec, games)`` per point), streaming finished games to ``journal``;
+        experiments that measure something other than whole games (e.g. only the first click) override this, and
+        replay everything on a resume."""
+        return run_many(specs, executor, on_games, journal=journal)
 
     def write_summaries(
         self, plan: Plan, summaries: list[Summary], out: Path, settings: Settings, extra: dict[str, Any] | None = None
@@ -705,7 +727,8 @@ class Outcomes(Experiment):
                         "published_percent": SEED_000_FIGURE_6.get(name),
                     }
                 )
-        files = self.write_summaries(plan, summaries, out, settings, {"outcomes": table})
+        decomposition = [row for p, res in zip(plan.points, results, strict=True) for row in loss_decomposition(p.strategy, res)]
+        files = self.write_summaries(plan, summaries, out, settings, {"outcomes": table, "decomposition": decomposition})
         files.append(write_csv(out / "outcomes.csv", table, list(table[0]) if table else ["strategy"]))
         text = header(self.title, settings, plan.notes)
         text += (
@@ -728,10 +751,179 @@ class Outcomes(Experiment):
                 markdown_table(["outcome", "games", "% ± SE", "seed 000 Figure 6 % (CSPStrategy, 10,000 expert games)"], rows)
                 + "\n\n"
             )
+        if decomposition:
+            text += "## Where the losses come from: guesses per game, their failures, and the paper's failure rates\n\n"
+            text += decomposition_markdown(decomposition) + "\n\n"
         write_text(out / "table.md", text)
         files.append(out / "table.md")
         files.append(plots.outcome_bars(table, out / "outcomes.png"))
         return files
+
+
+def paper_pool(strategies: Sequence[str], games: int, quick: bool = False) -> list[Point]:
+    """Every board seed 000 played CSPStrategy on, one point each: Figures 2-4 (three levels x three first-click
+    rules), Figure 7's densities, Figure 8's square boards and Figure 10's shapes (standard rules).
+
+    The paper's guess log (Tables 1-3) and its largest coupled sets ("In 600,000 games") come from all the games
+    CSPStrategy played: its 10x10 outlier of Figure 9 is the set with the most solutions, and the first moves of the
+    density-0.2 boards fill Table 3's "80%" row. Each point gets its own layouts (``seed_offset``), so the pooled
+    counts are independent; the strategies share each point's layouts. Group names: ``levels:RULE``, ``density``,
+    ``size``, ``aspect``.
+    """
+    boards: list[tuple[str, Rules]] = []
+    levels = ("expert",) if quick else ("beginner-classic", "intermediate-classic", "expert")
+    for rule in ("unsafe", "safe", "hint"):
+        for name in levels:
+            boards.append((f"levels:{rule}", make_rules(name, rule)))
+    for _, (w, h) in _density_boards(Settings()):
+        for d in Density.QUICK[:1] if quick else Density.FULL:
+            boards.append(("density", Rules(w, h, round(d * w * h), "safe")))
+    for n in Size.QUICK[:1] if quick else Size.FULL:
+        boards.append(("size", Rules(n, n, round(Size.DENSITY * n * n), "safe")))
+    for rows in Aspect.QUICK[-1:] if quick else Aspect.FULL:
+        try:
+            boards.append(("aspect", Rules(900 // rows, rows, 180, "safe")))
+        except SweeplabError:
+            continue
+    points = []
+    for k, (group, rules) in enumerate(boards):
+        for s in strategies:
+            points.append(Point(group, s, rules, games, seed_offset=1_000_000 * (k + 1)))
+    return points
+
+
+def paper_bin(estimate: float) -> int:
+    """A guess's estimated success as the paper's log printed it: a whole percent, truncated ("GUESS: 83% ...";
+    Table 2's "66%" row holds the 2/3 guesses).
+
+    >>> paper_bin(2 / 3), paper_bin(0.8), paper_bin(0.849999)
+    (66, 80, 84)
+    """
+    return math.floor(100 * estimate + 1e-9)
+
+
+def paper_rows(kind: str) -> list[tuple[str, int, int, int, int]]:
+    """Seed 000's rows for a guess kind as (label, lowest percent, highest percent, successes, observations)."""
+    out = []
+    for label, successes, observations, _ in SEED_000_TABLES.get(kind, []):
+        numbers = [int(t.rstrip("%")) for t in label.split(" to ")]
+        out.append((label, numbers[0], numbers[-1], successes, observations))
+    return out
+
+
+def paper_bin_table(strategy: str, triples: Sequence[tuple[str, float, bool]]) -> list[dict[str, Any]]:
+    """Guesses (kind, estimate, outcome) in the paper's own bins, beside the paper's observed rate, with z =
+    (ours - paper) / sqrt(paper (1 - paper) / ours' n + the paper's own SE squared), the difference our rate would
+    show if it had the paper's; guesses outside the paper's bins form one row per kind ("other")."""
+    rows = []
+    for kind in ("craps", "educated", "unconstrained"):
+        table = paper_rows(kind)
+        cells: dict[str, list[tuple[float, bool]]] = {label: [] for label, *_ in table}
+        cells["other"] = []
+        for k, estimate, outcome in triples:
+            if k != kind:
+                continue
+            pct_value = paper_bin(estimate)
+            label = next((t[0] for t in table if t[1] <= pct_value <= t[2]), "other")
+            cells[label].append((estimate, outcome))
+        published = {t[0]: (t[3], t[4]) for t in table}
+        for label, items in cells.items():
+            n = len(items)
+            if not n and label == "other":
+                continue
+            wins = sum(1 for _, o in items if o)
+            ps, pn = published.get(label, (None, None))
+            rate = wins / n if n else math.nan
+            se = math.sqrt(rate * (1 - rate) / n) if n else math.nan
+            prate = ps / pn if ps is not None and pn else None
+            pse = math.sqrt(prate * (1 - prate) / pn) if prate is not None and pn else None
+            z = None
+            if n and prate is not None and pse is not None:
+                # the SE our rate would have if it were the paper's (finite when every guess of a small bin won)
+                total = math.hypot(math.sqrt(prate * (1 - prate) / n), pse)
+                z = (rate - prate) / total if total else None
+            rows.append(
+                {
+                    "strategy": strategy,
+                    "kind": kind,
+                    "bin": label,
+                    "observations": n,
+                    "successes": wins,
+                    "mean_estimate": sum(e for e, _ in items) / n if n else None,
+                    "rate": rate if n else None,
+                    "se": se if n else None,
+                    "paper_observations": pn,
+                    "paper_rate": prate,
+                    "paper_se": pse,
+                    "z_paper": z,
+                }
+            )
+    return rows
+
+
+def loss_decomposition(strategy: str, results: Sequence[GameResult]) -> list[dict[str, Any]]:
+    """Per guess kind: guesses per game, their failure rate, losses per game (each game ends at its first failed
+    guess), and the losses per game the same guesses would give at seed 000's Tables 1-3 success rates bin by bin
+    (a first-order counterfactual: it ignores that an earlier loss ends the game before its later guesses)."""
+    games = len(results)
+    out = []
+    for kind, label in (("craps", "craps shoot"), ("educated", "educated guess"), ("unconstrained", "other guess")):
+        table = paper_rows(kind)
+        guesses = [g for r in results for g in r.counted_guesses() if g.kind == kind and g.outcome is not None]
+        failures = sum(1 for g in guesses if not g.outcome)
+        expected = 0.0
+        covered = 0
+        for g in guesses:
+            if g.safety is None:
+                continue
+            row = next((t for t in table if t[1] <= paper_bin(g.safety) <= t[2]), None)
+            if row is not None:
+                expected += 1 - row[3] / row[4]
+                covered += 1
+        out.append(
+            {
+                "strategy": strategy,
+                "kind": kind,
+                "outcome": f"lost on {'an' if label[0] in 'aeiou' else 'a'} {label}",
+                "games": games,
+                "guesses": len(guesses),
+                "guesses_per_game": len(guesses) / games,
+                "failures": failures,
+                "failure_rate": failures / len(guesses) if guesses else None,
+                "mean_estimate": sum(g.safety or 0.0 for g in guesses) / len(guesses) if guesses else None,
+                "losses_per_game": failures / games,
+                "in_paper_bins": covered,
+                "losses_per_game_at_paper_rates": expected / games,
+            }
+        )
+    return out
+
+
+def decomposition_markdown(rows: Sequence[dict[str, Any]]) -> str:
+    """The loss decomposition as a Markdown table."""
+    return markdown_table(
+        [
+            "strategy",
+            "guess kind",
+            "guesses per game",
+            "failure rate %",
+            "mean estimated success %",
+            "games lost on them %",
+            "% lost at seed 000's rates",
+        ],
+        [
+            [
+                r["strategy"],
+                r["kind"],
+                f"{r['guesses_per_game']:.3f}",
+                "-" if r["failure_rate"] is None else f"{100 * r['failure_rate']:.1f}",
+                "-" if r["mean_estimate"] is None else f"{100 * r['mean_estimate']:.1f}",
+                f"{100 * r['losses_per_game']:.1f}",
+                f"{100 * r['losses_per_game_at_paper_rates']:.1f}",
+            ]
+            for r in rows
+        ],
+    )
 
 
 class Calibration(Experiment):
@@ -739,18 +931,32 @@ class Calibration(Experiment):
     title = "Are the guesses' estimated chances right? (seed 000, Tables 1-3)"
     source = "seed 000 Tables 1-3"
     keeps_guesses = True
+    FULL_PER_POINT = 1200  # x 84 boards: 100,800 games per strategy
 
     def plan(self, settings: Settings) -> Plan:
         notes: list[str] = []
         strategies = pick_strategies(settings, ["cspstrategy", "exact"], notes)
-        rules = _single_board(settings)
-        return Plan([Point("calibration", s, rules, settings.size()) for s in strategies], notes)
+        if settings.board:
+            rules = _single_board(settings)
+            return Plan([Point("calibration", s, rules, settings.size()) for s in strategies], notes)
+        points = paper_pool(strategies, settings.size(self.FULL_PER_POINT), settings.quick)
+        boards = len(points) // len(strategies)
+        notes.append(
+            f"pooled as seed 000's guess log: every board of its Figures 2-4, 7, 8 and 10 ({boards} boards, "
+            f"{points[0].games:,} games each, independent layouts per board)"
+        )
+        return Plan(points, notes)
 
     def write(
         self, settings: Settings, plan: Plan, results: list[list[GameResult]], summaries: list[Summary], out: Path
     ) -> list[Path]:
         rows = []
+        paper_table: list[dict[str, Any]] = []
         per_strategy: dict[str, list[Any]] = {}
+        groups: list[dict[str, Any]] = []
+        pooled: dict[str, list[tuple[str, float, bool]]] = {}
+        by_group: dict[tuple[str, str], list[tuple[str, float, bool]]] = {}
+        games: dict[tuple[str, str], int] = {}
         for p, res in zip(plan.points, results, strict=True):
             triples = [
                 (g.kind, g.safety, bool(g.outcome))
@@ -758,15 +964,19 @@ class Calibration(Experiment):
                 for g in r.counted_guesses()
                 if g.safety is not None and g.outcome is not None
             ]
+            pooled.setdefault(p.strategy, []).extend(triples)
+            by_group.setdefault((p.strategy, p.group), []).extend(triples)
+            games[(p.strategy, p.group)] = games.get((p.strategy, p.group), 0) + len(res)
+        for strategy, triples in pooled.items():
             if not triples:
-                plan.notes.append(f"{p.strategy} gives no estimated chance with its guesses: nothing to calibrate")
+                plan.notes.append(f"{strategy} gives no estimated chance with its guesses: nothing to calibrate")
                 continue
             bins = calibration(triples)
-            per_strategy[p.strategy] = bins
+            per_strategy[strategy] = bins
             for b in bins:
                 rows.append(
                     {
-                        "strategy": p.strategy,
+                        "strategy": strategy,
                         "kind": b.kind,
                         "low": b.low,
                         "high": b.high,
@@ -778,9 +988,30 @@ class Calibration(Experiment):
                         "z": b.z,
                     }
                 )
+            paper_table += paper_bin_table(strategy, triples)
+        for (strategy, group), triples in by_group.items():
+            for kind in ("craps", "educated", "unconstrained"):
+                mine = [(e, o) for k, e, o in triples if k == kind]
+                head = [(e, o) for e, o in mine if kind == "educated" and 80 <= paper_bin(e) <= 84]
+                groups.append(
+                    {
+                        "strategy": strategy,
+                        "group": group,
+                        "games": games[(strategy, group)],
+                        "kind": kind,
+                        "guesses": len(mine),
+                        "successes": sum(1 for _, o in mine if o),
+                        "mean_estimate": sum(e for e, _ in mine) / len(mine) if mine else None,
+                        "bin_80_84_guesses": len(head) if kind == "educated" else None,
+                        "bin_80_84_successes": sum(1 for _, o in head if o) if kind == "educated" else None,
+                        "bin_80_84_mean_estimate": (sum(e for e, _ in head) / len(head)) if head else None,
+                    }
+                )
         cols = ["strategy", "kind", "low", "high", "observations", "successes", "mean_estimate", "rate", "se", "z"]
-        files = self.write_summaries(plan, summaries, out, settings, {"bins": rows})
+        files = self.write_summaries(plan, summaries, out, settings, {"bins": rows, "paper_bins": paper_table, "groups": groups})
         files.append(write_csv(out / "bins.csv", rows, cols))
+        files.append(write_csv(out / "paper-bins.csv", paper_table, list(paper_table[0]) if paper_table else ["strategy"]))
+        files.append(write_csv(out / "groups.csv", groups, list(groups[0]) if groups else ["strategy"]))
         text = header(self.title, settings, plan.notes)
         text += (
             "Each guess's estimated chance of success against its outcome, binned by guess kind; "
@@ -811,20 +1042,32 @@ class Calibration(Experiment):
                 )
                 off = [b for b in kb if abs(b.z) > 2]
                 text += f"{len(off)} of {len(kb)} bins lie more than 2 SE from their estimate.\n\n"
-        text += "## seed 000 (CSPStrategy), as published\n\n"
-        for kind, table in SEED_000_TABLES.items():
-            text += (
-                f"### {kind}\n\n"
-                + markdown_table(
-                    ["estimated success", "successes", "observations", "observed % ± SE"],
-                    [[e, s, n, f"{100 * s / n:.1f} ± {100 * math.sqrt(s / n * (1 - s / n) / n):.1f}"] for e, s, n, _ in table],
-                )
-                + "\n\n"
-            )
+        for strategy in per_strategy:
+            text += f"## {strategy} in seed 000's bins (estimates truncated to whole percents, as its log printed them)\n\n"
+            text += paper_bins_markdown([r for r in paper_table if r["strategy"] == strategy]) + "\n\n"
         write_text(out / "table.md", text)
         files.append(out / "table.md")
         files.append(plots.reliability(per_strategy, out / "reliability.png"))
         return files
+
+
+def paper_bins_markdown(rows: Sequence[dict[str, Any]]) -> str:
+    """The paper-bin comparison as a Markdown table."""
+    return markdown_table(
+        ["kind", "estimated success", "observations", "observed % ± SE", "mean estimate %", "paper observed % ± SE", "z"],
+        [
+            [
+                r["kind"],
+                r["bin"],
+                r["observations"],
+                "-" if r["rate"] is None else f"{100 * r['rate']:.1f} ± {100 * r['se']:.1f}",
+                "-" if r["mean_estimate"] is None else f"{100 * r['mean_estimate']:.1f}",
+                "-" if r["paper_rate"] is None else f"{100 * r['paper_rate']:.1f} ± {100 * r['paper_se']:.1f}",
+                "-" if r["z_paper"] is None else f"{r['z_paper']:+.1f}",
+            ]
+            for r in rows
+        ],
+    )
 
 
 class Frontier(Experiment):
@@ -835,8 +1078,16 @@ class Frontier(Experiment):
     def plan(self, settings: Settings) -> Plan:
         notes: list[str] = []
         strategies = pick_strategies(settings, ["cspstrategy"], notes)
-        rules = _single_board(settings)
-        return Plan([Point("frontier", s, rules, settings.size(SEED_000_FRONTIER_GAMES)) for s in strategies], notes)
+        if settings.board:
+            rules = _single_board(settings)
+            return Plan([Point("frontier", s, rules, settings.size(SEED_000_FRONTIER_GAMES)) for s in strategies], notes)
+        boards = len(paper_pool(["-"], 1, settings.quick))
+        per_board = settings.size(math.ceil(SEED_000_FRONTIER_GAMES / boards))
+        notes.append(
+            f"pooled as seed 000's 600,000 games: every board of its Figures 2-4, 7, 8 and 10 ({boards} boards, "
+            f"{per_board:,} games each, {boards * per_board:,} in all)"
+        )
+        return Plan(paper_pool(strategies, per_board, settings.quick), notes)
 
     def write(
         self, settings: Settings, plan: Plan, results: list[list[GameResult]], summaries: list[Summary], out: Path
@@ -844,59 +1095,77 @@ class Frontier(Experiment):
         per_game = []
         extremes = []
         data: dict[str, list[tuple[int, ...]]] = {}
+        sets_of: dict[str, list[tuple[str, int, tuple[int, ...]]]] = {}
         for p, res in zip(plan.points, results, strict=True):
-            sets = [(r.index, *r.largest_set) for r in res if r.largest_set is not None]
-            if not sets:
-                plan.notes.append(f"{p.strategy} does not expose `largest_set`: skipped")
-                continue
-            data[p.strategy] = [s[1:] for s in sets]
-            for s in sets:
+            found = [(p.rules.spec(), r.index, r.largest_set) for r in res if r.largest_set is not None]
+            sets_of.setdefault(p.strategy, []).extend(found)
+            for board, index, size in found:
                 per_game.append(
-                    {"strategy": p.strategy, "game": s[0], "variables": s[1], "constraints": s[2], "dof": s[3], "solutions": s[4]}
-                )
-            for what, key in (
-                ("most degrees of freedom", lambda s: (s[3], s[4])),
-                ("most variables and constraints", lambda s: (s[1] + s[2], s[4])),
-                ("most solutions", lambda s: (s[4], s[3])),
-            ):
-                best = max(sets, key=key)
-                extremes.append(
                     {
                         "strategy": p.strategy,
-                        "what": what,
-                        "game": best[0],
-                        "variables": best[1],
-                        "constraints": best[2],
-                        "dof": best[3],
-                        "solutions": best[4],
+                        "board": board,
+                        "rule": p.rules.first_click,
+                        "game": index,
+                        "variables": size[0],
+                        "constraints": size[1],
+                        "dof": size[2],
+                        "solutions": size[3],
                     }
                 )
-            small = sum(1 for s in sets if s[4] < 1000)
+        for strategy, found in sets_of.items():
+            if not found:
+                plan.notes.append(f"{strategy} does not expose `largest_set`: skipped")
+                continue
+            data[strategy] = [size for _, _, size in found]
+            for what, key in (
+                ("most degrees of freedom", lambda f: (f[2][2], f[2][3])),
+                ("most variables and constraints", lambda f: (f[2][0] + f[2][1], f[2][3])),
+                ("most solutions", lambda f: (f[2][3], f[2][2])),
+            ):
+                board, index, size = max(found, key=key)
+                extremes.append(
+                    {
+                        "strategy": strategy,
+                        "what": what,
+                        "board": board,
+                        "game": index,
+                        "variables": size[0],
+                        "constraints": size[1],
+                        "dof": size[2],
+                        "solutions": size[3],
+                    }
+                )
+            small = sum(1 for f in found if f[2][3] < 1000)
             extremes.append(
                 {
-                    "strategy": p.strategy,
-                    "what": f"games whose largest set had < 1000 solutions: {small} of {len(sets)}",
+                    "strategy": strategy,
+                    "what": f"games whose largest set had < 1000 solutions: {small} of {len(found)}",
+                    "board": None,
                     "game": None,
                     "variables": None,
                     "constraints": None,
                     "dof": None,
                     "solutions": None,
+                    "small": small,
+                    "games_with_sets": len(found),
                 }
             )
+        columns = ["strategy", "what", "board", "game", "variables", "constraints", "dof", "solutions"]
         files = self.write_summaries(plan, summaries, out, settings, {"extremes": extremes})
         files.append(
-            write_csv(out / "games.csv.gz", per_game, ["strategy", "game", "variables", "constraints", "dof", "solutions"])
-        )
-        files.append(
             write_csv(
-                out / "extremes.csv", extremes, ["strategy", "what", "game", "variables", "constraints", "dof", "solutions"]
+                out / "games.csv.gz",
+                per_game,
+                ["strategy", "board", "rule", "game", "variables", "constraints", "dof", "solutions"],
             )
         )
+        files.append(write_csv(out / "extremes.csv", extremes, columns))
         text = header(self.title, settings, plan.notes)
         for strategy in data:
             rows = [
                 [
                     e["what"],
+                    e["board"] or "",
                     e["game"] if e["game"] is not None else "",
                     e["variables"] or "",
                     e["constraints"] or "",
@@ -908,7 +1177,7 @@ class Frontier(Experiment):
             ]
             text += (
                 f"## {strategy}\n\n"
-                + markdown_table(["", "game", "variables", "constraints", "degrees of freedom", "solutions"], rows)
+                + markdown_table(["", "board", "game", "variables", "constraints", "degrees of freedom", "solutions"], rows)
                 + "\n\n"
             )
         text += (
@@ -927,6 +1196,15 @@ class Frontier(Experiment):
 EXPERIMENTS: dict[str, Experiment] = {
     e.name: e for e in (Levels(), Density(), Size(), Aspect(), Outcomes(), Calibration(), Frontier())
 }
+
+
+def _register_more() -> None:
+    """Add the experiments of :mod:`sweeplab.bench.audit` (each guess against the exact chance) and
+    :mod:`sweeplab.bench.claims` (the papers' claims turned into numbers)."""
+    from sweeplab.bench import audit, claims
+
+    for experiment in (audit.GuessAudit(), *claims.CLAIM_EXPERIMENTS):
+        EXPERIMENTS[experiment.name] = experiment
 
 
 def plan_experiment(name: str, settings: Settings) -> tuple[Experiment, Plan]:
@@ -969,6 +1247,14 @@ def total_games(name: str, settings: Settings) -> int:
     return sum(p.games for p in plan_experiment(name, settings)[1].points)
 
 
+def _built(p: Point) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """(registry name, options) of what a point plays; a strategy given as a spec ``NAME[...]`` is read here."""
+    from sweeplab.strategies.registry import parse_spec
+
+    name, options = parse_spec(p.build_name) if "[" in p.build_name else (p.build_name, {})
+    return name, tuple(sorted({**options, **dict(p.options)}.items()))
+
+
 def run_experiment(
     name: str,
     out: Path,
@@ -993,11 +1279,12 @@ def run_experiment(
     specs = [
         (
             BenchSpec(
-                p.build_name,
+                _built(p)[0],
                 p.rules,
-                settings.seed,
+                settings.seed + p.seed_offset,
+                p.first_click,
                 time_limit=settings.time_limit,
-                options=p.options,
+                options=_built(p)[1],
                 keep_guesses=experiment.keeps_guesses,
             ),
             p.games,
@@ -1009,7 +1296,7 @@ def run_experiment(
     on_games = progress(total) if progress else None
     start = time.perf_counter()
     try:
-        results = run_many(specs, executor, on_games, journal=journal)
+        results = experiment.measure(specs, executor, on_games, journal)
     except Stopped as stop:
         stop.report = [
             (f"{p.strategy} on {p.rules.spec()} ({p.rules.first_click})", len(part), p.games)
@@ -1041,3 +1328,5 @@ __all__ = [
     "run_settings",
     "total_games",
 ]
+
+_register_more()

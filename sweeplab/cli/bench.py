@@ -26,6 +26,27 @@ from sweeplab.cli.progress import game_progress
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.rules import FIRST_CLICK_RULES, Rules, make_rules
 
+#: ``sweeplab experiment`` names, kept here so the CLI does not import the benchmark modules to build its help (a test
+#: checks them against ``sweeplab.bench.experiments.EXPERIMENTS``).
+EXPERIMENT_NAMES = (
+    "levels",
+    "density",
+    "size",
+    "aspect",
+    "outcomes",
+    "calibration",
+    "guesses",
+    "frontier",
+    "start",
+    "overlap",
+    "zeros",
+    "cpu",
+    "equation",
+    "seed002",
+    "seed003",
+    "seed004",
+)
+
 #: The most games one command may ask for: a trillion (years of CPU); larger numbers are refused, not attempted.
 MAX_GAMES = 10**12
 
@@ -502,8 +523,8 @@ def deal_command(board: str, rule: str, first_click: str, count: int, seed: int,
         )
 
 
-@main.command("experiment", short_help="Run one of seed 000's experiments: data, tables, plots.")
-@click.argument("name", type=click.Choice(["levels", "density", "size", "aspect", "outcomes", "calibration", "frontier"]))
+@main.command("experiment", short_help="Run one of the papers' experiments: data, tables, plots.")
+@click.argument("name", type=click.Choice(EXPERIMENT_NAMES))
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -518,7 +539,7 @@ def deal_command(board: str, rule: str, first_click: str, count: int, seed: int,
     "--strategy",
     "-s",
     default=None,
-    help="strategy names separated by commas  [default: the paper's strategies that are registered]",
+    help="strategies (names or NAME[key=value,...]) separated by commas  [default: the paper's strategies]",
 )
 @click.option(
     "--games",
@@ -559,10 +580,12 @@ def experiment_command(
     scheduler: str | None,
     time_limit: float | None,
 ) -> None:
-    """Run one of seed 000's experiments and write its data (CSV, JSON), a Markdown table and PNG plots.
+    """Run one of the papers' experiments and write its data (CSV, JSON), a Markdown table and PNG plots.
 
     levels (Figures 2-5 and the other seeds' tables), density (Figure 7), size (Figures 8-9), aspect (Figure 10),
-    outcomes (Figure 6), calibration (Tables 1-3), frontier (largest coupled sets).
+    outcomes (Figure 6), calibration (Tables 1-3), guesses (each guess against the exact chance), frontier (largest
+    coupled sets); the claims never printed as numbers: start (centre or corner), overlap (step 7), zeros (a 0 at
+    the first click), cpu (Figure 5), equation (EquationStrategy's variants), seed002, seed003, seed004.
 
     Finished games are streamed to OUT/games.jsonl; SIGINT or SIGTERM stops the workers, prints what is finished
     and the command that resumes the run (exit status 130 or 143); `--resume` plays only the missing games.
@@ -580,7 +603,7 @@ def experiment_command(
             "(no game was played)"
         )
     ignore_file_size_limit()
-    names = strategy_list(strategy, options_allowed=False) if strategy else None
+    names = strategy_list(strategy) if strategy else None
     if board is not None:
         make_rules(board, rule or "safe")
     parts: list[object] = ["sweeplab", "experiment", name, "--out", out]

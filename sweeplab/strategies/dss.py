@@ -64,10 +64,21 @@ Departures, each because the paper is silent or a guard is needed:
   (Legendre et al., seed 000) favours corners; the paper's own location score (equation (4)) ranks corners highest.
   It is recorded as a guess of kind "first" with unknown safety (the strategy does not know the first-click rule).
 
+* Location score (4.2.2, equation (4)): the formula was lost; the text says it is "the probability of a block to have
+  no neighboring mine", varying with "corner/edge/middle", from F (flags used) and U (blocks left), the corner
+  scoring highest. We read it as seed 000's zero-probability analysis: with d = (mines - F) / U, the score is
+  (1 - d) ** 4 in a corner, (1 - d) ** 6 on an edge and (1 - d) ** 9 in the middle (the cell and its 3, 5 or 8
+  neighbours all clear). The paper feeds it to its learned players only; its non-learned use here
+  (``heuristic="location"``) follows 4.2.1's pattern with the score in place of the distance: among cells within
+  ``tolerance`` of the least probability, the highest score (a corner, then an edge, then the middle), then the
+  lower probability, then the seeded generator.
+
 Versions (Table 3) and names: ``backtracking`` = backtracking for certain moves and probabilities; ``dss`` = DSS for
-certain moves, else backtracking probabilities ("+DSS"); ``dsscsp`` = DSS, else DSScsp ("DSScsp + DSS");
-``dsscsp-limited`` = DSS, else limited DSScsp ("DSScsp limited + DSS"); ``dsscsp-manhattan`` and
-``dsscsp-limited-manhattan`` add 4.2.1. ("limited + DSS", a limited plain backtracking, is not registered.)
+certain moves, else backtracking probabilities ("+DSS"); ``dss[limited=True]`` = DSS, else limited plain
+backtracking ("limited + DSS"); ``dsscsp`` = DSS, else DSScsp ("DSScsp + DSS"); ``dsscsp-limited`` = DSS, else
+limited DSScsp ("DSScsp limited + DSS"); ``dsscsp-manhattan`` and ``dsscsp-limited-manhattan`` add 4.2.1; the option
+``heuristic`` ("none", "manhattan", "location") sets the guess rule of any version (e.g. ``dsscsp[heuristic=location]``)
+and ``limited`` (True/False) its traversal.
 
 >>> red = dss([(0b011, 1), (0b111, 2)])  # x0 + x1 = 1, x0 + x1 + x2 = 2  ->  x2 = 1
 >>> bin(red.ones), bin(red.zeros), red.rows
@@ -86,6 +97,7 @@ from typing import ClassVar
 from sweeplab.analysis.constraints import Problem, constraints_from, coupled
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.game import Move
+from sweeplab.core.geometry import Board
 from sweeplab.core.observation import Observation
 from sweeplab.strategies.base import Strategy, StrategyError
 
@@ -97,6 +109,10 @@ LIMITED_MAX_SOLUTIONS = 1000
 LIMITED_MAX_DEPTH = 300
 LIMITED_MAX_NODES = 20_000
 MANHATTAN_TOLERANCE = 0.05
+#: Guess rules (option ``heuristic``): the least probability, section 4.2.1's Manhattan distance, 4.2.2's location score.
+HEURISTICS = ("none", "manhattan", "location")
+#: Equation (4)'s exponents as we read it: the cell and its neighbours in a corner, on an edge, in the middle.
+LOCATION_EXPONENTS = {"corner": 4, "edge": 6, "middle": 9}
 _EPSILON = 1e-12
 
 
@@ -346,28 +362,48 @@ def column_means(solutions: Sequence[int], columns: int) -> dict[int, float]:
     return {j: sum((s >> j) & 1 for s in solutions) / n for j in bits(columns)}
 
 
+def location_score(board: Board, cell: int, density: float) -> float:
+    """Equation (4) as we read it: the chance that ``cell`` shows a 0 if every square is a mine with probability
+    ``density``: (1 - density) ** 4 in a corner, ** 6 on an edge, ** 9 in the middle.
+
+    >>> round(location_score(Board(30, 16), 0, 0.2), 3), round(location_score(Board(30, 16), 1, 0.2), 3)
+    (0.41, 0.262)
+    """
+    place = "corner" if board.is_corner(cell) else "edge" if board.is_edge(cell) else "middle"
+    return float((1 - density) ** LOCATION_EXPONENTS[place])
+
+
 def pick_guess(
     probabilities: dict[int, float],
     rng: random.Random,
     edge_distance: dict[int, int] | None = None,
     tolerance: float = MANHATTAN_TOLERANCE,
+    score: dict[int, float] | None = None,
 ) -> int:
-    """The cell to reveal: the least probable (ties by ``rng``), or with ``edge_distance`` the Manhattan rule of
+    """The cell to reveal: the least probable (ties by ``rng``); with ``edge_distance`` the Manhattan rule of
     section 4.2.1: among cells within ``tolerance`` of the least probability, the nearest the border, then the
-    least probable, then ``rng``.
+    least probable, then ``rng``; with ``score`` (higher is better, section 4.2.2's location score) the same with
+    the highest score in place of the smallest distance.
 
     >>> pick_guess({1: 0.2, 2: 0.22, 3: 0.5}, random.Random(0), edge_distance={1: 3, 2: 0, 3: 0})
     2
     >>> pick_guess({1: 0.2, 2: 0.22, 3: 0.5}, random.Random(0))
     1
+    >>> pick_guess({1: 0.2, 2: 0.22, 3: 0.24}, random.Random(0), score={1: 0.13, 2: 0.26, 3: 0.41})
+    3
     """
     least = min(probabilities.values())
-    if edge_distance is None:
+    if edge_distance is None and score is None:
         best = [c for c, p in probabilities.items() if p <= least + _EPSILON]
     else:
         near = [c for c, p in probabilities.items() if p <= least + tolerance + _EPSILON]
-        nearest = min(edge_distance[c] for c in near)
-        near = [c for c in near if edge_distance[c] == nearest]
+        if score is not None:
+            top = max(score[c] for c in near)
+            near = [c for c in near if score[c] >= top - _EPSILON]
+        else:
+            assert edge_distance is not None
+            nearest = min(edge_distance[c] for c in near)
+            near = [c for c in near if edge_distance[c] == nearest]
         low = min(probabilities[c] for c in near)
         best = [c for c in near if probabilities[c] <= low + _EPSILON]
     return best[0] if len(best) == 1 else rng.choice(best)
@@ -377,9 +413,10 @@ class DSSFamilyStrategy(Strategy):
     """Shared play of seed 003's CSP versions (see the module docstring): certain moves first (queued), then the
     least-probable guess from an enumeration of the solutions of ``A x = b``.
 
-    Options: ``max_nodes``, ``max_solutions``, ``max_depth`` (per-component guards of the enumeration) and
-    ``tolerance`` (Manhattan versions). ``searches``, ``truncated`` and ``nodes`` count this game's enumerations,
-    how many a guard cut short, and the nodes they visited.
+    Options: ``max_nodes``, ``max_solutions``, ``max_depth`` (per-component guards of the enumeration),
+    ``tolerance`` (Manhattan and location rules), ``limited`` (True: the limited traversal's default guards) and
+    ``heuristic`` (:data:`HEURISTICS`); the last two default to the version's own. ``searches``, ``truncated`` and
+    ``nodes`` count this game's enumerations, how many a guard cut short, and the nodes they visited.
     """
 
     source = "seed 003 (003_f5c1155f4ddfa843.txt), sections 4, 4.1, 5.1, Table 3"
@@ -396,9 +433,17 @@ class DSSFamilyStrategy(Strategy):
         max_solutions: int | None = None,
         max_depth: int | None = None,
         tolerance: float = MANHATTAN_TOLERANCE,
+        limited: bool | None = None,
+        heuristic: str | None = None,
     ) -> None:
         super().__init__(seed)
-        if self.limited:
+        self.is_limited = self.limited if limited is None else limited
+        if heuristic is None:
+            heuristic = "manhattan" if self.manhattan else "none"
+        if heuristic not in HEURISTICS:
+            raise StrategyError(f"strategy {self.name!r}: heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
+        self.heuristic = heuristic
+        if self.is_limited:
             self.max_solutions: int | None = max_solutions if max_solutions is not None else LIMITED_MAX_SOLUTIONS
             self.max_depth: int | None = max_depth if max_depth is not None else LIMITED_MAX_DEPTH
             self.max_nodes = max_nodes if max_nodes is not None else LIMITED_MAX_NODES
@@ -432,11 +477,17 @@ class DSSFamilyStrategy(Strategy):
         probabilities, safe, mines = self._probabilities(problem, columns, rows)
         if safe | mines:
             return self._certain(observation, columns, safe, mines)
+        board = observation.board
+        score = None
+        if self.heuristic == "location":
+            density = problem.mines_left / max(1, len(problem.frontier) + len(problem.unconstrained))
+            score = {c: location_score(board, c, density) for c in probabilities}
         cell = pick_guess(
             probabilities,
             self.rng,
-            {c: observation.board.edge_distance(c) for c in probabilities} if self.manhattan else None,
+            {c: board.edge_distance(c) for c in probabilities} if self.heuristic == "manhattan" else None,
             self.tolerance,
+            score,
         )
         kind = "unconstrained" if cell in problem.unconstrained else "educated"
         return self.guess(observation, cell, kind, 1.0 - probabilities[cell])
@@ -558,6 +609,7 @@ __all__ = [
     "components",
     "dss",
     "enumerate_solutions",
+    "location_score",
     "matrix_from",
     "pick_guess",
     "substitute",

@@ -17,9 +17,22 @@ MioStrategy (its ``choose``, dated February 1997; seed 000 never describes EqnSt
 cell, M = the largest constant/size over the equations containing it (mines left / covered cells for a cell in no
 equation); reveal a cell with the smallest M (ties at random), recorded as an "educated" or "unconstrained" guess with
 safety 1 - M. We use the equations before and after reduction, as PGMS keeps both. The default stays "random".
+
+Option ``rules`` adds the certain-move rules of the same public source (MioStrategy, "April 2003"), which seed 000
+may or may not have played against (its EqnStrategy is older and unseen): ``rules="difference"`` adds the equation
+difference rule (for two equations e0, e1 with c1 - c0 equal to the number of points of e1 outside e0, those
+points are mines and the points of e0 outside e1 are clear); ``rules="mio"`` adds the three-equation version (e1 - e0
+- e2, "the Mio trick") and, once at most eight unknown points remain, the global equation (mines left = the sum of
+all unknown points). We apply each rule in its general, sound form: a combination e1 - e0 (- e2) whose points with a
+positive coefficient all have coefficient 1 and number exactly its constant makes those points mines and every point
+with a negative coefficient clear. The source scans equations point by point; we scan every pair (and triple) of
+equations that share a point, so the same deductions are found in a different order. The default stays "subset"
+(seed 000's description).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from sweeplab.analysis.constraints import constraints_from
 from sweeplab.core.game import Move
@@ -29,6 +42,59 @@ from sweeplab.strategies.studholme import simplify
 
 #: How EquationStrategy guesses when nothing is certain: "random" (the default) or PGMS's min-max rule.
 GUESS_RULES = ("random", "pgms")
+#: Which certain-move rules it applies: subset reduction (the default), plus the equation difference rule, plus the
+#: three-equation rule and the global equation of PGMS's MioStrategy.
+RULE_SETS = ("subset", "difference", "mio")
+#: MioStrategy adds the global equation once this many unknown points or fewer remain.
+GLOBAL_EQUATION_LIMIT = 8
+
+Equation = tuple[tuple[int, ...], int]
+
+
+def combination_moves(equations: Sequence[Equation], triples: bool = False) -> tuple[set[int], set[int]]:
+    """The equation difference rule (and with ``triples`` its three-equation form): (clear cells, mines).
+
+    For equations e0, e1 sharing a point (and, with ``triples``, e2 sharing a point with e1 outside e0), the
+    combination e1 - e0 (- e2) is formed; when its positive-coefficient points all have coefficient 1 and are exactly
+    as many as its constant, they are mines and its negative-coefficient points are clear.
+
+    >>> combination_moves([((0, 1, 2), 2), ((1, 2, 3), 1)])  # the 1-2 pattern: 0 is a mine, 3 is clear
+    ({3}, {0})
+    """
+    eqs = [(frozenset(cells), m) for cells, m in equations if cells]
+    by_cell: dict[int, list[int]] = {}
+    for i, (cells, _) in enumerate(eqs):
+        for c in cells:
+            by_cell.setdefault(c, []).append(i)
+    clear: set[int] = set()
+    mines: set[int] = set()
+
+    def settle(coefficients: dict[int, int], constant: int) -> bool:
+        positive = [c for c, k in coefficients.items() if k > 0]
+        if constant <= 0 or len(positive) != constant or any(coefficients[c] != 1 for c in positive):
+            return False
+        mines.update(positive)
+        clear.update(c for c, k in coefficients.items() if k < 0)
+        return True
+
+    for i1, (e1, c1) in enumerate(eqs):
+        partners = {i for c in e1 for i in by_cell[c]} - {i1}
+        for i0 in partners:
+            e0, c0 = eqs[i0]
+            diff = dict.fromkeys(e1, 1)
+            for c in e0:
+                diff[c] = diff.get(c, 0) - 1
+            diff = {c: k for c, k in diff.items() if k}
+            if settle(diff, c1 - c0) or not triples or c1 - c0 <= 1:
+                continue
+            outside = e1 - e0
+            for i2 in {i for c in outside for i in by_cell[c]} - {i0, i1}:
+                e2, c2 = eqs[i2]
+                triple = dict(diff)
+                for c in e2:
+                    triple[c] = triple.get(c, 0) - 1
+                settle({c: k for c, k in triple.items() if k}, c1 - c0 - c2)
+    return clear - mines, mines
 
 
 class EquationStrategy(Strategy):
@@ -38,11 +104,14 @@ class EquationStrategy(Strategy):
     source = "seed 000 (PGMS EqnStrategy); seed 001 c2; seed 004 superset reduction"
     summary = "equations from the numbers, trivial rules and subset reduction to a fixed point, else a random cell"
 
-    def __init__(self, seed: int | None = None, guess: str = "random") -> None:
+    def __init__(self, seed: int | None = None, guess: str = "random", rules: str = "subset") -> None:
         super().__init__(seed)
         if guess not in GUESS_RULES:
             raise ValueError(f"unknown guess rule {guess!r}: choose one of {', '.join(GUESS_RULES)}")
+        if rules not in RULE_SETS:
+            raise ValueError(f"unknown rule set {rules!r}: choose one of {', '.join(RULE_SETS)}")
         self.guess_rule = guess
+        self.rule_set = rules
 
     def choose(self, observation: Observation) -> Move:
         move = self.next_queued(observation)
@@ -53,7 +122,12 @@ class EquationStrategy(Strategy):
             return self.guess(observation, cell, "first", 1 - observation.mines / observation.board.cells)
         problem = constraints_from(observation)
         original = [(c.cells, c.mines) for c in problem.constraints]
+        covered = len(problem.frontier) + len(problem.unconstrained)
+        if self.rule_set == "mio" and 0 < covered <= GLOBAL_EQUATION_LIMIT:
+            original.append((tuple(sorted((*problem.frontier, *problem.unconstrained))), problem.mines_left))
         safe, mines, reduced = simplify(original)
+        if not safe and not mines and self.rule_set != "subset":
+            safe, mines = combination_moves(original + reduced, triples=self.rule_set == "mio")
         self.queue(Move.reveal(c) for c in sorted(safe))
         self.queue(Move.flag(c) for c in sorted(mines))
         if self._queue:

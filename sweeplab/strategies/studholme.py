@@ -47,6 +47,14 @@ Where the paper is unclear or we depart from it:
 - Ties among the best educated guesses are broken at random; step 7 is taken only when the unconstrained estimate is
   strictly higher than the best constrained one ("higher than the probability of ... the best guess").
 - The opening corner's recorded safety is 1 - mines/cells (the strategy does not know the first-click rule).
+
+Options for the paper's own alternatives (defaults: the paper's final choices), used by ``sweeplab experiment claims``:
+``start="centre"`` opens at the centre square ((width // 2, height // 2)), the start the paper tried first and
+found worse ("17% of the games" against "1% or 2% higher than EquationStrategy" from a corner);
+``overlap="min"`` makes step 7's interior guess the square sharing the fewest (but at least one) variables with the
+constraints, the alternative the paper tested and found "very little difference" from; ``prune="upper"`` drops only
+solutions needing more mines than remain (the one case the paper's example shows), and ``prune="none"`` keeps every
+solution, to measure how the mine-count pruning moves the guesses' calibration (Tables 1-3).
 """
 
 from __future__ import annotations
@@ -60,10 +68,20 @@ from sweeplab.analysis.constraints import constraints_from, coupled
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, Observation
-from sweeplab.strategies.base import Strategy
+from sweeplab.strategies.base import Strategy, StrategyError
 
 #: Variable assignments (search nodes) after which one coupled set's enumeration stops (see the module docstring).
 DEFAULT_NODE_CAP = 1_000_000
+
+#: Where the first click goes (option ``start``): seed 000's final choice, the top-left corner, or the centre square
+#: it started from before ("Starting a Game of Minesweeper").
+STARTS = ("corner", "centre")
+#: Step 7's interior guess (option ``overlap``): the most variables shared with the constraints (the paper's final
+#: choice) or the fewest (at least one), the alternative it tested and found "very little difference" from.
+OVERLAPS = ("max", "min")
+#: Step 3's mine-count pruning (option ``prune``): both bounds (default), only solutions needing too many mines (the
+#: one case the paper's example shows), or none.
+PRUNES = ("both", "upper", "none")
 
 #: A constraint as (sorted cells, mines among them).
 Equation = tuple[tuple[int, ...], int]
@@ -399,10 +417,10 @@ def solve_coupled_set(
     return CoupledSet(cells, len(constraints), counts, tally, sum(counts.values()), state[1], not aborted)
 
 
-def prune_by_mine_count(sets: Sequence[CoupledSet], mines_left: int, unconstrained: int) -> list[CoupledSet]:
+def prune_by_mine_count(sets: Sequence[CoupledSet], mines_left: int, unconstrained: int, lower: bool = True) -> list[CoupledSet]:
     """Step 3's pruning: drop solutions needing more mines than remain given the least the other sets need, or
-    leaving more mines than the unconstrained squares can hold given the most the other sets can take. Repeated
-    until nothing changes. An incomplete set constrains the others only by its variable count.
+    (when ``lower``) leaving more mines than the unconstrained squares can hold given the most the other sets can
+    take. Repeated until nothing changes. An incomplete set constrains the others only by its variable count.
     If pruning would empty a set (an inconsistent position), the sets are returned unpruned.
     """
     allowed = [set(s.counts) for s in sets]
@@ -421,7 +439,7 @@ def prune_by_mine_count(sets: Sequence[CoupledSet], mines_left: int, unconstrain
         sum_low, sum_high = sum(lows), sum(highs)
         for i in range(len(sets)):
             most = mines_left - (sum_low - lows[i])
-            least = mines_left - unconstrained - (sum_high - highs[i])
+            least = mines_left - unconstrained - (sum_high - highs[i]) if lower else 0
             keep = {k for k in allowed[i] if least <= k <= most}
             if keep != allowed[i]:
                 if not keep:
@@ -447,20 +465,35 @@ class CSPStrategy(Strategy):
     """Seed 000's CSPStrategy: the seven steps of "Description of CSPStrategy" with the paper's backtracking.
 
     Options: ``node_cap`` (search nodes per coupled set before its enumeration stops; default
-    :data:`DEFAULT_NODE_CAP`). After a game, ``largest_set`` is the solved coupled set with the most degrees of
-    freedom (ties: most solutions), ``most_solutions`` the one with the most solutions, ``nodes`` the search nodes
-    used and ``capped`` how many enumerations the cap stopped.
+    :data:`DEFAULT_NODE_CAP`); ``start`` (:data:`STARTS`), ``overlap`` (:data:`OVERLAPS`) and ``prune``
+    (:data:`PRUNES`), the alternatives the paper tried or leaves open, for the reproduction's experiments.
+    After a game, ``largest_set`` is the solved coupled set with the most degrees of freedom (ties: most
+    solutions), ``most_solutions`` the one with the most solutions, ``nodes`` the search nodes used and ``capped``
+    how many enumerations the cap stopped.
     """
 
     name = "cspstrategy"
     source = "seed 000 (Studholme), Description of CSPStrategy steps 1-7; Description of the Backtracking Algorithm"
     summary = "trivial and subset simplification, all solutions of coupled sets, craps shoots, equally-likely guesses"
 
-    def __init__(self, seed: int | None = None, node_cap: int = DEFAULT_NODE_CAP) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        node_cap: int = DEFAULT_NODE_CAP,
+        start: str = "corner",
+        overlap: str = "max",
+        prune: str = "both",
+    ) -> None:
         super().__init__(seed)
         if node_cap < 1:
             raise ValueError(f"node_cap must be at least 1, not {node_cap}")
+        for label, value, choices in (("start", start, STARTS), ("overlap", overlap, OVERLAPS), ("prune", prune, PRUNES)):
+            if value not in choices:
+                raise StrategyError(f"strategy {self.name!r}: {label} must be one of {', '.join(choices)}, not {value!r}")
         self.node_cap = node_cap
+        self.start = start
+        self.overlap = overlap
+        self.prune = prune
         self._cache: dict[tuple[Equation, ...], tuple[CoupledSet, int]] = {}
         self.largest_set: SetSize | None = None
         self.most_solutions: SetSize | None = None
@@ -473,7 +506,8 @@ class CSPStrategy(Strategy):
             return move
         if observation.is_start():
             board = observation.board
-            return self.guess(observation, 0, "first", 1 - observation.mines / board.cells)
+            cell = 0 if self.start == "corner" else board.index(board.width // 2, board.height // 2)
+            return self.guess(observation, cell, "first", 1 - observation.mines / board.cells)
         return self._decide(observation)
 
     # one decision: steps 1 to 7
@@ -486,7 +520,8 @@ class CSPStrategy(Strategy):
         unconstrained = problem.unconstrained
         mines_left = problem.mines_left
         sets = self._solve(reduced, mines_left)
-        sets = prune_by_mine_count(sets, mines_left, len(unconstrained))
+        if self.prune != "none":
+            sets = prune_by_mine_count(sets, mines_left, len(unconstrained), lower=self.prune == "both")
         # step 5 before step 4
         for s in sets:
             move = self._craps(observation, s)
@@ -505,7 +540,7 @@ class CSPStrategy(Strategy):
                     certain_safe.add(c)
                 elif m == total:
                     certain_mines.add(c)
-        if unconstrained and sets and all(s.complete for s in sets):
+        if unconstrained and sets and all(s.complete for s in sets) and self.prune == "both":
             lo = sum(min(s.counts) for s in sets)
             hi = sum(max(s.counts) for s in sets)
             if lo == hi == mines_left:
@@ -550,7 +585,7 @@ class CSPStrategy(Strategy):
             if hit is not None and hit[1] >= mines_left:
                 solved = hit[0]
             else:
-                solved = solve_coupled_set(group, mines_left, self.node_cap)
+                solved = solve_coupled_set(group, mines_left if self.prune != "none" else None, self.node_cap)
                 self.nodes += solved.nodes
                 self.capped += not solved.complete
                 self._record(solved)
@@ -599,12 +634,12 @@ class CSPStrategy(Strategy):
         if edges:
             return self.guess(observation, self.rng.choice(edges), "unconstrained", safety)
         variables = set(frontier)
-        best: list[int] = []
-        best_shared = -1
-        for c in unconstrained:
-            shared = sum(1 for n in board.neighbours[c] if view[n] == COVERED and n in variables)
-            if shared > best_shared:
-                best, best_shared = [c], shared
-            elif shared == best_shared:
-                best.append(c)
+        shared = {c: sum(1 for n in board.neighbours[c] if view[n] == COVERED and n in variables) for c in unconstrained}
+        if self.overlap == "max":
+            most = max(shared.values())
+            best = [c for c, k in shared.items() if k == most]
+        else:  # the fewest shared variables among the squares that still couple to the constraints
+            coupled_to = {c: k for c, k in shared.items() if k > 0} or shared
+            least = min(coupled_to.values())
+            best = [c for c, k in coupled_to.items() if k == least]
         return self.guess(observation, self.rng.choice(best), "unconstrained", safety)
