@@ -22,7 +22,7 @@ def test_replay_shows_the_logged_game_as_play_did(tmp_path):
     # the same steps, explanations and final board; the summary names the same game
     play_lines, replay_lines = played.output.splitlines(), replayed.output.splitlines()
     end = play_lines.index(replay_lines[-2])  # the summary line follows the legend in both
-    assert replay_lines[:-1] == play_lines[:end + 1]
+    assert replay_lines[:-1] == play_lines[: end + 1]
     assert replay_lines[-1].startswith("exact on 9x9x10 (safe), seed 7: ")
     outcome = play_lines[end + 1].split(": ")[1].split(" after")[0]
     assert replay_lines[-1].split(": ")[1].startswith(outcome)

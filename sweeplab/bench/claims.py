@@ -69,6 +69,11 @@ def zscore(value: float, se: float, target: float, target_se: float = 0.0) -> fl
     return (value - target) / total
 
 
+def in_se(z: float | None) -> str:
+    """A difference in standard errors as text ("undefined" when both errors are 0)."""
+    return "an undefined number of SE" if z is None else f"{z:+.1f} SE"
+
+
 def pp(value: float, se: float | None = None, digits: int = 1) -> str:
     """A rate as percent (with its SE)."""
     text = f"{100 * value:.{digits}f}"
@@ -454,7 +459,7 @@ class ZerosClaim(ClaimExperiment):
                     z,
                     verdict(z),
                     f"{s.games:,} deals give {s.win_rate:.4f} ± {s.sem:.4f}; the exact chance on this board (without "
-                    f"replacement, at density {p.rules.density:.4f}) is {exact:.4f} ({z_exact:+.1f} SE from the "
+                    f"replacement, at density {p.rules.density:.4f}) is {exact:.4f} ({in_se(z_exact)} from the "
                     f"measurement), the paper's {published:.3f} is its formula at d = 0.20 with squares independent.",
                 )
             )

@@ -866,7 +866,9 @@ def loss_decomposition(strategy: str, results: Sequence[GameResult]) -> list[dic
     guess), and the losses per game the same guesses would give at seed 000's Tables 1-3 success rates bin by bin
     (a first-order counterfactual: it ignores that an earlier loss ends the game before its later guesses)."""
     games = len(results)
-    out = []
+    out: list[dict[str, Any]] = []
+    if not games:
+        return out
     for kind, label in (("craps", "craps shoot"), ("educated", "educated guess"), ("unconstrained", "other guess")):
         table = paper_rows(kind)
         guesses = [g for r in results for g in r.counted_guesses() if g.kind == kind and g.outcome is not None]
@@ -1193,26 +1195,37 @@ class Frontier(Experiment):
         return files
 
 
-EXPERIMENTS: dict[str, Experiment] = {
-    e.name: e for e in (Levels(), Density(), Size(), Aspect(), Outcomes(), Calibration(), Frontier())
-}
+_BASE: dict[str, Experiment] = {e.name: e for e in (Levels(), Density(), Size(), Aspect(), Outcomes(), Calibration(), Frontier())}
 
 
-def _register_more() -> None:
-    """Add the experiments of :mod:`sweeplab.bench.audit` (each guess against the exact chance) and
-    :mod:`sweeplab.bench.claims` (the papers' claims turned into numbers)."""
-    from sweeplab.bench import audit, claims
+_ALL: dict[str, Experiment] = {}
 
-    for experiment in (audit.GuessAudit(), *claims.CLAIM_EXPERIMENTS):
-        EXPERIMENTS[experiment.name] = experiment
+
+def experiments() -> dict[str, Experiment]:
+    """Every experiment by name: the ones above, :mod:`sweeplab.bench.audit`'s (each guess against the exact chance)
+    and :mod:`sweeplab.bench.claims`'s (the papers' claims turned into numbers). Those modules build on this one, so
+    they are loaded on first use; ``EXPERIMENTS`` is this dictionary."""
+    if not _ALL:
+        from sweeplab.bench import audit, claims
+
+        _ALL.update(_BASE)
+        for experiment in (audit.GuessAudit(), *claims.CLAIM_EXPERIMENTS):
+            _ALL[experiment.name] = experiment
+    return _ALL
+
+
+def __getattr__(name: str) -> Any:
+    if name == "EXPERIMENTS":
+        return experiments()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def plan_experiment(name: str, settings: Settings) -> tuple[Experiment, Plan]:
     """The experiment called ``name`` and its plan under ``settings`` (an ``ExperimentError`` if there is nothing to play)."""
     try:
-        experiment = EXPERIMENTS[name]
+        experiment = experiments()[name]
     except KeyError:
-        raise ExperimentError(f"unknown experiment {name!r}: choose one of {', '.join(EXPERIMENTS)}") from None
+        raise ExperimentError(f"unknown experiment {name!r}: choose one of {', '.join(experiments())}") from None
     plan = experiment.plan(settings)
     if settings.skip:
         plan.notes.append(f"left out on request (--skip): {', '.join(settings.skip)}")
@@ -1316,17 +1329,15 @@ def run_experiment(
 
 
 __all__ = [
-    "EXPERIMENTS",
     "Experiment",
     "ExperimentError",
     "Plan",
     "Point",
     "Settings",
+    "experiments",
     "logistic",
     "plan_experiment",
     "run_experiment",
     "run_settings",
     "total_games",
 ]
-
-_register_more()

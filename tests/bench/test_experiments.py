@@ -13,12 +13,19 @@ EXPECTED_FILES = {
     "size": {"data.csv", "data.json", "table.md", "size.png", "size-cpu.png"},
     "aspect": {"data.csv", "data.json", "table.md", "aspect.png"},
     "outcomes": {"data.csv", "data.json", "table.md", "outcomes.csv", "outcomes.png"},
-    "calibration": {"data.csv", "data.json", "table.md", "bins.csv", "reliability.png"},
+    "calibration": {"data.csv", "data.json", "table.md", "bins.csv", "paper-bins.csv", "groups.csv", "reliability.png"},
+    "guesses": {"data.csv", "data.json", "table.md", "audit.csv", "guesses.csv.gz"},
     "frontier": {"data.csv", "data.json", "table.md", "games.csv.gz", "extremes.csv", "frontier.png"},
 }
 
 
-@pytest.mark.parametrize("name", list(EXPERIMENTS))
+def test_every_experiment_is_offered_by_the_cli():
+    from sweeplab.cli.bench import EXPERIMENT_NAMES
+
+    assert set(EXPERIMENT_NAMES) == set(EXPERIMENTS)
+
+
+@pytest.mark.parametrize("name", list(EXPECTED_FILES))
 def test_quick_run_writes_its_files(name, tmp_path):
     settings = Settings(quick=True, strategies=["single-point"], games=4, command=f"sweeplab experiment {name} --quick")
     lines: list[str] = []
@@ -117,3 +124,53 @@ def test_defaults_use_only_registered_strategies():
     from sweeplab.strategies.registry import names
 
     assert plan.points and {p.build_name for p in plan.points} <= set(names())
+
+
+def test_experiments_take_strategy_specs(tmp_path):
+    settings = Settings(strategies=["cspstrategy[start=centre]"], games=3, board="8x8x10", rule="unsafe")
+    run_experiment("outcomes", tmp_path, settings, echo=lambda s: None)
+    data = json.loads((tmp_path / "data.json").read_text())
+    assert [p["strategy"] for p in data["points"]] == ["cspstrategy[start=centre]"]
+    with pytest.raises(Exception, match="no option 'nope'"):
+        run_experiment("outcomes", tmp_path / "x", Settings(strategies=["cspstrategy[nope=1]"], games=1), echo=lambda s: None)
+
+
+def test_the_paper_pool_is_every_board_of_figures_2_to_10_with_independent_layouts():
+    from sweeplab.bench.experiments import paper_pool
+
+    points = paper_pool(["a", "b"], 7)
+    boards = {(p.group, p.rules.spec(), p.rules.first_click) for p in points}
+    assert len(boards) == 9 + 48 + 13 + 14 and len(points) == 2 * len(boards)
+    assert ("levels:hint", "30x16x99", "hint") in boards and ("size", "10x10x20", "safe") in boards
+    assert ("aspect", "900x1x180", "safe") in boards
+    offsets = {p.rules.spec() + p.group: p.seed_offset for p in points}
+    assert len(set(offsets.values())) == len(boards)  # each board its own layouts, shared by the two strategies
+    assert all(p.games == 7 for p in points)
+
+
+def test_paper_bins_truncate_like_the_papers_log_and_give_a_finite_z():
+    from sweeplab.bench.experiments import paper_bin, paper_bin_table
+
+    assert [paper_bin(x) for x in (2 / 3, 0.5, 0.8, 0.99999)] == [66, 50, 80, 99]
+    triples = [("educated", 0.82, True)] * 3 + [("educated", 2 / 3, False), ("craps", 0.45, True)]
+    rows = {(r["kind"], r["bin"]): r for r in paper_bin_table("s", triples)}
+    head = rows[("educated", "80% to 84%")]
+    assert head["observations"] == 3 and head["rate"] == 1.0 and head["paper_rate"] == 82253 / 111689
+    assert math.isfinite(head["z_paper"]) and head["z_paper"] > 0
+    assert rows[("educated", "66%")]["successes"] == 0
+    assert rows[("craps", "other")]["observations"] == 1  # 45% is in none of Table 1's rows
+    assert rows[("unconstrained", "80%")]["observations"] == 0 and rows[("unconstrained", "80%")]["z_paper"] is None
+
+
+def test_loss_decomposition_counts_the_games_lost_on_each_kind(tmp_path):
+    from sweeplab.bench.experiments import loss_decomposition
+
+    settings = Settings(strategies=["cspstrategy"], games=40, board="16x16x40", rule="safe")
+    run_experiment("outcomes", tmp_path, settings, echo=lambda s: None)
+    data = json.loads((tmp_path / "data.json").read_text())
+    rows = {r["kind"]: r for r in data["decomposition"]}
+    table = {r["outcome"]: r["games"] for r in data["outcomes"]}
+    assert round(rows["educated"]["losses_per_game"] * 40) == table["lost on an educated guess"]
+    assert round(rows["craps"]["losses_per_game"] * 40) == table["lost on a craps shoot"]
+    assert round(rows["unconstrained"]["losses_per_game"] * 40) == table["lost on another guess"]
+    assert loss_decomposition("x", []) == []  # no games: nothing to divide

@@ -37,3 +37,52 @@ def test_missing_data_says_how_to_produce_it(tmp_path, capsys):
     text = out.read_text()
     assert "Not measured yet: run `sweeplab experiment outcomes --out results/outcomes`." in text
     assert "| educated | 80% to 84% | 82253 | 111689 | 73.6 ± 0.1 |" in text
+
+
+def write(results, name, data):
+    (results / name).mkdir(parents=True, exist_ok=True)
+    (results / name / "data.json").write_text(
+        json.dumps({"command": f"sweeplab experiment {name}", "quick": False, "notes": [], **data})
+    )
+
+
+def claim(key, verdict, z=None):
+    return {
+        "key": key,
+        "source": "s",
+        "claim": f"claim {key}",
+        "published": "p",
+        "measured": "m",
+        "z": z,
+        "verdict": verdict,
+        "sentence": f"sentence {key}.",
+    }
+
+
+def test_claims_not_reproduced_need_an_explanation_and_reach_the_closing_note(tmp_path):
+    points = [point(group="expert", paper_label=None, published_percent=None, difference_in_se=None)]
+    write(
+        tmp_path,
+        "start",
+        {"points": points, "cpu_se": [0.0001], "claims": [claim("a", "reproduced", 0.5), claim("b", "not reproduced", 3.1)]},
+    )
+    text, unexplained = build(tmp_path, {})
+    assert unexplained == ["b"] and "| claim a | p | m | +0.5 | reproduced |" in text and "- sentence b." in text
+    text, unexplained = build(tmp_path, {"b": "Because we tested it."})
+    assert not unexplained
+    closing = text[text.index("## Closing note") :]
+    assert "- b (+3.1 SE): Because we tested it." in closing and "- a " not in closing
+
+
+def test_calibration_in_the_papers_bins(tmp_path):
+    row = {"strategy": "cspstrategy", "kind": "educated", "bin": "80% to 84%", "observations": 100, "successes": 80,
+           "mean_estimate": 0.82, "rate": 0.8, "se": 0.04, "paper_observations": 111689, "paper_rate": 0.736,
+           "paper_se": 0.001, "z_paper": 1.45}  # fmt: skip
+    write(
+        tmp_path,
+        "calibration",
+        {"points": [], "bins": [], "paper_bins": [row, {**row, "bin": "85% to 89%", "z_paper": -2.5}], "groups": []},
+    )
+    text, unexplained = build(tmp_path, {})
+    assert "| educated | 80% to 84% | 100 | 80.0 ± 4.0 | 82.0 | 73.6 ± 0.1 | +1.4 |" in text
+    assert unexplained == ["Tables 1-3 | cspstrategy | educated against seed 000's observed rates"]

@@ -310,3 +310,33 @@ def test_dss_dsscsp_and_backtracking_give_the_same_probabilities_along_a_game():
         assert all(abs(results[0][0][c] - results[2][0][c]) < 1e-9 for c in results[0][0])
         compared += 1
     assert compared > 5
+
+
+# ----- the options: "limited + DSS" and the location score (4.2.2) -----
+def test_location_score_is_the_chance_of_a_zero_by_place():
+    from sweeplab.strategies.dss import location_score
+
+    board = Board(7, 7)
+    assert location_score(board, 0, 0.2) == pytest.approx(0.8**4)  # corner
+    assert location_score(board, 3, 0.2) == pytest.approx(0.8**6)  # edge
+    assert location_score(board, 24, 0.2) == pytest.approx(0.8**9)  # middle
+
+
+def test_location_heuristic_guesses_a_corner_among_tied_cells():
+    board = Board(7, 7)
+    for seed in range(8):
+        s = make("dsscsp", seed=seed, heuristic="location")
+        move = s.choose(centre_one())
+        assert board.is_corner(move.cell) and s.pending_guess.safety == pytest.approx(1 - 1 / 40)
+    assert make("dsscsp-manhattan").heuristic == "manhattan" and make("dsscsp").heuristic == "none"
+    assert make("dsscsp-manhattan", heuristic="none").heuristic == "none"
+    with pytest.raises(StrategyError, match="heuristic must be one of"):
+        make("dsscsp", heuristic="closest")
+
+
+def test_limited_option_gives_plain_backtracking_the_limited_guards():
+    limited = make("dss", limited=True)
+    assert limited.is_limited and limited.max_solutions == 1000 and limited.max_depth == 300
+    full = make("dss")
+    assert not full.is_limited and full.max_solutions is None
+    assert not make("dsscsp-limited", limited=False).is_limited

@@ -96,3 +96,41 @@ def test_never_flags_a_safe_square_and_reveals_mines_only_when_guessing(rule):
                 assert move.cell not in mines
         if game.state is GameState.LOST:
             assert s.guesses[-1].cell == game.exploded
+
+
+def test_difference_and_three_equation_rules():
+    from sweeplab.strategies.equation import combination_moves
+
+    # {0,1,2} = 2 and {1,2,3} = 1: subtracting, 0 - 3 = 1, so 0 is a mine and 3 is clear
+    assert combination_moves([((0, 1, 2), 2), ((1, 2, 3), 1)]) == ({3}, {0})
+    assert combination_moves([((0, 1, 2), 1), ((1, 2, 3), 1)]) == (set(), set())  # nothing forced
+    # {0..4} = 3, {0,1,5} = 1, {2,3,6} = 1: no pair decides, but e1 - e0 - e2 = 4 - 5 - 6 = 1 makes 4 a mine
+    # and 5, 6 clear ("the Mio trick")
+    equations = [((0, 1, 2, 3, 4), 3), ((0, 1, 5), 1), ((2, 3, 6), 1)]
+    assert combination_moves(equations) == (set(), set())
+    assert combination_moves(equations, triples=True) == ({5, 6}, {4})
+
+
+@pytest.mark.parametrize("rules", ["difference", "mio"])
+def test_rule_sets_never_flag_a_safe_square_or_reveal_a_mine(rules):
+    for seed in range(20):
+        s = make("equation", seed=seed, guess="pgms", rules=rules)
+        game = play(s, Game(Rules(9, 9, 10, "safe"), seed))
+        certain = {g.move for g in s.guesses}
+        mines = game.mine_cells()
+        for i, move in enumerate(game.history):
+            if move.kind == "flag":
+                assert move.cell in mines
+            elif i not in certain and move.kind == "reveal" and i != len(game.history) - 1:
+                assert move.cell not in mines
+
+
+def test_mio_adds_the_global_equation_near_the_end():
+    # a 1x4 strip with one mine: the 1 at x=2 sees x=1 and x=3; x=0 is seen by no number. Only the count of mines
+    # (x0 + x1 + x3 = 1, with x1 + x3 = 1) makes x=0 clear.
+    observation = Observation(Board(4, 1), 1, (COVERED, COVERED, 1, COVERED))
+    s = make("equation", seed=0, rules="mio")
+    assert set(all_moves(s, observation)) == {Move.reveal(0)}
+    plain = make("equation", seed=0, rules="difference")
+    plain.choose(observation)
+    assert plain.pending_guess is not None  # without the global equation it must guess

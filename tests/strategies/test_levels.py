@@ -195,3 +195,18 @@ def test_loses_only_on_guesses_and_flags_only_mines(name):
         assert set(game.observation().flagged()) <= set(game.mine_cells())
         if game.state is GameState.LOST:
             assert s.guesses and s.guesses[-1].outcome is False and s.guesses[-1].cell == game.exploded
+
+
+def test_first_corner_opens_a_corner_and_the_default_a_random_cell():
+    from sweeplab.core.game import Game
+    from sweeplab.core.rules import Rules
+
+    observation = Game(Rules(9, 9, 10, "safe"), 0).observation()
+    corners = set(observation.board.corners())
+    for name in ("level2", "level3"):
+        picks = {make(name, seed=seed, first="corner").choose(observation).cell for seed in range(12)}
+        assert picks <= corners and len(picks) > 1
+        randoms = {make(name, seed=seed).choose(observation).cell for seed in range(12)}
+        assert not randoms <= corners
+    with pytest.raises(Exception, match="first must be one of random, corner"):
+        make("level3", first="centre")

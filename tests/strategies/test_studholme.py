@@ -323,3 +323,47 @@ def test_expert_games_finish_quickly_even_with_a_tiny_node_cap():
 def test_rejects_a_bad_node_cap():
     with pytest.raises(ValueError, match="node_cap"):
         make("cspstrategy", seed=0, node_cap=0)
+
+
+# ----- the paper's alternatives, as options -----
+def test_start_centre_opens_the_centre_square():
+    s = make("cspstrategy", seed=7, start="centre")
+    observation = Game(make_rules("expert", "unsafe"), 1).observation()
+    assert s.choose(observation) == Move.reveal(observation.board.index(15, 8))
+    with pytest.raises(Exception, match="start must be one of corner, centre"):
+        make("cspstrategy", start="middle")
+
+
+def test_overlap_min_takes_the_least_coupled_interior_square():
+    observation, _ = grid(INTERIOR)
+    board, view = observation.board, observation.view
+    problem = constraints_from(observation)
+    frontier = set(problem.frontier)
+    shared = {c: sum(view[n] == COVERED and n in frontier for n in board.neighbours[c]) for c in problem.unconstrained}
+    coupled = {c: k for c, k in shared.items() if k > 0}
+    fewest = {c for c, k in coupled.items() if k == min(coupled.values())}
+    assert fewest and max(shared.values()) > min(coupled.values())
+    for seed in range(6):
+        s = make("cspstrategy", seed=seed, overlap="min")
+        move = s.choose(observation)
+        assert s.pending_guess.kind == "unconstrained" and move.cell in fewest
+
+
+def test_prune_upper_keeps_the_solutions_that_leave_too_many_mines():
+    def fake(counts):
+        return CoupledSet((1, 2, 3, 4), 2, dict(counts), {k: [0, 0, 0, 0] for k in counts}, sum(counts.values()), 1)
+
+    a, b = fake({2: 1, 3: 1, 4: 1}), fake({2: 5, 3: 2, 4: 1})
+    # 9 mines left, 1 unconstrained square: only 4 + 4 mines in the sets leave few enough for it (the lower bound)
+    assert [sorted(s.counts) for s in prune_by_mine_count([a, b], 9, 1)] == [[4], [4]]
+    assert [sorted(s.counts) for s in prune_by_mine_count([a, b], 9, 1, lower=False)] == [[2, 3, 4], [2, 3, 4]]
+    # the upper bound (the paper's example) applies either way
+    assert [sorted(s.counts) for s in prune_by_mine_count([a, b], 5, 0, lower=False)] == [[2, 3], [2, 3]]
+
+
+@pytest.mark.parametrize("options", [{"prune": "upper"}, {"prune": "none"}, {"overlap": "min"}, {"start": "centre"}])
+def test_every_option_plays_legal_games(options):
+    for seed in range(8):
+        s = make("cspstrategy", seed=seed, **options)
+        game = play(s, Game(Rules(9, 9, 10, "safe"), seed))
+        assert game.state in (GameState.WON, GameState.LOST)
