@@ -5,18 +5,31 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint clean
+.PHONY: demo test lint clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,dask]'
+	$(BIN)/pip install --quiet -e '.[dev,dask,web]'
 	touch $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/sweeplab bench --strategy $(or $(STRATEGY),exact) --board expert --rule safe --games 1000
 
-test: $(STAMP)
+# The browser tests (tests/web/test_page.py) drive Debian's Chromium: Playwright's own browser download needs a
+# network the project cannot count on. Installed here when missing and we are root; otherwise one line says what to do.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Chromium for the browser tests: apt-get install -y chromium"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    { apt-get update -qq && apt-get install -y -qq chromium; } >/dev/null || exit 1; \
+	  else \
+	    echo "the browser tests need Chromium: install Debian's 'chromium' package (sudo apt-get install chromium), then run make test again"; \
+	    exit 1; \
+	  fi; }
+
+test: $(STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2; status=$$?; if [ $$status -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$status

@@ -68,12 +68,14 @@ def constraints_from(observation: Observation) -> Problem:
         need = value - flagged
         if need < 0:
             raise InconsistentPositionError(
-                f"{describe(observation, cell)} cannot hold: it has {flagged} flagged neighbours, more than it shows"
+                f"{describe(observation, cell)} cannot hold: it has {flagged} flagged neighbours, more than it shows",
+                cells=(cell,),
             )
         if need > len(covered):
             raise InconsistentPositionError(
                 f"{describe(observation, cell)} cannot hold: it needs {need} more mine(s) but has only "
-                f"{len(covered)} covered unflagged neighbour(s)"
+                f"{len(covered)} covered unflagged neighbour(s)",
+                cells=(cell,),
             )
         if not covered:
             continue
@@ -83,7 +85,8 @@ def constraints_from(observation: Observation) -> Problem:
             if other.mines != need:
                 raise InconsistentPositionError(
                     f"{describe(observation, cell)} and {describe(observation, other.source)} see the same covered "
-                    f"cells but need {need} and {other.mines} mines there"
+                    f"cells but need {need} and {other.mines} mines there",
+                    cells=(cell, other.source),
                 )
             continue
         by_cells[key] = Constraint(key, need, cell)

@@ -484,7 +484,7 @@ def _combine(
                     f"no layout was found for the {len(comp.constraints)} numbers around "
                     f"{observation.board.name(comp.constraints[0][2])} within the budget; the position may be inconsistent"
                 )
-            raise InconsistentPositionError(_blame(comp, observation))
+            raise _blame(comp, observation)
     result = _probabilities(components, tallies, U, R)
     if result is None:
         low = sum(min(t.weight) for t in tallies)
@@ -612,8 +612,8 @@ def _craps_shoots(
     return tuple(found)
 
 
-def _blame(component: Component, observation: Observation) -> str:
-    """Name a number of an unsatisfiable component: the first whose removal lets the others hold."""
+def _blame(component: Component, observation: Observation) -> InconsistentPositionError:
+    """The error for an unsatisfiable component, naming its first number whose removal lets the others hold."""
     sources = [src for _, _, src in component.constraints]
     if len(component.constraints) <= 40:
         for drop in range(len(component.constraints)):
@@ -624,14 +624,15 @@ def _blame(component: Component, observation: Observation) -> str:
             try:
                 if not rest or count(sub, Budget(seconds=0.5, max_states=20_000), time.perf_counter() + 0.5).weight:
                     others = ", ".join(observation.board.name(s) for s in sources if s != sources[drop])
-                    return (
+                    return InconsistentPositionError(
                         f"{describe(observation, sources[drop])} cannot hold together with the numbers at {others}: "
-                        "no layout satisfies them all"
+                        "no layout satisfies them all",
+                        cells=(sources[drop], *(s for s in sources if s != sources[drop])),
                     )
             except _TooBig:
                 break
     names = ", ".join(observation.board.name(s) for s in sources)
-    return f"no layout satisfies the numbers at {names} together"
+    return InconsistentPositionError(f"no layout satisfies the numbers at {names} together", cells=tuple(sources))
 
 
 def analyze(observation: Observation, budget: Budget = DEFAULT_BUDGET) -> Probabilities:
@@ -664,7 +665,7 @@ def check_consistency(observation: Observation, budget: Budget = DEFAULT_BUDGET)
         for comp in components:
             t = count(comp, budget, deadline)
             if not t.weight:
-                raise InconsistentPositionError(_blame(comp, observation))
+                raise _blame(comp, observation)
             feasible.append(set(t.weight))
     except _TooBig:
         raise BudgetExceededError(

@@ -28,7 +28,18 @@ class LayoutFormatError(SweeplabError):
 
 
 class InconsistentPositionError(SweeplabError):
-    """A position whose numbers no mine layout can produce."""
+    """A position whose numbers no mine layout can produce.
+
+    ``cells`` are the numbers the message blames (cell indices, the first the one named as failing), for callers
+    that show the failure on a board; empty when no single number is to blame (e.g. the total mine count).
+
+    >>> InconsistentPositionError("the 3 at (1, 0) cannot hold", cells=(1,)).cells
+    (1,)
+    """
+
+    def __init__(self, message: str, *, cells: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.cells = cells
 
 
 class UnknownStrategyError(SweeplabError):

@@ -110,6 +110,28 @@ class Strategy(ABC):
         return self.rng.choice(covered)
 
 
+def play_move(strategy: Strategy, game: Game) -> tuple[Move, Guess | None]:
+    """Let ``strategy`` make one move in ``game`` (still being played): (the move, its guess record or None).
+
+    An illegal move raises :class:`StrategyError` naming the strategy and the move; a guess gets its outcome and
+    joins ``strategy.guesses``. :func:`play` is this in a loop; the web UI's "step" calls it once.
+    """
+    move = strategy.choose(game.observation())
+    try:
+        game.apply(move)
+    except SweeplabError as error:
+        raise StrategyError(f"strategy {strategy.name!r} chose an illegal move: {error}") from None
+    pending = strategy.pending_guess
+    recorded = None
+    if pending is not None:
+        if move.kind == "reveal" and move.cell == pending.cell:
+            pending.outcome = game.state is not GameState.LOST
+            strategy.guesses.append(pending)
+            recorded = pending
+        strategy.pending_guess = None
+    return move, recorded
+
+
 def play(
     strategy: Strategy,
     game: Game,
@@ -118,25 +140,15 @@ def play(
 ) -> Game:
     """Play ``strategy`` until the game ends; returns the game.
 
-    Each move the strategy returns is applied to the game; an illegal one raises :class:`StrategyError`
-    naming the strategy and the move. ``max_moves`` (default ten per cell) stops a strategy that would
-    loop forever, so no strategy can hang a run.
+    Each move the strategy returns is applied to the game (:func:`play_move`); an illegal one raises
+    :class:`StrategyError` naming the strategy and the move. ``max_moves`` (default ten per cell) stops a strategy
+    that would loop forever, so no strategy can hang a run.
     """
     limit = max_moves if max_moves is not None else 10 * game.board.cells + 10
     while game.state is GameState.PLAYING:
         if game.moves >= limit:
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
-        move = strategy.choose(game.observation())
-        try:
-            game.apply(move)
-        except SweeplabError as error:
-            raise StrategyError(f"strategy {strategy.name!r} chose an illegal move: {error}") from None
-        pending = strategy.pending_guess
-        if pending is not None:
-            if move.kind == "reveal" and move.cell == pending.cell:
-                pending.outcome = game.state is not GameState.LOST
-                strategy.guesses.append(pending)
-            strategy.pending_guess = None
+        move, _ = play_move(strategy, game)
         if on_move is not None:
             on_move(game, move)
     return game

@@ -247,15 +247,26 @@ class _LevelStrategy(Strategy):
         return self._guess(observation, problem, probabilities)
 
     def _guess(self, observation: Observation, problem: Problem, probabilities: dict[int, Fraction]) -> Move:
-        covered = observation.covered()
-        average = Fraction(problem.mines_left, len(covered))
-        best_p = min(probabilities.values(), default=None)
-        if best_p is not None and best_p <= average:
-            best = sorted(c for c, p in probabilities.items() if p == best_p)
-            return self.guess(observation, self.rng.choice(best), "educated", float(1 - best_p))
-        if problem.unconstrained:
-            return self.guess(observation, self.rng.choice(problem.unconstrained), "unconstrained", float(1 - average))
-        return self.guess(observation, self.rng.choice(covered), "random")
+        cells, kind, safety = guess_candidates(observation, problem, probabilities)
+        return self.guess(observation, self.rng.choice(cells), kind, safety)
+
+
+def guess_candidates(
+    observation: Observation, problem: Problem, probabilities: dict[int, Fraction]
+) -> tuple[list[int], str, float | None]:
+    """The generic solver's guess rule: (the cells it picks uniformly among, the guess kind, its estimated safety).
+
+    The cells of smallest probability when that is at most the average board probability (mines left / covered
+    cells), else the cells no number touches, else every covered cell (kind ``random``, no estimate).
+    """
+    covered = observation.covered()
+    average = Fraction(problem.mines_left, len(covered))
+    best_p = min(probabilities.values(), default=None)
+    if best_p is not None and best_p <= average:
+        return sorted(c for c, p in probabilities.items() if p == best_p), "educated", float(1 - best_p)
+    if problem.unconstrained:
+        return list(problem.unconstrained), "unconstrained", float(1 - average)
+    return list(covered), "random", None
 
 
 def trivial_moves(sets: Iterable[tuple[Sequence[int], int]]) -> tuple[list[int], list[int]]:

@@ -154,6 +154,32 @@ def test_inconsistent_positions_name_a_number():
     assert is_consistent(parse_position("3x1x2\n1HH\n"))[0]
 
 
+def test_inconsistency_names_its_cells_for_a_board_to_show():
+    """``cells`` holds the numbers to blame, the named one first (the web analyser marks it on the board)."""
+    symbols = {"H": COVERED, "F": FLAGGED}
+
+    def unchecked(text: str) -> Observation:  # parse_position refuses local contradictions itself
+        header, *rows = text.split()
+        width, height, mines = (int(v) for v in header.split("x"))
+        return Observation(
+            Board(width, height), mines, tuple(symbols[ch] if ch in symbols else int(ch) for row in rows for ch in row)
+        )
+
+    cases = [
+        ("4x2x2 2111 HHHH", (0,)),  # joint: the 2 at (0, 0) first, then the numbers it conflicts with
+        ("3x1x1 2HH", (0,)),  # local: more mines than covered neighbours
+        ("3x2x2 1F1 FHH", (0,)),  # local: more flags than the number
+        ("3x2x2 H1H H3H", (4, 1)),  # two numbers over the same cells
+        ("2x1x2 1H", ()),  # the mine count: no single number to blame
+    ]
+    for text, first in cases:
+        with pytest.raises(InconsistentPositionError) as caught:
+            analyze(unchecked(text))
+        assert caught.value.cells[: len(first)] == first, (text, caught.value.cells)
+        if not first:
+            assert caught.value.cells == ()
+
+
 def test_components_and_supercells():
     obs = parse_position("5x3x3\nHHHHH\nH1H1H\nHHHHH\n")
     comps = build_components(constraints_from(obs).constraints)

@@ -49,3 +49,19 @@ def test_never_touches_the_hidden_layout(name):
 def test_metadata(name):
     cls = get(name)
     assert cls.name == name and cls.source and cls.summary
+
+
+def test_play_move_is_one_step_of_play():
+    """`play_move` (the web UI's "step") makes the same moves and guess records as `play`."""
+    from sweeplab.strategies.base import play_move
+
+    rules = Rules(9, 9, 10, "safe")
+    whole = play(make("exact", seed=3), Game(rules, 3))
+    player, game = make("exact", seed=3), Game(rules, 3)
+    recorded = []
+    while not game.over:
+        _, guess = play_move(player, game)
+        if guess is not None:
+            recorded.append(guess)
+    assert game.history == whole.history and game.state is whole.state
+    assert recorded == player.guesses and all(g.outcome is not None for g in recorded)

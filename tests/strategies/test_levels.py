@@ -18,6 +18,7 @@ from sweeplab.strategies.levels import (
     coupled_groups,
     enumerate_group,
     enumerated_probabilities,
+    guess_candidates,
     trivial_moves,
 )
 
@@ -210,3 +211,19 @@ def test_first_corner_opens_a_corner_and_the_default_a_random_cell():
         assert not randoms <= corners
     with pytest.raises(Exception, match="first must be one of random, corner"):
         make("level3", first="centre")
+
+
+def test_guess_candidates_is_the_generic_rule():
+    """Smallest probability when at most the board average, else the cells no number touches, else any cell."""
+    observation = parse_position(FIVE_BY_FIVE.format(4))
+    problem = constraints_from(observation)
+    sets = [(c.cells, c.mines) for c in problem.constraints]
+    cells, kind, safety = guess_candidates(observation, problem, average_probabilities(sets))
+    assert set(cells) == ONE_EIGHTH and kind == "educated" and safety == 7 / 8
+    # every estimate above the average (mines left / covered): a cell no number touches
+    dense = parse_position("3x1x1\n1HH\n")
+    problem = constraints_from(dense)
+    cells, kind, safety = guess_candidates(dense, problem, {1: Fraction(1)})
+    assert (cells, kind, safety) == ([2], "unconstrained", 0.5)
+    cells, kind, safety = guess_candidates(dense, constraints_from(parse_position("2x1x1\n1H\n")), {1: Fraction(1)})
+    assert kind == "random" and safety is None

@@ -1,0 +1,280 @@
+"""The FastAPI application: the JSON API over games, analysis, the helper and benchmarks, and the static page.
+
+Every request body, query and path is validated by a schema (:mod:`sweeplab.web.schemas`); a bad request gets a
+4xx answer whose ``detail`` is one sentence naming the field, cell or number and the reason, never a traceback.
+Statuses: 400 input the library refuses (a malformed position or layout), 404 an unknown game, 409 a move the game
+does not allow now or a benchmark already running, 422 a request that breaks the schema or a position no layout
+can produce (with ``cells``, the numbers to blame). The server keeps each game's layout: a game's payload carries
+it only once the game is over.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+from sweeplab.core.errors import IllegalMoveError, InconsistentPositionError, SweeplabError
+from sweeplab.core.geometry import Board
+from sweeplab.core.rules import FIRST_CLICK_RULES, PRESETS, Rules
+from sweeplab.formats.position import format_position, parse_position
+from sweeplab.strategies.base import StrategyError
+from sweeplab.strategies.registry import get, names, options
+from sweeplab.web import schemas
+from sweeplab.web.benchjobs import BenchBusyError, BenchRunner, NoBenchError
+from sweeplab.web.games import MAX_GAMES, MAX_IDLE_SECONDS, GameStore, UnknownGameError
+from sweeplab.web.payloads import LEVELS, analysis_payload, guess_payload, hint_payload, xy
+
+STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("sweeplab.web")
+
+GameId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="the id a new game was given")]
+
+
+def _field(location: tuple[Any, ...]) -> str:
+    parts = [str(p) for p in location if p not in ("body", "query", "path")]
+    return ".".join(parts) or "request"
+
+
+def _message(error: dict[str, Any]) -> str:
+    text = str(error.get("msg", "invalid"))
+    return text.removeprefix("Value error, ")
+
+
+def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None = None) -> FastAPI:
+    """The application. ``allowed_hosts`` (the Host headers accepted; None accepts any) guards a local server
+    against DNS rebinding: ``sweeplab serve`` passes the loopback names and its own host."""
+    games = store if store is not None else GameStore()
+    runner = BenchRunner()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        runner.shutdown()
+
+    app = FastAPI(
+        title="sweeplab",
+        summary="Play, get help, watch strategies solve, analyse positions and run small benchmarks.",
+        docs_url=None,  # the interactive docs load scripts from a CDN; the page must work with no network
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    if allowed_hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+    app.state.games = games
+    app.state.bench = runner
+
+    # ----- errors: one sentence, the right status, never a traceback -----
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [{"field": _field(tuple(e.get("loc", ()))), "message": _message(e)} for e in exc.errors()]
+        detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
+        return JSONResponse({"detail": detail, "errors": errors}, status_code=422)
+
+    @app.exception_handler(SweeplabError)
+    async def refused(request: Request, exc: SweeplabError) -> JSONResponse:
+        status = 400
+        if isinstance(exc, UnknownGameError | NoBenchError):
+            status = 404
+        elif isinstance(exc, IllegalMoveError | BenchBusyError):
+            status = 409
+        elif isinstance(exc, StrategyError):
+            status = 500  # the strategy broke its contract: not the request's fault
+        return JSONResponse({"detail": str(exc)}, status_code=status)
+
+    @app.exception_handler(Exception)
+    async def crashed(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        return JSONResponse({"detail": f"internal error: {type(exc).__name__}: {exc}"}, status_code=500)
+
+    def inconsistent(board: Board, exc: InconsistentPositionError) -> JSONResponse:
+        return JSONResponse(
+            {"detail": str(exc), "inconsistent": True, "cells": [xy(board, c) for c in exc.cells]}, status_code=422
+        )
+
+    # ----- the page -----
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # ----- what the page offers -----
+    @app.get("/api/meta")
+    def meta() -> dict[str, Any]:
+        """Presets, first-click rules, strategies (with their options) and the page's limits."""
+        return {
+            "presets": {name: list(size) for name, size in PRESETS.items()},
+            "rules": FIRST_CLICK_RULES,
+            "strategies": [
+                {
+                    "name": name,
+                    "summary": get(name).summary,
+                    "source": get(name).source,
+                    "options": {  # the options a spec can set (NAME[key=value,...]) and their defaults
+                        k: p.default for k, p in options(name).items() if isinstance(p.default, bool | int | float | str)
+                    },
+                }
+                for name in names()
+            ],
+            "levels": LEVELS,
+            "limits": {
+                "page_max_cells": schemas.PAGE_MAX_CELLS,
+                "page_max_side": schemas.PAGE_MAX_SIDE,
+                "bench_max_games": schemas.BENCH_MAX_GAMES,
+                "bench_max_strategies": schemas.BENCH_MAX_STRATEGIES,
+                "max_games": games.max_games,
+                "max_idle_seconds": games.max_idle,
+            },
+        }
+
+    # ----- games -----
+    @app.post("/api/games", status_code=201)
+    def new_game(request: schemas.NewGame) -> dict[str, Any]:
+        """Deal a game (a seed is drawn when none is given, and shown so the game can be replayed), or play an
+        MBF layout as it is."""
+        if request.mbf is not None:
+            from sweeplab.formats.mbf import read_mbf
+
+            layout = read_mbf(request.mbf_bytes(), "the MBF file")
+            schemas.check_page_size(layout.width, layout.height)
+            rules = Rules(layout.width, layout.height, len(layout.mines), "unsafe")
+            return games.new(rules, None, layout.mines).payload()
+        seed = request.seed
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbits(32)
+        return games.new(request.rules(), seed).payload()
+
+    @app.get("/api/games/{game_id}")
+    def game_state(game_id: GameId) -> dict[str, Any]:
+        live = games.get(game_id)
+        with live.lock:
+            return live.payload()
+
+    @app.post("/api/games/{game_id}/restart")
+    def restart(game_id: GameId) -> dict[str, Any]:
+        """The same game again: same rules and seed (or the same layout)."""
+        live = games.get(game_id)
+        with live.lock:
+            live.restart()
+            return live.payload()
+
+    @app.post("/api/games/{game_id}/move")
+    def move(game_id: GameId, request: schemas.MoveRequest) -> dict[str, Any]:
+        """Reveal, flag, unflag or chord the cell (x, y)."""
+        live = games.get(game_id)
+        with live.lock:
+            cell = live.game.board.index(request.x, request.y)
+            opened = live.move(request.kind, cell)
+            return {"game": live.payload(), "opened": len(opened)}
+
+    @app.post("/api/games/{game_id}/step")
+    def step(game_id: GameId, request: schemas.StepRequest) -> dict[str, Any]:
+        """One move of the strategy: the move, and its guess record (with its explanation) when it guessed."""
+        live = games.get(game_id)
+        with live.lock:
+            try:
+                played, guess = live.step(request.strategy)
+            except SweeplabError:
+                raise
+            except Exception as error:  # a strategy bug: say which strategy, keep the server up
+                raise StrategyError(f"strategy {request.strategy!r} crashed: {type(error).__name__}: {error}") from error
+            board = live.game.board
+            return {
+                "game": live.payload(),
+                "move": {"kind": played.kind, "cell": xy(board, played.cell)},
+                "guess": guess_payload(board, guess),
+                "certain": guess is None,
+            }
+
+    @app.get("/api/games/{game_id}/hint")
+    def hint(game_id: GameId, level: Annotated[int, Query(ge=1, le=3, description="the helper's level")] = 3) -> Any:
+        """What the helper at this level marks on the current position (from what the player sees only)."""
+        live = games.get(game_id)
+        with live.lock:
+            observation = live.game.observation()
+        try:
+            return hint_payload(observation, level)
+        except InconsistentPositionError as exc:
+            return inconsistent(observation.board, exc)
+
+    @app.get("/api/games/{game_id}/probabilities")
+    def probabilities(game_id: GameId) -> Any:
+        """The exact engine on the current position: the overlay's data."""
+        live = games.get(game_id)
+        with live.lock:
+            observation = live.game.observation()
+        try:
+            return analysis_payload(observation)
+        except InconsistentPositionError as exc:
+            return inconsistent(observation.board, exc)
+
+    @app.get("/api/games/{game_id}/position", response_class=PlainTextResponse)
+    def position(game_id: GameId) -> PlainTextResponse:
+        """The player's view in JSMinesweeper's text format (flags as F), for the analyser or `sweeplab analyze`."""
+        live = games.get(game_id)
+        with live.lock:
+            text = format_position(live.game.observation())
+        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="sweeplab-{game_id[:8]}.txt"'})
+
+    # ----- the analyser -----
+    @app.post("/api/analyze")
+    def analyze_position(request: schemas.Position) -> Any:
+        """Every covered cell's probability, certain cells, craps shoots and the best move; an impossible position
+        gets 422 with the number to blame."""
+        observation = request.observation()
+        try:
+            return analysis_payload(observation)
+        except InconsistentPositionError as exc:
+            return inconsistent(observation.board, exc)
+
+    @app.post("/api/position/parse")
+    def parse(request: schemas.PositionText) -> dict[str, Any]:
+        """Read JSMinesweeper's text format into a grid (errors name the line and the cell)."""
+        observation = parse_position(request.text, "the position")
+        schemas.check_page_size(observation.width, observation.height)
+        return {
+            "width": observation.width,
+            "height": observation.height,
+            "mines": observation.mines,
+            "view": list(observation.view),
+            "text": format_position(observation),
+        }
+
+    # ----- benchmarks -----
+    @app.post("/api/bench", status_code=202)
+    def bench_start(request: schemas.BenchRequest) -> dict[str, Any]:
+        """Start a paired benchmark in a child process (one at a time); poll GET /api/bench for progress."""
+        settings = request.model_dump()
+        return runner.start(settings)
+
+    @app.get("/api/bench")
+    def bench_status() -> dict[str, Any]:
+        return runner.status()
+
+    @app.post("/api/bench/cancel")
+    def bench_cancel() -> dict[str, Any]:
+        return runner.cancel()
+
+    @app.get("/api/bench/report.json")
+    def bench_report() -> JSONResponse:
+        """The last finished run's report: settings, per-strategy summaries and the paired differences."""
+        report = runner.report()
+        name = f"sweeplab-bench-{report['settings']['board']}-seed{report['settings']['seed']}.json"
+        return JSONResponse(report, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    return app
+
+
+__all__ = ["MAX_GAMES", "MAX_IDLE_SECONDS", "create_app"]

@@ -1,0 +1,26 @@
+"""Strategies that only the web tests register: one that explains its guesses, one that crashes."""
+
+from sweeplab.core.game import Move
+from sweeplab.core.observation import Observation
+from sweeplab.strategies.base import Explanation, Strategy
+
+
+class ExplainingStrategy(Strategy):
+    """Reveals the first covered cell as a guess and says why, as ``best`` does."""
+
+    name = "test-explainer"
+    source = "tests"
+    summary = "first covered cell, explained"
+
+    def choose(self, observation: Observation) -> Move:
+        cell = observation.covered()[0]
+        return self.guess(observation, cell, "educated", 0.5, Explanation("the first covered cell", {"cell": cell, "p": 0.5}))
+
+
+class CrashingStrategy(Strategy):
+    name = "test-crasher"
+    source = "tests"
+    summary = "raises"
+
+    def choose(self, observation: Observation) -> Move:
+        raise ZeroDivisionError("boom")

@@ -1,0 +1,294 @@
+"""The page in a real browser: Playwright drives Debian's Chromium against `sweeplab serve` on a free port.
+
+Each test saves a screenshot of its view under ``results/web/`` (shown in the README). Without Chromium the tests
+skip, except under CI (``CI=true``), where they fail: ``make test`` installs Chromium first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sweeplab.analysis.exact import analyze
+from sweeplab.core.game import Game
+from sweeplab.core.observation import Observation
+from sweeplab.core.rules import make_rules
+from sweeplab.formats.position import format_position, parse_position
+from sweeplab.strategies import registry
+from sweeplab.strategies.base import play_move
+from tests.web.test_app import winning_seed
+
+SHOTS = Path(__file__).resolve().parents[2] / "results" / "web"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _missing(what: str) -> None:
+    message = f"browser tests need {what}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{message} (under CI they must run: `make test` installs it)")
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def get(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.read()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """`sweeplab serve` on a free port, as a user starts it."""
+    port = free_port()
+    executable = Path(sys.executable).with_name("sweeplab")
+    command = [str(executable)] if executable.exists() else [sys.executable, "-m", "sweeplab.cli"]
+    process = subprocess.Popen(
+        [*command, "serve", "--port", str(port), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            get(url + "api/meta")
+            break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                output = process.communicate()[0]
+                pytest.fail(f"sweeplab serve did not start:\n{output}")
+            time.sleep(0.1)
+    yield url
+    process.terminate()
+    try:
+        output = process.communicate(timeout=10)[0]
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output = process.communicate()[0]
+    assert "Traceback" not in output, output
+    assert f"sweeplab serving on {url} (only this machine can connect" in output
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    executable = shutil.which("chromium")
+    if executable is None:
+        _missing("Chromium: apt-get install -y chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("Playwright for Python: pip install -e '.[dev]'")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server)
+    page.wait_for_selector("body[data-ready=true]")
+    yield page
+    page.close()
+    assert not errors, f"the page raised JavaScript errors: {errors}"
+
+
+def position_needing_a_guess() -> Observation:
+    """An expert position from real play where the exact strategy has nothing certain left: it must guess."""
+    game = Game(make_rules("expert", "zero"), 5)
+    game.reveal(game.board.index(15, 8))
+    player = registry.make("exact", seed=5)
+    while not game.over:
+        result = analyze(game.observation())
+        if not result.safe and game.moves > 1:
+            return game.observation()
+        play_move(player, game)
+    raise AssertionError("the game ended without a guess")
+
+
+def cell(page, grid: str, x: int, y: int):
+    return page.locator(f"#{grid} .c[data-x='{x}'][data-y='{y}']")
+
+
+def start_game(page, board: str, rule: str, seed: int) -> None:
+    page.select_option("#play-board", board)
+    page.select_option("#play-rule", rule)
+    page.fill("#play-seed", str(seed))
+    page.click("#btn-new")
+    page.wait_for_function(f"state.game && state.game.seed === '{seed}' && state.game.moves === 0")
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=True)
+
+
+def test_play_by_clicking_reveal_flag_and_hint(page):
+    start_game(page, "beginner", "zero", 4)
+    assert page.inner_text("#mine-counter") == "010"
+    cell(page, "play-grid", 4, 4).click()
+    page.wait_for_function("state.game.moves === 1")
+    assert "open" in cell(page, "play-grid", 4, 4).get_attribute("class")
+    assert page.locator("#play-grid .c.open").count() > 1
+    view = page.evaluate("state.game.view")
+    covered = next(i for i, v in enumerate(view) if v == -1)
+    target = cell(page, "play-grid", covered % 9, covered // 9)
+    target.click(button="right")
+    page.wait_for_function("state.game.flags === 1")
+    assert "flag" in target.get_attribute("class") and page.inner_text("#mine-counter") == "009"
+    target.click(button="right")
+    page.wait_for_function("state.game.flags === 0")
+    assert "covered" in target.get_attribute("class") and page.inner_text("#mine-counter") == "010"
+    target.click(button="right")
+    page.wait_for_function("state.game.flags === 1")
+    page.check("input[name=level][value='3']")
+    page.click("#btn-hint")
+    page.wait_for_function("state.hint !== null")
+    marks = page.locator("#play-grid .c.mk-safe, #play-grid .c.mk-mine, #play-grid .c.mk-guess").count()
+    assert marks > 0 and page.inner_text("#hint-text")
+    assert page.locator("#move-log li").count() == 4
+    shot(page, "play.png")
+
+
+def test_auto_solver_plays_a_beginner_game_to_a_win(page):
+    seed = winning_seed("beginner", "exact")
+    start_game(page, "beginner", "safe", seed)
+    page.select_option("#solver-strategy", "exact")
+    page.eval_on_selector("#solver-delay", "el => { el.value = '0'; el.dispatchEvent(new Event('input')); }")
+    assert page.inner_text("#solver-delay-out") == "0.00 s"
+    page.click("#btn-solve")
+    page.wait_for_function("state.game.over", timeout=30_000)
+    assert page.inner_text("#game-status").startswith("Won in"), page.inner_text("#game-status")
+    moves = page.evaluate("state.game.moves")
+    assert page.locator("#move-log li").count() == moves + 1
+    assert page.inner_text("#move-log li:last-child").startswith("Game won in")
+    assert page.locator("#play-grid .c.flag").count() == 10, "a won game shows its mines flagged, as the classic game does"
+    assert page.inner_text("#mine-counter") == "000"
+    assert page.inner_text("#btn-solve") == "Solve" and page.is_disabled("#btn-step")
+    shot(page, "solver.png")
+
+
+def test_overlay_numbers_match_sweeplab_analyze(page, server, tmp_path):
+    start_game(page, "intermediate", "zero", 21)
+    cell(page, "play-grid", 8, 8).click()
+    page.wait_for_function("state.game.moves === 1")
+    page.check("#overlay-on")
+    page.check("#overlay-numbers")
+    page.wait_for_function("state.overlay !== null")
+    page.wait_for_selector("#play-grid .c.ov .pct")
+    game_id = page.evaluate("state.game.id")
+    position = tmp_path / "position.txt"
+    position.write_bytes(get(f"{server}api/games/{game_id}/position"))
+    executable = Path(sys.executable).with_name("sweeplab")
+    command = [str(executable)] if executable.exists() else [sys.executable, "-m", "sweeplab.cli"]
+    analysis = subprocess.run([*command, "analyze", str(position), "--json"], capture_output=True, text=True, check=True)
+    answer = json.loads(analysis.stdout)
+    shown = page.eval_on_selector_all(
+        "#play-grid .c.ov", "cells => cells.map(c => [+c.dataset.x, +c.dataset.y, c.querySelector('.pct').textContent])"
+    )
+    observation = parse_position(position.read_text())
+    assert len(shown) == len(observation.covered())
+    for x, y, text in shown:
+        p = answer["probabilities"][y][x] * 100
+        if text == "<1":
+            assert 0 < p < 0.5
+        elif text == ">99":
+            assert 99.5 < p < 100
+        else:
+            assert abs(int(text) - p) <= 0.5 + 1e-9, (x, y, text, p)
+    # a frontier cell, checked on its own as a reader would: hover shows the exact value too
+    frontier = next(
+        (x, y)
+        for x, y, text in shown
+        if text not in ("0", "100")
+        and answer["probabilities"][y][x] not in (None,)
+        and any(
+            abs(dx) + abs(dy) and 0 <= x + dx < 16 and 0 <= y + dy < 16 and observation.view[(y + dy) * 16 + x + dx] >= 0
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+        )
+    )
+    title = cell(page, "play-grid", *frontier).get_attribute("title")
+    assert f"{answer['probabilities'][frontier[1]][frontier[0]] * 100:.2f}%" in title
+    shot(page, "overlay.png")
+
+
+def test_analyser_edits_a_position_and_names_a_failing_number(page):
+    page.click(".tab[data-view=analyse]")
+    page.fill("#an-width", "5")
+    page.fill("#an-height", "3")
+    page.fill("#an-mines", "3")
+    page.click("#an-new")
+    for x, value in ((0, "1"), (1, "2"), (2, "1")):
+        page.click(f"#an-palette button[data-value='{value}']")
+        cell(page, "an-grid", x, 0).click()
+    page.wait_for_function("analyser.result && analyser.result.position === '5x3x3\\n121HH\\nHHHHH\\nHHHHH\\n'")
+    assert page.input_value("#an-text") == "5x3x3\n121HH\nHHHHH\nHHHHH\n"
+    for x, y in ((3, 0), (1, 1), (3, 1)):
+        assert "mk-safe" in cell(page, "an-grid", x, y).get_attribute("class")
+    for x, y in ((0, 1), (2, 1)):
+        assert "mk-mine" in cell(page, "an-grid", x, y).get_attribute("class")
+    assert cell(page, "an-grid", 4, 0).inner_text() == "14"  # 1/7, as `sweeplab analyze` says
+    assert "7 layouts" in page.inner_text("#an-result")
+    # a 3 in the corner with two covered neighbours cannot hold: said in words and marked on the board
+    page.click("#an-palette button[data-value='3']")
+    cell(page, "an-grid", 0, 0).click()
+    page.wait_for_function("analyser.bad.length > 0")
+    message = page.inner_text("#an-message")
+    assert message.startswith("Inconsistent: the 3 at (0, 0) cannot hold"), message
+    assert "mk-bad" in cell(page, "an-grid", 0, 0).get_attribute("class")
+    # keyboard edit: point at the cell and type 1
+    cell(page, "an-grid", 0, 0).hover()
+    page.keyboard.press("1")
+    page.wait_for_function("analyser.result !== null && analyser.bad.length === 0")
+    # paste a position from a real game and analyse it
+    text = format_position(position_needing_a_guess())
+    observation = parse_position(text)
+    page.fill("#an-text", text)
+    page.click("#an-load-text")
+    page.wait_for_function("analyser.result && analyser.result.width === 30")
+    result = analyze(observation)
+    best = page.evaluate("analyser.result.best")
+    assert best["probability"] == pytest.approx(min(p for _, p in result.covered()) if not result.safe else 0.0)
+    assert page.get_attribute("#an-download", "href").startswith("data:text/plain")
+    shot(page, "analyser.png")
+
+
+def test_benchmark_panel_runs_in_the_server(page):
+    page.click(".tab[data-view=bench]")
+    assert page.evaluate("bench.order") == ["exact", "single-point"]
+    order = [page.inner_text(f"#bench-strategies label:has(input[value='{n}']) .order") for n in ("exact", "single-point")]
+    assert order == ["1", "2"]
+    page.check("#bench-strategies input[value=level2]")
+    page.fill("#bench-games", "40")
+    page.click("#bench-run")
+    page.wait_for_selector("table.results", timeout=60_000)
+    rows = page.eval_on_selector_all("table.results tbody tr", "rows => rows.map(r => r.cells[0].textContent)")
+    assert rows[:3] == ["exact", "single-point", "level2"] and rows[3:] == ["exact − single-point", "exact − level2"]
+    assert page.get_attribute("#bench-json", "href") == "/api/bench/report.json"
+    assert "finished: 120/120 games" in page.inner_text("#bench-status")
+    assert page.is_disabled("#bench-cancel")
+    shot(page, "bench.png")

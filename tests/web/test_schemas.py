@@ -1,0 +1,41 @@
+"""Request schemas: the page's size limits, strategy specs, and messages that name the field."""
+
+import pytest
+from pydantic import ValidationError
+
+from sweeplab.core.errors import BoardSpecError
+from sweeplab.web.schemas import BenchRequest, NewGame, Position, check_page_size, strategy_spec
+
+
+def test_page_size_limit_names_the_limit_and_the_way_round_it():
+    check_page_size(100, 100)
+    with pytest.raises(BoardSpecError, match=r"too large for the page: it draws at most 10000 cells.*sweeplab analyze"):
+        check_page_size(101, 100)
+    with pytest.raises(BoardSpecError, match="at most 10000 cells and 200 a side"):
+        check_page_size(201, 1)
+
+
+def test_strategy_specs_are_canonical_and_checked():
+    assert strategy_spec(" gac[subsets=False, pairs=False] ") == "gac[pairs=False,subsets=False]"
+    with pytest.raises(ValueError, match="unknown strategy"):
+        strategy_spec("nobody")
+
+
+def test_new_game_checks_the_rule_against_the_board():
+    assert NewGame(board="expert", rule="zero").rules().mines == 99
+    with pytest.raises(ValidationError, match="the 'zero' rule keeps the first click"):
+        NewGame(board="3x3x6", rule="zero")
+    assert NewGame(board="3x3x9", rule="unsafe").rules().mines == 9
+
+
+def test_position_shape():
+    assert Position(width=2, height=1, mines=1, view=[1, -1]).observation().view == (1, -1)
+    with pytest.raises(ValidationError, match="view has 1 cells"):
+        Position(width=2, height=1, mines=1, view=[1])
+
+
+def test_bench_request_splits_and_limits_specs():
+    request = BenchRequest(strategies=["exact,single-point", "gac[pairs=False]"])
+    assert request.strategies == ["exact", "single-point", "gac[pairs=False]"]
+    with pytest.raises(ValidationError, match="at most 6 strategies"):
+        BenchRequest(strategies=["exact,single-point,random,gac,dss,level2,level3"])
