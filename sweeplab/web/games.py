@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sweeplab.bench.runner import game_seeds
 from sweeplab.core.errors import IllegalMoveError, SweeplabError
 from sweeplab.core.game import Game, Move
 from sweeplab.core.observation import FLAGGED
@@ -46,17 +47,22 @@ class LiveGame:
     ended: float | None = None
     player: Strategy | None = None
     player_spec: str | None = None
+    strategy_seed: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         self.restart()
 
     def restart(self) -> None:
-        """Deal the same game again (same rules and seed, or the same layout); the auto-solver starts afresh."""
+        """Deal the same game again (same rules and seed, or the same layout); the auto-solver starts afresh.
+
+        Seed S deals game 0 of ``sweeplab bench --seed S``, the game ``sweeplab play --seed S`` plays, and the
+        auto-solver gets that game's strategy seed, so a game seen here can be replayed from the command line."""
+        layout_seed, self.strategy_seed = game_seeds(self.seed if self.seed is not None else 0, 0)
         if self.layout is not None:
             self.game = Game(self.rules, layout=self.layout)
         else:
-            self.game = Game(self.rules, self.seed)
+            self.game = Game(self.rules, layout_seed)
         self.started = self.ended = None
         self.player = self.player_spec = None
         self.used = self.clock()
@@ -79,12 +85,12 @@ class LiveGame:
         return self._timed(lambda: self.game.apply(Move(kind, cell)))
 
     def step(self, spec: str) -> tuple[Move, Guess | None]:
-        """One move of strategy ``spec`` (kept between steps; seeded with the game's seed, as `sweeplab play` does)."""
+        """One move of strategy ``spec`` (kept between steps; seeded as `sweeplab play --seed` seeds it)."""
         limit = 10 * self.game.board.cells + 10
         if self.game.moves >= limit:
             raise StrategyError(f"strategy {spec!r}: {self.game.moves} moves without finishing the game; stopped")
         if self.player is None or self.player_spec != spec:
-            self.player = make_spec(spec, seed=self.seed if self.seed is not None else 0)
+            self.player = make_spec(spec, seed=self.strategy_seed)
             self.player_spec = spec
         player = self.player
         return self._timed(lambda: play_move(player, self.game))
@@ -115,7 +121,8 @@ class LiveGame:
             "mines_left": observation.mines_left,
             "elapsed": round(self.elapsed(), 3),
             "hint_cell": xy(board, game.hint) if game.hint is not None else None,
-            "rule_kept": bool(getattr(game, "rule_kept", True)),
+            "rule_kept": game.rule_kept,
+            "rule_failure": game.rule_failure,
             "strategy": self.player_spec,
         }
         if game.over:

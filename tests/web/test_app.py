@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sweeplab.analysis.exact import analyze
+from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules, make_rules
 from sweeplab.formats.mbf import Layout, write_mbf
@@ -45,7 +46,8 @@ def winning_seed(board: str = "beginner", strategy: str = "exact") -> int:
     """A seed whose game the strategy wins when seeded as `sweeplab play` and the page seed it."""
     rules = make_rules(board, "safe")
     for seed in range(100):
-        game = play(registry.make(strategy, seed=seed), Game(rules, seed))
+        layout_seed, strategy_seed = game_seeds(seed, 0)
+        game = play(registry.make(strategy, seed=strategy_seed), Game(rules, layout_seed))
         if game.state is GameState.WON:
             return seed
     raise AssertionError("no winning seed in 100")
@@ -290,7 +292,8 @@ def test_overlay_and_hints_depend_only_on_what_the_player_sees(client):
 def test_step_plays_the_strategy_as_sweeplab_play_does(client):
     seed = winning_seed()
     game = new_game(client, board="beginner", rule="safe", seed=seed)
-    reference = play(registry.make("exact", seed=seed), Game(make_rules("beginner", "safe"), seed))
+    layout_seed, strategy_seed = game_seeds(seed, 0)  # the game `sweeplab play --seed SEED` plays
+    reference = play(registry.make("exact", seed=strategy_seed), Game(make_rules("beginner", "safe"), layout_seed))
     moves = []
     while not game["over"]:
         response = client.post(f"/api/games/{game['id']}/step", json={"strategy": "exact"})

@@ -222,7 +222,7 @@ function setGame(game) {
     ? `MBF layout ${game.board} (no first-click rule)`
     : `${game.board}, first click “${game.rule}”, seed ${game.seed}`;
   let info = `${what} · ${game.moves} move${game.moves === 1 ? "" : "s"}`;
-  if (!game.rule_kept) info += " · the first-click rule's promise could not be kept on this dense board";
+  if (!game.rule_kept) info += ` · the first-click rule was not met: ${game.rule_failure}`;
   $("play-info").textContent = info;
   $("download-game-position").href = `/api/games/${game.id}/position`;
   $("btn-step").disabled = game.over || state.solving;
