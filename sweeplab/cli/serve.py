@@ -65,7 +65,7 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-@main.command("serve", short_help="Play, get hints, watch strategies and analyse positions in a browser.")
+@main.command("serve", short_help="Play, get hints and analyse positions in a browser.")
 @click.option(
     "--host",
     default="127.0.0.1",
