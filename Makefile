@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint clean chromium
+.PHONY: demo test lint clean chromium screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ test: $(STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2; status=$$?; if [ $$status -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$status
+
+# Retake the page's screenshots shown in the README (the browser tests, saving into results/web/).
+screenshots: $(STAMP) chromium
+	SWEEPLAB_SCREENSHOTS=results/web $(BIN)/pytest -q tests/web/test_page.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

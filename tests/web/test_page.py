@@ -1,7 +1,9 @@
 """The page in a real browser: Playwright drives Debian's Chromium against `sweeplab serve` on a free port.
 
-Each test saves a screenshot of its view under ``results/web/`` (shown in the README). Without Chromium the tests
-skip, except under CI (``CI=true``), where they fail: ``make test`` installs Chromium first.
+Each test saves a screenshot of its view: under ``results/web/`` (committed, shown in the README) when
+``SWEEPLAB_SCREENSHOTS`` names that folder (``make screenshots``), else in a temporary folder, so that ``make test``
+leaves the committed images alone. Without Chromium the tests skip, except under CI (``CI=true``), where they fail:
+``make test`` installs Chromium first.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from sweeplab.strategies import registry
 from sweeplab.strategies.base import play_move
 from tests.web.test_app import winning_seed
 
-SHOTS = Path(__file__).resolve().parents[2] / "results" / "web"
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -141,12 +143,22 @@ def start_game(page, board: str, rule: str, seed: int) -> None:
     page.wait_for_function(f"state.game && state.game.seed === '{seed}' && state.game.moves === 0")
 
 
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / name), full_page=True)
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory) -> Path:
+    """Where screenshots go: ``$SWEEPLAB_SCREENSHOTS`` (relative to the repository) or a temporary folder."""
+    chosen = os.environ.get("SWEEPLAB_SCREENSHOTS")
+    folder = ROOT / chosen if chosen else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
-def test_play_by_clicking_reveal_flag_and_hint(page):
+def shot(page, folder: Path, name: str) -> None:
+    path = folder / name
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000, f"{path} looks empty"
+
+
+def test_play_by_clicking_reveal_flag_and_hint(page, shots):
     start_game(page, "beginner", "zero", 4)
     assert page.inner_text("#mine-counter") == "010"
     cell(page, "play-grid", 4, 4).click()
@@ -170,10 +182,10 @@ def test_play_by_clicking_reveal_flag_and_hint(page):
     marks = page.locator("#play-grid .c.mk-safe, #play-grid .c.mk-mine, #play-grid .c.mk-guess").count()
     assert marks > 0 and page.inner_text("#hint-text")
     assert page.locator("#move-log li").count() == 4
-    shot(page, "play.png")
+    shot(page, shots, "play.png")
 
 
-def test_auto_solver_plays_a_beginner_game_to_a_win(page):
+def test_auto_solver_plays_a_beginner_game_to_a_win(page, shots):
     seed = winning_seed("beginner", "exact")
     start_game(page, "beginner", "safe", seed)
     page.select_option("#solver-strategy", "exact")
@@ -188,10 +200,10 @@ def test_auto_solver_plays_a_beginner_game_to_a_win(page):
     assert page.locator("#play-grid .c.flag").count() == 10, "a won game shows its mines flagged, as the classic game does"
     assert page.inner_text("#mine-counter") == "000"
     assert page.inner_text("#btn-solve") == "Solve" and page.is_disabled("#btn-step")
-    shot(page, "solver.png")
+    shot(page, shots, "solver.png")
 
 
-def test_overlay_numbers_match_sweeplab_analyze(page, server, tmp_path):
+def test_overlay_numbers_match_sweeplab_analyze(page, server, tmp_path, shots):
     start_game(page, "intermediate", "zero", 21)
     cell(page, "play-grid", 8, 8).click()
     page.wait_for_function("state.game.moves === 1")
@@ -233,10 +245,10 @@ def test_overlay_numbers_match_sweeplab_analyze(page, server, tmp_path):
     )
     title = cell(page, "play-grid", *frontier).get_attribute("title")
     assert f"{answer['probabilities'][frontier[1]][frontier[0]] * 100:.2f}%" in title
-    shot(page, "overlay.png")
+    shot(page, shots, "overlay.png")
 
 
-def test_analyser_edits_a_position_and_names_a_failing_number(page):
+def test_analyser_edits_a_position_and_names_a_failing_number(page, shots):
     page.click(".tab[data-view=analyse]")
     page.fill("#an-width", "5")
     page.fill("#an-height", "3")
@@ -274,10 +286,10 @@ def test_analyser_edits_a_position_and_names_a_failing_number(page):
     best = page.evaluate("analyser.result.best")
     assert best["probability"] == pytest.approx(min(p for _, p in result.covered()) if not result.safe else 0.0)
     assert page.get_attribute("#an-download", "href").startswith("data:text/plain")
-    shot(page, "analyser.png")
+    shot(page, shots, "analyser.png")
 
 
-def test_benchmark_panel_runs_in_the_server(page):
+def test_benchmark_panel_runs_in_the_server(page, shots):
     page.click(".tab[data-view=bench]")
     assert page.evaluate("bench.order") == ["exact", "single-point"]
     order = [page.inner_text(f"#bench-strategies label:has(input[value='{n}']) .order") for n in ("exact", "single-point")]
@@ -291,4 +303,4 @@ def test_benchmark_panel_runs_in_the_server(page):
     assert page.get_attribute("#bench-json", "href") == "/api/bench/report.json"
     assert "finished: 120/120 games" in page.inner_text("#bench-status")
     assert page.is_disabled("#bench-cancel")
-    shot(page, "bench.png")
+    shot(page, shots, "bench.png")
