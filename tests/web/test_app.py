@@ -77,7 +77,7 @@ def test_meta_lists_presets_rules_strategies_and_limits(client):
     names = [s["name"] for s in meta["strategies"]]
     assert names == registry.names()
     equation = next(s for s in meta["strategies"] if s["name"] == "equation")
-    assert equation["options"] == {"guess": registry.options("equation")["guess"].default}
+    assert equation["options"] == {name: parameter.default for name, parameter in registry.options("equation").items()}
     exact = next(s for s in meta["strategies"] if s["name"] == "exact")
     assert exact["options"] == {}, "a Budget cannot be set from a spec, so it is not offered"
     assert meta["limits"]["page_max_cells"] == 10_000 and set(meta["levels"]) == {"1", "2", "3"}
