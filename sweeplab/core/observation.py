@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Set
 from dataclasses import dataclass
 
 from sweeplab.core.errors import ArgumentError, shown, whole_number
@@ -38,7 +38,7 @@ class Observation:
         object.__setattr__(self, "mines", whole_number(self.mines, "Observation(mines)", minimum=0, maximum=cells))
         object.__setattr__(self, "moves", whole_number(self.moves, "Observation(moves)", minimum=0))
         view = self.view
-        if isinstance(view, str | bytes) or not isinstance(view, Sequence):
+        if isinstance(view, str | bytes | Mapping | Set) or not (hasattr(view, "__len__") and hasattr(view, "__iter__")):
             raise ArgumentError(f"Observation(view): expected a sequence of {cells} ints, not {shown(view)}")
         if len(view) != cells:
             raise ArgumentError(

@@ -164,3 +164,7 @@ def test_numpy_style_integers_are_accepted():
     assert game.reveal(Index(11)) and type(game.history[0].cell) is int
     observation = Observation(Board(2, 1), Index(1), [Index(1), COVERED])
     assert observation.view == (1, COVERED) and observation.mines == 1
+    import numpy as np
+
+    from_array = Observation(Board(2, 1), np.int64(1), np.array([1, COVERED]))
+    assert from_array.view == (1, COVERED) and all(type(v) is int for v in from_array.view)
