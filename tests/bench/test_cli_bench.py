@@ -222,3 +222,16 @@ def test_plain_progress_lines_when_stderr_is_not_a_terminal(monkeypatch):
     assert lines and re.match(r"bench: [\d,]+/30 games \([\d.]+%\), [\d,.]+ games/s(, ETA .+)?$", lines[-1]), lines
     quiet = CliRunner().invoke(main, ["bench", "-s", "exact", "-b", "expert", "-n", "30", "-j", "1", "--json"])
     assert "bench: " not in quiet.output
+
+
+def test_resume_with_other_settings_is_refused_naming_the_difference(tmp_path):
+    out = str(tmp_path / "run")
+    first = invoke("bench", "-s", "random", "-b", "beginner", "-n", "20", "-j", "1", "--out", out)
+    assert first.exit_code == 0
+    again = CliRunner().invoke(main, ["bench", "-s", "random", "-b", "beginner", "-n", "20", "-j", "1", "--out", out, "--resume"])
+    assert again.exit_code == 0 and "already holds this run, finished" in again.output and "won 0/20" in again.output
+    other = CliRunner().invoke(
+        main, ["bench", "-s", "random", "-b", "beginner", "-n", "30", "--seed", "2", "--out", out, "--resume"]
+    )
+    assert other.exit_code == 2
+    assert "--resume: " in other.output and "--games was 20, now 30; --seed was 0, now 2" in other.output

@@ -13,14 +13,15 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
 from tests.bench.faults import alive, children, journal_games, rows, run, start, summaries, unprivileged, wait_for_games
 
-BENCH = ("bench", "-s", "single-point,random", "-b", "beginner", "-n", "600", "--seed", "3", "-j", "2", "--batch", "20")
-GAMES = 2 * 600
+BENCH = ("bench", "-s", "single-point,random", "-b", "beginner", "-n", "400", "--seed", "3", "-j", "2", "--batch", "10")
+GAMES = 2 * 400
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +59,7 @@ SIGNAL_CASES = [(signal.SIGINT, seed) for seed in range(3)] + [(signal.SIGTERM, 
 
 @pytest.mark.parametrize(("signum", "case"), SIGNAL_CASES, ids=lambda v: getattr(v, "name", str(v)))
 def test_a_signal_at_a_random_point_loses_nothing_and_resume_gives_the_same_result(signum, case, reference, tmp_path):
-    after = random.Random(f"{signum}-{case}").randrange(1, GAMES - 200)
+    after = random.Random(f"{signum}-{case}").randrange(1, GAMES - 100)
     out = tmp_path / "run"
     result, workers = interrupt(out, signum, after)
     if result.returncode == 0:  # the run ended before the signal: nothing to resume, and it must be whole
@@ -191,12 +192,12 @@ def test_a_huge_game_count_starts_at_once_with_flat_memory(tmp_path):
 
 
 def test_an_experiment_resumes_to_the_same_files(tmp_path):
-    args = ("experiment", "outcomes", "-b", "beginner", "-s", "single-point,random", "-n", "200", "-j", "2")
+    args = ("experiment", "outcomes", "-b", "beginner", "-s", "single-point,random", "-n", "100", "-j", "1")
     whole = tmp_path / "whole"
     assert run(*args, "--out", whole).returncode == 0
     out = tmp_path / "cut"
     process = start(*args, "--out", out)
-    wait_for_games(out, 150, process)
+    wait_for_games(out, 60, process)
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=60)
     if process.returncode != 0:
@@ -223,3 +224,15 @@ def test_a_killed_worker_process_stops_the_run_cleanly_and_resume_completes_it(r
     again = run(*BENCH, "--out", out, "--resume")
     assert again.returncode == 0, again.stderr
     assert_same_run(out, reference)
+
+
+def test_an_interrupted_run_without_out_prints_what_finished_and_that_nothing_was_saved():
+    process = start("bench", "-s", "random", "-b", "beginner", "-n", "10000000", "-j", "2")
+    deadline = time.monotonic() + 60
+    while "bench: " not in process.stderr.readline() and time.monotonic() < deadline:
+        pass  # the first progress line: games are being played
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "partial:" in stdout and "stopped by SIGINT" in stderr
+    assert "nothing was saved (no --out)" in stderr and "Traceback" not in stderr

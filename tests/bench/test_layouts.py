@@ -150,7 +150,7 @@ NEAR_VALID = st.fixed_dictionaries(
 MANIFESTS = NEAR_VALID | st.fixed_dictionaries({}, optional={**FIELD_VALUES, "extra": JSON}) | JSON
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=MANIFESTS)
 def test_fuzzed_manifests_are_read_or_refused_never_crash(fuzzed, data):
     (fuzzed / "deal.json").write_text(json.dumps(data))
