@@ -354,6 +354,7 @@ def bench_command(
                 return
             total = games * len(names)
             done = journal.resumed if journal is not None else 0
+            stopped = None
             with executor_for(executor, jobs, scheduler) as ex, game_progress("bench", total, done, quiet=as_json) as advance:
                 workers = ex.describe()
                 try:
@@ -372,9 +373,11 @@ def bench_command(
                         journal=journal,
                     )
                 except Stopped as stop:
-                    stop.report.settings["executor"] = workers
-                    _print_report(stop.report, workers, layout_set, games, as_json)
-                    _stopped(stop, journal, resume_command, total)
+                    stopped = stop  # reported once the workers and the progress line have stopped
+            if stopped is not None:
+                stopped.report.settings["executor"] = workers
+                _print_report(stopped.report, workers, layout_set, games, as_json)
+                _stopped(stopped, journal, resume_command, total)
             report.settings["executor"] = workers
             _print_report(report, workers, layout_set, games, as_json)
             if out is not None:
@@ -636,13 +639,16 @@ def experiment_command(
                 for f in journal.files:
                     click.echo(f"kept {f}")
                 return
+            stopped = None
             with executor_for(executor, jobs, scheduler) as ex, game_progress(name, total, journal.resumed) as advance:
                 try:
                     files = run_experiment(name, out, settings, ex, click.echo, lambda _total: advance, journal)
                 except Stopped as stop:
-                    for label, finished, wanted in stop.report:
-                        click.echo(f"partial: {label}: {finished:,} of {wanted:,} games finished")
-                    _stopped(stop, journal, resume_command, total)
+                    stopped = stop  # reported once the workers and the progress line have stopped
+            if stopped is not None:
+                for label, finished, wanted in stopped.report:
+                    click.echo(f"partial: {label}: {finished:,} of {wanted:,} games finished")
+                _stopped(stopped, journal, resume_command, total)
             journal.finish(files)
     except Interrupted as error:
         _interrupted(error, journal, resume_command)
