@@ -3,10 +3,16 @@
  * From a position's view (one signed byte per cell: 0-8 revealed, -1 covered, -2 flagged) it builds the
  * constraints, groups frontier cells into super-cells, splits them into components, and counts each
  * component's weighted solutions by mine count over the same partial states as exact.py's `count` (keyed by the
- * mine count so far and the needs of the open constraints, weights C(size, x)); where `count` carries each state's
- * expected mines per super-cell forward, the kernel runs a backward pass instead (see run_dp). Same integers.
- * Weights are exact unsigned 128-bit integers; a component that could overflow them, or whose states or
- * memory would exceed the caller's limits, is returned without a tally, for Python to handle.
+ * mine count so far and the needs of the open constraints, weights C(size, x)): a forward pass of merged states,
+ * then a backward pass per final mine count for each super-cell's expected mines (see run_dp). Exact integers:
+ * a component of at most 118 cells is counted in unsigned 128-bit integers (no value can reach 2^127); a larger
+ * one in a residue number system (each value modulo enough 62-bit primes that their product exceeds every value,
+ * then rebuilt by the Chinese remainder theorem), so no component is too large to count exactly.
+ *
+ * Limits: a component whose partial states exceed `max_states` in one step, whose tables would take more than
+ * `max_bytes`, that keeps more than MAX_ACTIVE constraints open, or that is still counting at the deadline
+ * (`seconds` from the call) comes back without a tally and with the reason, for Python to estimate. Components
+ * are counted smallest first, so a deadline leaves only the largest uncounted. Ctrl-C is honoured while counting.
  * It knows nothing of probabilities: exact.py combines the tallies with exact Python integers.
  */
 #define PY_SSIZE_T_CLEAN
@@ -14,12 +20,54 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <math.h>
 
 typedef unsigned __int128 u128;
 
 #define MAX_ACTIVE 64
+#define SMALL_CELLS 118   /* at most this many cells: 128-bit counting */
+#define CHECK_EVERY 4096  /* states between clock and signal checks */
 
 static u128 binom128[9][9];
+
+enum { ST_OK = 1, ST_STATES = 0, ST_MEMORY = 2, ST_TIME = 3, ST_WIDE = 4, ST_BIGGER = 5, ST_NOMEM = -1, ST_SIGNAL = -2 };
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The work limits of one call: states per step, bytes of tables, the deadline; checked every CHECK_EVERY states. */
+typedef struct {
+    long max_states;
+    size_t max_bytes;
+    size_t bytes;
+    double deadline;
+    long tick;
+} Limits;
+
+/* ST_OK to go on; ST_TIME past the deadline; ST_SIGNAL when a signal handler raised (Ctrl-C). */
+static int limits_check(Limits *lim) {
+    if (++lim->tick % CHECK_EVERY) return ST_OK;
+    if (PyErr_CheckSignals() < 0) return ST_SIGNAL;
+    if (now_seconds() > lim->deadline) return ST_TIME;
+    return ST_OK;
+}
+
+static void *lim_alloc(Limits *lim, size_t bytes, int zero) {
+    if (lim->bytes + bytes > lim->max_bytes) return NULL;
+    void *p = zero ? calloc(1, bytes ? bytes : 1) : malloc(bytes ? bytes : 1);
+    if (p) lim->bytes += bytes;
+    return p;
+}
+
+static void lim_free(Limits *lim, void *p, size_t bytes) {
+    if (!p) return;
+    free(p);
+    lim->bytes -= bytes;
+}
 
 static PyObject *u128_to_py(u128 v) {
     uint64_t hi = (uint64_t)(v >> 64), lo = (uint64_t)v;
@@ -31,6 +79,157 @@ static PyObject *u128_to_py(u128 v) {
     PyObject *r = (sh && l) ? PyNumber_Or(sh, l) : NULL;
     Py_XDECREF(h); Py_XDECREF(l); Py_XDECREF(s); Py_XDECREF(sh);
     return r;
+}
+
+/* ---------- modular arithmetic for large components (Montgomery form, primes below 2^62) ---------- */
+
+typedef struct {
+    uint64_t p;     /* an odd prime below 2^62 */
+    uint64_t ninv;  /* -p^-1 mod 2^64 */
+    uint64_t r2;    /* 2^128 mod p */
+} Mod;
+
+static Mod *mods = NULL;
+static int n_mods = 0, cap_mods = 0;
+
+static inline uint64_t redc(u128 t, const Mod *m) {
+    uint64_t q = (uint64_t)t * m->ninv;
+    uint64_t u = (uint64_t)((t + (u128)q * m->p) >> 64);
+    return u >= m->p ? u - m->p : u;
+}
+static inline uint64_t mmul(uint64_t a, uint64_t b, const Mod *m) { return redc((u128)a * b, m); }
+static inline uint64_t madd(uint64_t a, uint64_t b, const Mod *m) { uint64_t s = a + b; return s >= m->p ? s - m->p : s; }
+static inline uint64_t to_mont(uint64_t a, const Mod *m) { return mmul(a % m->p, m->r2, m); }
+
+static void mod_init(Mod *m, uint64_t p) {
+    uint64_t inv = p; /* Newton's iteration for p^-1 mod 2^64 */
+    for (int i = 0; i < 6; i++) inv *= 2 - p * inv;
+    m->p = p;
+    m->ninv = (uint64_t)0 - inv;
+    uint64_t r1 = (uint64_t)(((u128)1 << 64) % p);
+    m->r2 = (uint64_t)(((u128)r1 * r1) % p);
+}
+
+static uint64_t mpow(uint64_t base_m, uint64_t e, const Mod *m) { /* base and result in Montgomery form */
+    uint64_t r = to_mont(1, m);
+    while (e) {
+        if (e & 1) r = mmul(r, base_m, m);
+        base_m = mmul(base_m, base_m, m);
+        e >>= 1;
+    }
+    return r;
+}
+
+static int is_prime(uint64_t n) { /* deterministic Miller-Rabin for 64-bit n */
+    static const uint64_t small[] = {3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73};
+    if (n < 2 || !(n & 1)) return n == 2;
+    for (size_t i = 0; i < sizeof small / sizeof *small; i++) if (n % small[i] == 0) return n == small[i];
+    Mod m;
+    mod_init(&m, n);
+    uint64_t d = n - 1;
+    int s = 0;
+    while (!(d & 1)) { d >>= 1; s++; }
+    static const uint64_t bases[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
+    uint64_t one = to_mont(1, &m), minus_one = to_mont(n - 1, &m);
+    for (size_t i = 0; i < sizeof bases / sizeof *bases; i++) {
+        uint64_t x = mpow(to_mont(bases[i], &m), d, &m);
+        if (x == one || x == minus_one) continue;
+        int witness = 1;
+        for (int r = 1; r < s && witness; r++) {
+            x = mmul(x, x, &m);
+            if (x == minus_one) witness = 0;
+        }
+        if (witness) return 0;
+    }
+    return 1;
+}
+
+/* Make sure at least `count` primes are ready (the largest primes below 2^62, found once and kept). */
+static int ensure_mods(int count) {
+    if (count <= n_mods) return 1;
+    if (count > cap_mods) {
+        int cap = cap_mods ? cap_mods : 32;
+        while (cap < count) cap *= 2;
+        Mod *grown = realloc(mods, sizeof(Mod) * (size_t)cap);
+        if (!grown) return 0;
+        mods = grown;
+        cap_mods = cap;
+    }
+    uint64_t candidate = n_mods ? mods[n_mods - 1].p - 2 : ((uint64_t)1 << 62) - 1;
+    while (n_mods < count) {
+        if (is_prime(candidate)) mod_init(&mods[n_mods++], candidate);
+        candidate -= 2;
+    }
+    return 1;
+}
+
+/* A non-negative integer from little-endian 64-bit limbs. */
+static PyObject *limbs_to_py(const uint64_t *limbs, int n) {
+    while (n > 1 && !limbs[n - 1]) n--;
+    if (n == 1) return PyLong_FromUnsignedLongLong(limbs[0]);
+    unsigned char *bytes = malloc((size_t)n * 8);
+    if (!bytes) return PyErr_NoMemory();
+    for (int i = 0; i < n; i++)
+        for (int b = 0; b < 8; b++) bytes[i * 8 + b] = (unsigned char)(limbs[i] >> (8 * b));
+#if PY_VERSION_HEX >= 0x030D0000
+    PyObject *r = PyLong_FromUnsignedNativeBytes(bytes, (size_t)n * 8, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    PyObject *r = _PyLong_FromByteArray(bytes, (size_t)n * 8, 1, 0);
+#endif
+    free(bytes);
+    return r;
+}
+
+/* Chinese remaindering (Garner's algorithm): residues (Montgomery form) modulo mods[0..L-1] -> a Python int. */
+typedef struct {
+    int L;
+    uint64_t *inv;     /* inv[i * L + j]: p_j^-1 mod p_i, Montgomery form, j < i */
+    uint64_t *digits;  /* scratch: mixed-radix digits */
+    uint64_t *limbs;   /* scratch: L + 1 limbs */
+} Garner;
+
+static int garner_init(Garner *g, int L) {
+    g->L = L;
+    g->inv = malloc(sizeof(uint64_t) * (size_t)L * L);
+    g->digits = malloc(sizeof(uint64_t) * L);
+    g->limbs = malloc(sizeof(uint64_t) * (L + 1));
+    if (!g->inv || !g->digits || !g->limbs) return 0;
+    for (int i = 0; i < L; i++) {
+        const Mod *m = &mods[i];
+        for (int j = 0; j < i; j++) /* Fermat: p_j^(p_i - 2) mod p_i */
+            g->inv[i * L + j] = mpow(to_mont(mods[j].p, m), m->p - 2, m);
+    }
+    return 1;
+}
+
+static void garner_free(Garner *g) { free(g->inv); free(g->digits); free(g->limbs); }
+
+static PyObject *garner_to_py(Garner *g, const uint64_t *residues) {
+    int L = g->L;
+    for (int i = 0; i < L; i++) {
+        const Mod *m = &mods[i];
+        uint64_t v = redc(residues[i], m); /* out of Montgomery form */
+        for (int j = 0; j < i; j++) {
+            uint64_t d = g->digits[j] % m->p;
+            v = v >= d ? v - d : v + m->p - d;
+            v = mmul(v, g->inv[i * L + j], m); /* normal * Montgomery(inv) = normal */
+        }
+        g->digits[i] = v;
+    }
+    /* value = d0 + p0 (d1 + p1 (d2 + ...)): Horner from the top digit */
+    int n = 1;
+    memset(g->limbs, 0, sizeof(uint64_t) * (L + 1));
+    g->limbs[0] = g->digits[L - 1];
+    for (int i = L - 2; i >= 0; i--) {
+        u128 carry = g->digits[i];
+        for (int w = 0; w < n; w++) {
+            u128 t = (u128)g->limbs[w] * mods[i].p + carry;
+            g->limbs[w] = (uint64_t)t;
+            carry = t >> 64;
+        }
+        if (carry) g->limbs[n++] = (uint64_t)carry;
+    }
+    return limbs_to_py(g->limbs, n);
 }
 
 /* ---------- the per-component dynamic programme ---------- */
@@ -48,26 +247,39 @@ typedef struct {
     int supercell;     /* local super-cell index */
 } Step;
 
+/* Open-addressing hash table of partial states: key bytes (2 for k, then the open needs) -> `words` 64-bit words. */
 typedef struct {
-    int klen;             /* key bytes: 2 (k) + n needs */
-    size_t cap;           /* table slots (a power of two) */
+    int klen;
+    int words;            /* value words per slot: 2 for a u128, L for L residues */
+    size_t cap;           /* slots (a power of two) */
     size_t count;
     unsigned char *keys;  /* cap * klen */
-    u128 *weight;         /* cap: forward weights (alpha) */
+    uint64_t *vals;       /* cap * words */
     unsigned char *used;  /* cap */
 } Table;
 
-static int table_init(Table *t, int klen, size_t cap) {
-    t->klen = klen; t->cap = cap; t->count = 0;
+static size_t table_bytes(int klen, int words, size_t cap) { return cap * ((size_t)klen + 8 * (size_t)words + 1); }
+
+static int table_init(Table *t, int klen, int words, size_t cap, Limits *lim) {
+    t->klen = klen; t->words = words; t->cap = cap; t->count = 0;
+    t->keys = NULL; t->vals = NULL; t->used = NULL;
+    if (lim->bytes + table_bytes(klen, words, cap) > lim->max_bytes) return ST_MEMORY;
     t->keys = malloc(cap * (size_t)klen);
-    t->weight = malloc(cap * sizeof(u128));
+    t->vals = malloc(cap * sizeof(uint64_t) * words);
     t->used = calloc(cap, 1);
-    return t->keys && t->weight && t->used;
+    if (!t->keys || !t->vals || !t->used) {
+        free(t->keys); free(t->vals); free(t->used);
+        t->keys = NULL; t->vals = NULL; t->used = NULL;
+        return ST_NOMEM;
+    }
+    lim->bytes += table_bytes(klen, words, cap);
+    return ST_OK;
 }
 
-static void table_free(Table *t) {
-    free(t->keys); free(t->weight); free(t->used);
-    t->keys = NULL; t->weight = NULL; t->used = NULL;
+static void table_free(Table *t, Limits *lim) {
+    if (t->used) lim->bytes -= table_bytes(t->klen, t->words, t->cap);
+    free(t->keys); free(t->vals); free(t->used);
+    t->keys = NULL; t->vals = NULL; t->used = NULL;
 }
 
 static uint64_t hash_key(const unsigned char *key, int klen) {
@@ -99,13 +311,33 @@ static size_t table_find(const Table *t, const unsigned char *key) {
     return i;
 }
 
-/* The key of the state reached from `key` by putting x mines in step st's super-cell; returns 0 if x is infeasible. */
+/* Rehash a table sized for the worst case into one sized for what it holds (tables are kept for the backward pass). */
+static int table_shrink(Table *t, Limits *lim) {
+    size_t want = 4;
+    while (want < t->count * 2) want <<= 1;
+    if (want * 2 > t->cap) return ST_OK;
+    Table small;
+    int st = table_init(&small, t->klen, t->words, want, lim);
+    if (st != ST_OK) { table_free(&small, lim); return st == ST_MEMORY ? ST_OK : st; } /* keep the big one */
+    int fresh;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->used[i]) continue;
+        size_t j = table_slot(&small, t->keys + i * t->klen, &fresh);
+        memcpy(small.vals + j * small.words, t->vals + i * t->words, sizeof(uint64_t) * t->words);
+    }
+    table_free(t, lim);
+    *t = small;
+    return ST_OK;
+}
+
+/* The needs of the open constraints as step st starts from state `key`. */
 static inline void step_needs(const Step *st, const unsigned char *key, int *needs) {
     int na = st->n_active;
     for (int a = 0; a < na; a++) needs[a] = key[2 + a];
     for (int a = 0; a < st->n_opened; a++) needs[na + a] = st->opened_need[a];
 }
 
+/* The feasible mine counts of step st's super-cell (empty when lo > hi). */
 static inline void step_bounds(const Step *st, const int *needs, int *lo, int *hi) {
     *lo = 0; *hi = st->size;
     for (int q = 0; q < st->n_touch; q++) {
@@ -115,6 +347,7 @@ static inline void step_bounds(const Step *st, const int *needs, int *lo, int *h
     }
 }
 
+/* The key of the state reached by putting x mines in step st's super-cell. */
 static inline void next_key(const Step *st, int *needs, int k, int x, unsigned char *out) {
     int kk = k + x;
     out[0] = (unsigned char)(kk & 0xff);
@@ -124,107 +357,457 @@ static inline void next_key(const Step *st, int *needs, int k, int x, unsigned c
     for (int q = 0; q < st->n_touch; q++) needs[st->touch_slot[q]] += x;
 }
 
-/* Count a component: the forward pass merges partial states (weights alpha by state), the backward pass carries,
-   per state, the weighted number of completions ending with each final mine count (beta), so that each super-cell's
-   weighted expected mines per final count is sum over transitions of alpha * C(size, x) * x * beta'.
-   Returns 1 on success, 0 when too big (states or overflow risk), -1 on memory error.
-   Fills weight_by_k[k] and expected_by_k[k * n_sc + sc] (caller-allocated, zeroed, total_cells + 1 rows). */
-static int run_dp(Step *steps, int n_steps, int n_sc, int total_cells, long max_states, long max_entries,
-                  u128 *weight_by_k, u128 *expected_by_k, int *present_k) {
-    if (total_cells > 118) return 0;  /* weights and expectations stay below 2^127 */
+static inline int key_k(const unsigned char *key) { return key[0] | (key[1] << 8); }
+
+/* Count a component. The forward pass merges partial states (weights alpha by state); the backward pass carries,
+   per state, the weighted number of completions ending with each final mine count (beta), so that each
+   super-cell's weighted expected mines per final count is the sum over transitions of alpha * C(size, x) * x * beta'.
+
+   `L` is 0 for 128-bit arithmetic, -1 for 128-bit arithmetic checked against a scaled long double copy of the
+   forward weights, else the number of residues (mods[0..L-1]). 128-bit arithmetic is arithmetic modulo 2^128, so
+   its results are exact whenever the final weights and expectations are below 2^128, however large the partial
+   weights grow; with L = -1, larger final weights return ST_BIGGER and set *needed_L to the residues they need.
+   On success sets *n_final_out, *final_k_out (the final mine counts), *weight_out (weight of each, `ow` words: 2 for
+   a u128, L for residues) and *expected_out (expected[f * n_sc + sc], ow words each); the caller frees the three
+   arrays. Returns an ST_ status. */
+#define U128AT(p) (*(u128 *)(p))
+#define LDAT(p) (((long double *)(p))[1])
+static int run_dp(Step *steps, int n_steps, int n_sc, int total_cells, int L, Limits *lim, int *n_final_out,
+                  int **final_k_out, uint64_t **weight_out, uint64_t **expected_out, int *needed_L) {
+    const int rns = L > 0, approx = L < 0, vw = rns ? L : (approx ? 4 : 2), ow = rns ? L : 2;
+    double log2_scale = 0;
     Table *tables = calloc((size_t)n_steps + 1, sizeof(Table));
-    if (!tables) return -1;
-    int status = 1, fresh;
-    long total_states = 0;
+    if (!tables) return ST_NOMEM;
+    int status = ST_OK, fresh, n_final = 0;
     unsigned char keybuf[2 + MAX_ACTIVE];
     int needs[MAX_ACTIVE];
-    u128 *beta = NULL, *beta_next = NULL;
-    int *final_k = NULL;
-    if (!table_init(&tables[0], 2, 4)) { status = -1; goto out; }
+    uint64_t *beta = NULL, *beta_next = NULL, *tmp = NULL;
+    size_t beta_bytes = 0, beta_next_bytes = 0;
+    int *final_k = NULL, *index_of_k = NULL;
+    uint64_t *weight = NULL, *expected = NULL;
+    uint64_t *bin = NULL; /* rns: bin[(size * 9 + x) * L + i] = C(size, x) in Montgomery form modulo mods[i] */
+    if (rns) {
+        bin = malloc(sizeof(uint64_t) * 81 * L);
+        tmp = malloc(sizeof(uint64_t) * 2 * L);
+        if (!bin || !tmp) { status = ST_NOMEM; goto out; }
+        for (int s = 0; s <= 8; s++)
+            for (int x = 0; x <= s; x++)
+                for (int i = 0; i < L; i++) bin[(s * 9 + x) * L + i] = to_mont((uint64_t)binom128[s][x], &mods[i]);
+    }
+    if ((status = table_init(&tables[0], 2, vw, 4, lim)) != ST_OK) goto out;
     keybuf[0] = keybuf[1] = 0;
-    tables[0].weight[table_slot(&tables[0], keybuf, &fresh)] = 1;
+    {
+        size_t j = table_slot(&tables[0], keybuf, &fresh);
+        if (rns) for (int i = 0; i < L; i++) tables[0].vals[j * L + i] = to_mont(1, &mods[i]);
+        else U128AT(tables[0].vals + j * vw) = 1;
+        if (approx) LDAT(tables[0].vals + j * vw) = 1;
+    }
     for (int t = 0; t < n_steps; t++) {
         Step *st = &steps[t];
         Table *cur = &tables[t], *nxt = &tables[t + 1];
         size_t bound = cur->count * (size_t)(st->size + 1), want = 4;
         while (want < bound * 2) want <<= 1;
-        if ((long)bound > max_states * 9L) { status = 0; goto out; }
-        if (!table_init(nxt, 2 + st->n_keep, want)) { status = -1; goto out; }
+        if ((long)bound > lim->max_states * 9L) { status = ST_STATES; goto out; }
+        if ((status = table_init(nxt, 2 + st->n_keep, vw, want, lim)) != ST_OK) goto out;
         for (size_t i = 0; i < cur->cap; i++) {
             if (!cur->used[i]) continue;
+            if ((status = limits_check(lim)) != ST_OK) goto out;
             const unsigned char *key = cur->keys + i * cur->klen;
-            int k = key[0] | (key[1] << 8), lo, hi;
+            int k = key_k(key), lo, hi;
             step_needs(st, key, needs);
             step_bounds(st, needs, &lo, &hi);
-            u128 w = cur->weight[i];
             for (int x = lo; x <= hi; x++) {
                 next_key(st, needs, k, x, keybuf);
                 size_t j = table_slot(nxt, keybuf, &fresh);
-                u128 nw = w * binom128[st->size][x];
-                if (fresh) nxt->weight[j] = nw; else nxt->weight[j] += nw;
-            }
-        }
-        total_states += (long)nxt->count;
-        if ((long)nxt->count > max_states || total_states > max_entries) { status = 0; goto out; }
-    }
-    /* final mine counts: the last table's keys are just k */
-    Table *last = &tables[n_steps];
-    int n_final = 0;
-    final_k = malloc(sizeof(int) * (total_cells + 1));
-    int *index_of_k = malloc(sizeof(int) * (total_cells + 1));
-    if (!final_k || !index_of_k) { free(index_of_k); status = -1; goto out; }
-    for (int k = 0; k <= total_cells; k++) index_of_k[k] = -1;
-    for (size_t i = 0; i < last->cap; i++) {
-        if (!last->used[i]) continue;
-        int k = last->keys[i * last->klen] | (last->keys[i * last->klen + 1] << 8);
-        if (index_of_k[k] < 0) { index_of_k[k] = n_final; final_k[n_final++] = k; }
-        present_k[k] = 1;
-        weight_by_k[k] += last->weight[i];
-    }
-    /* backward: beta over the last table is the indicator of its final count */
-    beta_next = calloc(last->cap * (size_t)(n_final ? n_final : 1), sizeof(u128));
-    if (!beta_next) { free(index_of_k); status = -1; goto out; }
-    for (size_t i = 0; i < last->cap; i++) {
-        if (!last->used[i]) continue;
-        int k = last->keys[i * last->klen] | (last->keys[i * last->klen + 1] << 8);
-        beta_next[i * n_final + index_of_k[k]] = 1;
-    }
-    free(index_of_k);
-    for (int t = n_steps - 1; t >= 0; t--) {
-        Step *st = &steps[t];
-        Table *cur = &tables[t], *nxt = &tables[t + 1];
-        beta = calloc(cur->cap * (size_t)n_final, sizeof(u128));
-        if (!beta) { status = -1; goto out; }
-        for (size_t i = 0; i < cur->cap; i++) {
-            if (!cur->used[i]) continue;
-            const unsigned char *key = cur->keys + i * cur->klen;
-            int k = key[0] | (key[1] << 8), lo, hi;
-            step_needs(st, key, needs);
-            step_bounds(st, needs, &lo, &hi);
-            u128 a = cur->weight[i];
-            u128 *b = beta + i * n_final;
-            for (int x = lo; x <= hi; x++) {
-                next_key(st, needs, k, x, keybuf);
-                const u128 *bn = beta_next + table_find(nxt, keybuf) * n_final;
-                u128 c = binom128[st->size][x];
-                for (int f = 0; f < n_final; f++) {
-                    if (!bn[f]) continue;
-                    u128 v = c * bn[f];
-                    b[f] += v;
-                    if (x) expected_by_k[(size_t)final_k[f] * n_sc + st->supercell] += a * v * (u128)x;
+                if (rns) {
+                    const uint64_t *a = cur->vals + i * L, *c = bin + (st->size * 9 + x) * L;
+                    uint64_t *d = nxt->vals + j * L;
+                    for (int q = 0; q < L; q++) {
+                        uint64_t v = mmul(a[q], c[q], &mods[q]);
+                        d[q] = fresh ? v : madd(d[q], v, &mods[q]);
+                    }
+                } else {
+                    uint64_t *src = cur->vals + i * vw, *dst = nxt->vals + j * vw;
+                    u128 nw = U128AT(src) * binom128[st->size][x];
+                    if (fresh) U128AT(dst) = nw; else U128AT(dst) += nw;
+                    if (approx) {
+                        long double av = LDAT(src) * (long double)binom128[st->size][x];
+                        if (fresh) LDAT(dst) = av; else LDAT(dst) += av;
+                    }
                 }
             }
         }
-        free(beta_next);
+        if ((long)nxt->count > lim->max_states) { status = ST_STATES; goto out; }
+        if (approx) { /* rescale the long double copy to a maximum of 1 */
+            long double peak = 0;
+            for (size_t i = 0; i < nxt->cap; i++) if (nxt->used[i] && LDAT(nxt->vals + i * vw) > peak) peak = LDAT(nxt->vals + i * vw);
+            if (peak > 0) {
+                for (size_t i = 0; i < nxt->cap; i++) if (nxt->used[i]) LDAT(nxt->vals + i * vw) /= peak;
+                log2_scale += (double)log2l(peak);
+            }
+        }
+        if ((status = table_shrink(nxt, lim)) != ST_OK) goto out;
+    }
+    if (approx) { /* the largest final weight; expectations are at most 8 times it */
+        Table *end = &tables[n_steps];
+        long double peak = 0;
+        for (size_t i = 0; i < end->cap; i++) if (end->used[i] && LDAT(end->vals + i * vw) > peak) peak = LDAT(end->vals + i * vw);
+        double bits = peak > 0 ? log2_scale + (double)log2l(peak) + 3 + 2 : 0; /* 2 bits of margin for rounding */
+        if (bits > 127) { *needed_L = (int)(bits / 61) + 1; status = ST_BIGGER; goto out; }
+    }
+    /* final mine counts: the last table's keys are just k */
+    Table *last = &tables[n_steps];
+    final_k = malloc(sizeof(int) * (total_cells + 1));
+    index_of_k = malloc(sizeof(int) * (total_cells + 1));
+    if (!final_k || !index_of_k) { status = ST_NOMEM; goto out; }
+    for (int k = 0; k <= total_cells; k++) index_of_k[k] = -1;
+    for (size_t i = 0; i < last->cap; i++) {
+        if (!last->used[i]) continue;
+        int k = key_k(last->keys + i * last->klen);
+        if (index_of_k[k] < 0) { index_of_k[k] = n_final; final_k[n_final++] = k; }
+    }
+    if (lim->bytes + (size_t)(n_final + 1) * (n_sc + 1) * ow * sizeof(uint64_t) > lim->max_bytes) { status = ST_MEMORY; goto out; }
+    weight = calloc((size_t)(n_final ? n_final : 1) * ow, sizeof(uint64_t));
+    expected = calloc((size_t)(n_final ? n_final : 1) * n_sc * ow, sizeof(uint64_t));
+    if (!weight || !expected) { status = ST_NOMEM; goto out; }
+    for (size_t i = 0; i < last->cap; i++) {
+        if (!last->used[i]) continue;
+        int f = index_of_k[key_k(last->keys + i * last->klen)];
+        memcpy(weight + (size_t)f * ow, last->vals + i * vw, sizeof(uint64_t) * ow); /* one state per k */
+    }
+    /* backward: beta over the last table is the indicator of its final count */
+    size_t row = (size_t)(n_final ? n_final : 1) * ow; /* words of beta per state */
+    beta_next_bytes = last->cap * row * sizeof(uint64_t);
+    if (!(beta_next = lim_alloc(lim, beta_next_bytes, 1))) { status = lim->bytes + beta_next_bytes > lim->max_bytes ? ST_MEMORY : ST_NOMEM; goto out; }
+    for (size_t i = 0; i < last->cap; i++) {
+        if (!last->used[i]) continue;
+        int f = index_of_k[key_k(last->keys + i * last->klen)];
+        uint64_t *b = beta_next + i * row + (size_t)f * ow;
+        if (rns) for (int q = 0; q < L; q++) b[q] = to_mont(1, &mods[q]);
+        else *(u128 *)b = 1;
+    }
+    for (int t = n_steps - 1; t >= 0; t--) {
+        Step *st = &steps[t];
+        Table *cur = &tables[t], *nxt = &tables[t + 1];
+        beta_bytes = cur->cap * row * sizeof(uint64_t);
+        if (!(beta = lim_alloc(lim, beta_bytes, 1))) { status = lim->bytes + beta_bytes > lim->max_bytes ? ST_MEMORY : ST_NOMEM; goto out; }
+        for (size_t i = 0; i < cur->cap; i++) {
+            if (!cur->used[i]) continue;
+            if ((status = limits_check(lim)) != ST_OK) goto out;
+            const unsigned char *key = cur->keys + i * cur->klen;
+            int k = key_k(key), lo, hi;
+            step_needs(st, key, needs);
+            step_bounds(st, needs, &lo, &hi);
+            uint64_t *b = beta + i * row;
+            for (int x = lo; x <= hi; x++) {
+                next_key(st, needs, k, x, keybuf);
+                const uint64_t *bn = beta_next + table_find(nxt, keybuf) * row;
+                if (rns) {
+                    const uint64_t *c = bin + (st->size * 9 + x) * L, *a = cur->vals + i * L;
+                    uint64_t *acx = tmp; /* alpha * C(size, x) * x */
+                    if (x) for (int q = 0; q < L; q++) acx[q] = mmul(mmul(a[q], c[q], &mods[q]), to_mont((uint64_t)x, &mods[q]), &mods[q]);
+                    for (int f = 0; f < n_final; f++) {
+                        const uint64_t *bf = bn + (size_t)f * L;
+                        int zero = 1;
+                        for (int q = 0; q < L && zero; q++) zero = !bf[q];
+                        if (zero) continue;
+                        uint64_t *bo = b + (size_t)f * L;
+                        uint64_t *e = expected + ((size_t)f * n_sc + st->supercell) * L;
+                        for (int q = 0; q < L; q++) {
+                            bo[q] = madd(bo[q], mmul(c[q], bf[q], &mods[q]), &mods[q]);
+                            if (x) e[q] = madd(e[q], mmul(acx[q], bf[q], &mods[q]), &mods[q]);
+                        }
+                    }
+                } else {
+                    u128 a = U128AT(cur->vals + i * vw), c = binom128[st->size][x];
+                    for (int f = 0; f < n_final; f++) {
+                        u128 bf = ((const u128 *)bn)[f];
+                        if (!bf) continue;
+                        u128 v = c * bf;
+                        ((u128 *)b)[f] += v;
+                        if (x) ((u128 *)expected)[(size_t)f * n_sc + st->supercell] += a * v * (u128)x;
+                    }
+                }
+            }
+        }
+        lim_free(lim, beta_next, beta_next_bytes);
         beta_next = beta;
+        beta_next_bytes = beta_bytes;
         beta = NULL;
-        table_free(&tables[t + 1]);
+        table_free(&tables[t + 1], lim);
     }
 out:
-    free(beta); free(beta_next); free(final_k);
-    for (int t = 0; t <= n_steps; t++) table_free(&tables[t]);
+    lim_free(lim, beta, beta_bytes);
+    lim_free(lim, beta_next, beta_next_bytes);
+    if (status == ST_OK) {
+        *n_final_out = n_final; *final_k_out = final_k; *weight_out = weight; *expected_out = expected;
+    } else {
+        free(final_k); free(weight); free(expected);
+    }
+    free(index_of_k); free(bin); free(tmp);
+    for (int t = 0; t <= n_steps; t++) table_free(&tables[t], lim);
     free(tables);
     return status;
+}
+
+/* ---------- estimating a component: the same DP over a resampled subset of its states ---------- */
+
+/* A state's values in the sampler: its weight after resampling and the sum of what its parents sent it before
+   (both long double, in two 16-byte halves of a 4-word slot). */
+#define SW(t, i) (((long double *)((t)->vals + (size_t)(i) * 4))[0])
+#define SPRE(t, i) (((long double *)((t)->vals + (size_t)(i) * 4))[1])
+
+static uint64_t rng_next(uint64_t *state) { /* xorshift64* */
+    uint64_t x = *state;
+    x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
+    *state = x;
+    return x * 2685821657736338717ULL;
+}
+
+/* A copy of table t holding only the states of positive weight, sized for them. */
+static int table_survivors(Table *t, Limits *lim) {
+    size_t alive = 0;
+    for (size_t i = 0; i < t->cap; i++) if (t->used[i] && SW(t, i) > 0) alive++;
+    size_t want = 4;
+    while (want < alive * 2) want <<= 1;
+    Table small;
+    int st = table_init(&small, t->klen, t->words, want, lim);
+    if (st != ST_OK) { table_free(&small, lim); return st; }
+    int fresh;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->used[i] || !(SW(t, i) > 0)) continue;
+        size_t j = table_slot(&small, t->keys + i * t->klen, &fresh);
+        memcpy(small.vals + j * 4, t->vals + i * 4, sizeof(uint64_t) * 4);
+    }
+    table_free(t, lim);
+    *t = small;
+    return ST_OK;
+}
+
+/* One run of the sampled count: forward, merging equal states; past `cap` states in a step, `cap` draws by
+   systematic resampling in proportion to weight (a state drawn c times keeps c times the mean weight, the rest
+   are dropped); weights rescaled to a maximum of 1 each step (the log of the scale kept). Backward, each final
+   count's weight flows to parents in proportion to what they sent, giving each step's expected mines.
+   Returns an ST_ status; on ST_OK fills *n_final, finals, weights and expected[f * n_steps + t] (long double). */
+static int run_sample(Step *steps, int n_steps, int total_cells, long cap, uint64_t seed, Limits *lim, int *n_final_out,
+                      int **finals_out, long double **weight_out, long double **expected_out, double *log_scale_out) {
+    Table *tables = calloc((size_t)n_steps + 1, sizeof(Table));
+    if (!tables) return ST_NOMEM;
+    int status = ST_OK, fresh, n_final = 0;
+    unsigned char keybuf[2 + MAX_ACTIVE];
+    int needs[MAX_ACTIVE];
+    long double *flow = NULL, *flow_next = NULL, *weight = NULL, *expected = NULL;
+    size_t flow_bytes = 0, flow_next_bytes = 0;
+    int *finals = NULL, *index_of_k = NULL;
+    double log_scale = 0;
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
+    if (!rng) rng = 1;
+    if ((status = table_init(&tables[0], 2, 4, 4, lim)) != ST_OK) goto out;
+    keybuf[0] = keybuf[1] = 0;
+    {
+        size_t j = table_slot(&tables[0], keybuf, &fresh);
+        SW(&tables[0], j) = 1; SPRE(&tables[0], j) = 1;
+    }
+    for (int t = 0; t < n_steps; t++) {
+        Step *st = &steps[t];
+        Table *cur = &tables[t], *nxt = &tables[t + 1];
+        size_t bound = cur->count * (size_t)(st->size + 1), want = 4;
+        while (want < bound * 2) want <<= 1;
+        if ((status = table_init(nxt, 2 + st->n_keep, 4, want, lim)) != ST_OK) goto out;
+        for (size_t i = 0; i < cur->cap; i++) {
+            if (!cur->used[i]) continue;
+            if ((status = limits_check(lim)) != ST_OK) goto out;
+            const unsigned char *key = cur->keys + i * cur->klen;
+            int k = key_k(key), lo, hi;
+            step_needs(st, key, needs);
+            step_bounds(st, needs, &lo, &hi);
+            long double w = SW(cur, i);
+            for (int x = lo; x <= hi; x++) {
+                next_key(st, needs, k, x, keybuf);
+                size_t j = table_slot(nxt, keybuf, &fresh);
+                long double v = w * (long double)binom128[st->size][x];
+                if (fresh) SPRE(nxt, j) = v; else SPRE(nxt, j) += v;
+            }
+        }
+        if (!nxt->count) break; /* every state died: no solution found */
+        long double total = 0, peak = 0;
+        for (size_t i = 0; i < nxt->cap; i++) if (nxt->used[i]) total += SPRE(nxt, i);
+        if ((long)nxt->count > cap) {
+            long double stride = total / (long double)cap;
+            long double point = stride * ((long double)(rng_next(&rng) >> 11) / 9007199254740992.0L), acc = 0;
+            long kept = 0;
+            for (size_t i = 0; i < nxt->cap; i++) {
+                if (!nxt->used[i]) continue;
+                acc += SPRE(nxt, i);
+                long copies = 0;
+                while (point < acc && kept + copies < cap) { copies++; point += stride; }
+                kept += copies;
+                SW(nxt, i) = (long double)copies * stride;
+            }
+            if ((status = table_survivors(nxt, lim)) != ST_OK) goto out;
+        } else {
+            for (size_t i = 0; i < nxt->cap; i++) if (nxt->used[i]) SW(nxt, i) = SPRE(nxt, i);
+        }
+        for (size_t i = 0; i < nxt->cap; i++) if (nxt->used[i] && SW(nxt, i) > peak) peak = SW(nxt, i);
+        if (!(peak > 0)) { nxt->count = 0; break; }
+        for (size_t i = 0; i < nxt->cap; i++) if (nxt->used[i]) SW(nxt, i) /= peak;
+        log_scale += (double)logl(peak);
+        if ((status = table_shrink(nxt, lim)) != ST_OK) goto out;
+    }
+    Table *last = &tables[n_steps];
+    if (!last->used || !last->count) { /* every state died */
+        *n_final_out = 0; *finals_out = NULL; *weight_out = NULL; *expected_out = NULL; *log_scale_out = 0;
+        goto out;
+    }
+    finals = malloc(sizeof(int) * (total_cells + 1));
+    index_of_k = malloc(sizeof(int) * (total_cells + 1));
+    if (!finals || !index_of_k) { status = ST_NOMEM; goto out; }
+    for (int k = 0; k <= total_cells; k++) index_of_k[k] = -1;
+    for (size_t i = 0; i < last->cap; i++) {
+        if (!last->used[i]) continue;
+        int k = key_k(last->keys + i * last->klen);
+        if (index_of_k[k] < 0) { index_of_k[k] = n_final; finals[n_final++] = k; }
+    }
+    weight = calloc((size_t)n_final, sizeof(long double));
+    expected = calloc((size_t)n_final * n_steps, sizeof(long double));
+    if (!weight || !expected) { status = ST_NOMEM; goto out; }
+    flow_next_bytes = last->cap * (size_t)n_final * sizeof(long double);
+    if (!(flow_next = lim_alloc(lim, flow_next_bytes, 1))) { status = ST_MEMORY; goto out; }
+    for (size_t i = 0; i < last->cap; i++) {
+        if (!last->used[i]) continue;
+        int f = index_of_k[key_k(last->keys + i * last->klen)];
+        flow_next[i * n_final + f] = SW(last, i);
+        weight[f] += SW(last, i);
+    }
+    for (int t = n_steps - 1; t >= 0; t--) {
+        Step *st = &steps[t];
+        Table *cur = &tables[t], *nxt = &tables[t + 1];
+        flow_bytes = cur->cap * (size_t)n_final * sizeof(long double);
+        if (!(flow = lim_alloc(lim, flow_bytes, 1))) { status = ST_MEMORY; goto out; }
+        for (size_t i = 0; i < cur->cap; i++) {
+            if (!cur->used[i]) continue;
+            if ((status = limits_check(lim)) != ST_OK) goto out;
+            const unsigned char *key = cur->keys + i * cur->klen;
+            int k = key_k(key), lo, hi;
+            step_needs(st, key, needs);
+            step_bounds(st, needs, &lo, &hi);
+            long double w = SW(cur, i);
+            long double *fl = flow + i * n_final;
+            for (int x = lo; x <= hi; x++) {
+                next_key(st, needs, k, x, keybuf);
+                size_t j = table_find(nxt, keybuf);
+                if (!nxt->used[j]) continue; /* dropped by resampling */
+                long double share = w * (long double)binom128[st->size][x] / SPRE(nxt, j);
+                const long double *fn = flow_next + j * n_final;
+                for (int f = 0; f < n_final; f++) {
+                    long double v = share * fn[f];
+                    fl[f] += v;
+                    if (x) expected[(size_t)f * n_steps + t] += v * x;
+                }
+            }
+        }
+        lim_free(lim, flow_next, flow_next_bytes);
+        flow_next = flow; flow_next_bytes = flow_bytes; flow = NULL;
+        table_free(&tables[t + 1], lim);
+    }
+    *n_final_out = n_final; *finals_out = finals; *weight_out = weight; *expected_out = expected;
+    *log_scale_out = log_scale;
+    finals = NULL; weight = NULL; expected = NULL;
+out:
+    lim_free(lim, flow, flow_bytes);
+    lim_free(lim, flow_next, flow_next_bytes);
+    free(finals); free(index_of_k); free(weight); free(expected);
+    for (int t = 0; t <= n_steps; t++) table_free(&tables[t], lim);
+    free(tables);
+    return status;
+}
+
+static int int_item(PyObject *seq, Py_ssize_t i, int *out) {
+    PyObject *o = PySequence_GetItem(seq, i);
+    if (!o) return 0;
+    long v = PyLong_AsLong(o);
+    Py_DECREF(o);
+    if (v == -1 && PyErr_Occurred()) return 0;
+    *out = (int)v;
+    return 1;
+}
+
+/* sample(sizes, steps, cap, seed, seconds, max_bytes): one run of the sampled count over a plan built by exact.py's
+   _Plan (steps: (n_active, opened needs, ((slot, cap), ...), keep)). Returns (log_scale, {k: weight},
+   {k: [expected mines per step]}) with weights rescaled to a maximum near 1; (0.0, {}, {}) when every state died;
+   None when out of time, memory or keys (more than MAX_ACTIVE open constraints). */
+static PyObject *sample(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *sizes, *plan;
+    long cap;
+    unsigned long long seed;
+    double seconds;
+    Py_ssize_t max_bytes;
+    if (!PyArg_ParseTuple(args, "OOlKdn", &sizes, &plan, &cap, &seed, &seconds, &max_bytes)) return NULL;
+    Py_ssize_t n_steps = PySequence_Size(plan);
+    if (n_steps < 0 || PySequence_Size(sizes) != n_steps) { PyErr_SetString(PyExc_ValueError, "sizes and steps differ in length"); return NULL; }
+    if (cap < 1) cap = 1;
+    Step *steps = calloc((size_t)n_steps + 1, sizeof(Step));
+    int *pool = malloc(sizeof(int) * ((size_t)n_steps * (4 * MAX_ACTIVE + 32) + 16));
+    PyObject *result = NULL;
+    int total_cells = 0, pool_used = 0, wide = 0;
+    if (!steps || !pool) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t t = 0; t < n_steps && !wide; t++) {
+        Step *st = &steps[t];
+        PyObject *item = PySequence_GetItem(plan, t);
+        if (!item) goto done;
+        PyObject *opened = PySequence_GetItem(item, 1), *touch = PySequence_GetItem(item, 2), *keep = PySequence_GetItem(item, 3);
+        int ok = opened && touch && keep && int_item(item, 0, &st->n_active) && int_item(sizes, t, &st->size);
+        Py_ssize_t n_opened = ok ? PySequence_Size(opened) : -1, n_touch = ok ? PySequence_Size(touch) : -1,
+                   n_keep = ok ? PySequence_Size(keep) : -1;
+        ok = ok && n_opened >= 0 && n_touch >= 0 && n_keep >= 0;
+        if (ok && (st->n_active + n_opened > MAX_ACTIVE || st->size > 8 || st->size < 0 || n_touch > MAX_ACTIVE)) wide = 1;
+        if (ok && !wide) {
+            st->n_opened = (int)n_opened; st->n_touch = (int)n_touch; st->n_keep = (int)n_keep;
+            st->opened_need = pool + pool_used; pool_used += st->n_opened;
+            st->touch_slot = pool + pool_used; pool_used += st->n_touch;
+            st->touch_cap = pool + pool_used; pool_used += st->n_touch;
+            st->keep = pool + pool_used; pool_used += st->n_keep;
+            for (int q = 0; ok && q < st->n_opened; q++) ok = int_item(opened, q, &st->opened_need[q]);
+            for (int q = 0; ok && q < st->n_touch; q++) {
+                PyObject *pair = PySequence_GetItem(touch, q);
+                ok = pair && int_item(pair, 0, &st->touch_slot[q]) && int_item(pair, 1, &st->touch_cap[q]);
+                Py_XDECREF(pair);
+            }
+            for (int q = 0; ok && q < st->n_keep; q++) ok = int_item(keep, q, &st->keep[q]);
+            st->supercell = (int)t;
+            total_cells += st->size;
+        }
+        Py_XDECREF(opened); Py_XDECREF(touch); Py_XDECREF(keep); Py_DECREF(item);
+        if (!ok) goto done;
+    }
+    if (wide || total_cells > 65535) { result = Py_None; Py_INCREF(result); goto done; }
+    Limits lim = {0, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
+    int n_final = 0, *finals = NULL;
+    long double *weight = NULL, *expected = NULL;
+    double log_scale = 0;
+    int status = run_sample(steps, (int)n_steps, total_cells, cap, seed, &lim, &n_final, &finals, &weight, &expected, &log_scale);
+    if (status == ST_NOMEM) { PyErr_NoMemory(); goto done; }
+    if (status == ST_SIGNAL) goto done;
+    if (status != ST_OK) { result = Py_None; Py_INCREF(result); goto done; }
+    PyObject *weights = PyDict_New(), *exp_dict = PyDict_New();
+    long double top = 0;
+    for (int f = 0; f < n_final; f++) if (weight[f] > top) top = weight[f];
+    for (int f = 0; f < n_final && weights && exp_dict; f++) {
+        PyObject *key = PyLong_FromLong(finals[f]);
+        PyObject *w = PyFloat_FromDouble((double)(weight[f] / top));
+        PyDict_SetItem(weights, key, w); Py_XDECREF(w);
+        PyObject *row = PyList_New(n_steps);
+        for (Py_ssize_t t = 0; t < n_steps; t++) PyList_SET_ITEM(row, t, PyFloat_FromDouble((double)(expected[(size_t)f * n_steps + t] / top)));
+        PyDict_SetItem(exp_dict, key, row); Py_DECREF(row);
+        Py_DECREF(key);
+    }
+    if (n_final) log_scale += (double)logl(top);
+    result = Py_BuildValue("(dNN)", log_scale, weights, exp_dict);
+    free(finals); free(weight); free(expected);
+done:
+    free(steps); free(pool);
+    return result;
 }
 
 /* ---------- from the view to components ---------- */
@@ -244,29 +827,247 @@ static int uf_find(int *parent, int a) {
     return a;
 }
 
+/* Sort helpers: super-cells by (degree, index) for the breadth-first order; components by size. */
+static const int *sort_degree;
+static int cmp_by_degree(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    if (sort_degree[x] != sort_degree[y]) return sort_degree[x] < sort_degree[y] ? -1 : 1;
+    return x - y;
+}
+
+typedef struct { int index; int cells; int first_sc; } CompInfo;
+static int cmp_comp(const void *a, const void *b) {
+    const CompInfo *x = a, *y = b;
+    if (x->cells != y->cells) return x->cells < y->cells ? -1 : 1;
+    return x->first_sc - y->first_sc;
+}
+
+static const char *status_reason(int status) {
+    switch (status) {
+        case ST_STATES: return "states";
+        case ST_MEMORY: return "memory";
+        case ST_TIME: return "time";
+        default: return "wide";
+    }
+}
+
+/* Count one component (its super-cells scs[0..m_sc), its constraints cons[0..m_con)); returns its Python item
+   (supercells, constraints, (weights, expected) or a reason string), or NULL with an exception set. */
+static PyObject *count_component(const int *scs, int m_sc, const int *cons, int m_con, const FrontierCell *front,
+                                 const int *sc_start, const int *sc_cells, const int *con_need, const int *con_source,
+                                 int *local_sc, int *local_con, Limits *lim) {
+    PyObject *item = NULL;
+    int total_cells = 0, status = ST_OK;
+    for (int a = 0; a < m_sc; a++) { local_sc[scs[a]] = a; total_cells += sc_start[scs[a] + 1] - sc_start[scs[a]]; }
+    for (int i = 0; i < m_con; i++) local_con[cons[i]] = i;
+    /* constraint -> local super-cells (each super-cell listed once per constraint) */
+    int *cs_start = malloc(sizeof(int) * (m_con + 1));
+    int *cs_list = malloc(sizeof(int) * ((size_t)m_sc * 8 + 1));
+    int *cs_count = calloc(m_con + 1, sizeof(int));
+    /* super-cell adjacency (sharing a constraint), as sorted unique lists */
+    int *adj_start = malloc(sizeof(int) * (m_sc + 1));
+    int *adj_count = calloc(m_sc + 1, sizeof(int));
+    int *mark = malloc(sizeof(int) * (m_sc + 1));
+    int *degree = calloc(m_sc + 1, sizeof(int));
+    int *order = malloc(sizeof(int) * (m_sc + 1)), *seen = calloc(m_sc + 1, sizeof(int)), *queue = malloc(sizeof(int) * (m_sc + 1));
+    int *position = malloc(sizeof(int) * (m_sc + 1));
+    int *first = malloc(sizeof(int) * (m_con + 1)), *last = malloc(sizeof(int) * (m_con + 1)), *remaining = malloc(sizeof(int) * (m_con + 1));
+    Step *steps = calloc(m_sc + 1, sizeof(Step));
+    int *pool = malloc(sizeof(int) * ((size_t)m_sc * (4 * MAX_ACTIVE + 32) + 16));
+    int *active = malloc(sizeof(int) * (m_con + 1)), *now = malloc(sizeof(int) * (m_con + 1)), *slot_of = malloc(sizeof(int) * (m_con + 1));
+    int *adj = NULL, *final_k = NULL, n_final = 0;
+    uint64_t *wk = NULL, *ek = NULL;
+    int L = 0;
+    if (!cs_start || !cs_list || !cs_count || !adj_start || !adj_count || !mark || !degree || !order || !seen || !queue ||
+        !position || !first || !last || !remaining || !steps || !pool || !active || !now || !slot_of) { PyErr_NoMemory(); goto done; }
+    for (int a = 0; a < m_sc; a++) { const FrontierCell *f = &front[sc_start[scs[a]]]; for (int q = 0; q < f->klen; q++) cs_count[local_con[f->key[q]]]++; }
+    cs_start[0] = 0;
+    for (int i = 0; i < m_con; i++) cs_start[i + 1] = cs_start[i] + cs_count[i];
+    memset(cs_count, 0, sizeof(int) * m_con);
+    for (int a = 0; a < m_sc; a++) { const FrontierCell *f = &front[sc_start[scs[a]]]; for (int q = 0; q < f->klen; q++) { int li = local_con[f->key[q]]; cs_list[cs_start[li] + cs_count[li]++] = a; } }
+    /* adjacency: for each super-cell, the others sharing one of its (at most 8) constraints */
+    for (int a = 0; a < m_sc; a++) mark[a] = -1;
+    size_t n_adj = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            adj = malloc(sizeof(int) * (n_adj + 1));
+            if (!adj) { PyErr_NoMemory(); goto done; }
+            adj_start[0] = 0;
+            for (int a = 0; a < m_sc; a++) adj_start[a + 1] = adj_start[a] + degree[a];
+            for (int a = 0; a < m_sc; a++) mark[a] = -1;
+        }
+        for (int a = 0; a < m_sc; a++) {
+            const FrontierCell *f = &front[sc_start[scs[a]]];
+            int d = 0;
+            for (int q = 0; q < f->klen; q++) {
+                int li = local_con[f->key[q]];
+                for (int p = cs_start[li]; p < cs_start[li + 1]; p++) {
+                    int b = cs_list[p];
+                    if (b == a || mark[b] == a) continue;
+                    mark[b] = a;
+                    if (pass == 1) adj[adj_start[a] + d] = b;
+                    d++;
+                }
+            }
+            if (pass == 0) { degree[a] = d; n_adj += (size_t)d; }
+        }
+    }
+    /* order: breadth first from a least-connected super-cell, neighbours by (degree, index), as exact.py's _order */
+    sort_degree = degree;
+    for (int a = 0; a < m_sc; a++) qsort(adj + adj_start[a], (size_t)degree[a], sizeof(int), cmp_by_degree);
+    int n_order = 0;
+    while (n_order < m_sc) {
+        int start = -1;
+        for (int a = 0; a < m_sc; a++) if (!seen[a] && (start < 0 || degree[a] < degree[start])) start = a;
+        int qh = 0, qt = 0;
+        seen[start] = 1; queue[qt++] = start;
+        while (qh < qt) {
+            int a = queue[qh++];
+            order[n_order++] = a;
+            for (int p = adj_start[a]; p < adj_start[a + 1]; p++) {
+                int b = adj[p];
+                if (!seen[b]) { seen[b] = 1; queue[qt++] = b; }
+            }
+        }
+    }
+    /* plan */
+    for (int t = 0; t < m_sc; t++) position[order[t]] = t;
+    for (int i = 0; i < m_con; i++) {
+        first[i] = m_sc; last[i] = -1; remaining[i] = 0;
+        for (int p = cs_start[i]; p < cs_start[i + 1]; p++) {
+            int a = cs_list[p], t = position[a];
+            if (t < first[i]) first[i] = t;
+            if (t > last[i]) last[i] = t;
+            remaining[i] += sc_start[scs[a] + 1] - sc_start[scs[a]];
+        }
+    }
+    int pool_used = 0, too_wide = total_cells > 65535, n_active = 0;
+    for (int t = 0; t < m_sc && !too_wide; t++) {
+        int a = order[t], s = scs[a];
+        const FrontierCell *f = &front[sc_start[s]];
+        Step *st = &steps[t];
+        st->supercell = a;
+        st->size = sc_start[s + 1] - sc_start[s];
+        st->n_active = n_active;
+        int n_now = 0;
+        for (int q = 0; q < n_active; q++) now[n_now++] = active[q];
+        st->opened_need = pool + pool_used;
+        st->n_opened = 0;
+        for (int q = 0; q < f->klen; q++) { int li = local_con[f->key[q]]; if (first[li] == t) { st->opened_need[st->n_opened++] = con_need[cons[li]]; now[n_now++] = li; } }
+        pool_used += st->n_opened;
+        if (n_now > MAX_ACTIVE || st->size > 8) { too_wide = 1; break; }
+        for (int q = 0; q < n_now; q++) slot_of[now[q]] = q;
+        st->touch_slot = pool + pool_used; pool_used += f->klen;
+        st->touch_cap = pool + pool_used; pool_used += f->klen;
+        st->n_touch = f->klen;
+        for (int q = 0; q < f->klen; q++) {
+            int li = local_con[f->key[q]];
+            remaining[li] -= st->size;
+            st->touch_slot[q] = slot_of[li];
+            st->touch_cap[q] = remaining[li];
+        }
+        st->keep = pool + pool_used;
+        st->n_keep = 0;
+        n_active = 0;
+        for (int q = 0; q < n_now; q++) if (last[now[q]] > t) { st->keep[st->n_keep++] = q; active[n_active++] = now[q]; }
+        pool_used += st->n_keep;
+    }
+    /* count */
+    if (too_wide) status = ST_WIDE;
+    else if (now_seconds() > lim->deadline) status = ST_TIME;
+    else if (total_cells <= SMALL_CELLS) status = run_dp(steps, m_sc, m_sc, total_cells, 0, lim, &n_final, &final_k, &wk, &ek, &L);
+    else {
+        /* 128-bit arithmetic when the final values fit (most large components have few solutions), else residues:
+           each prime exceeds 2^61, so L of them exceed every weight and expectation */
+        int needed = 0;
+        status = run_dp(steps, m_sc, m_sc, total_cells, -1, lim, &n_final, &final_k, &wk, &ek, &needed);
+        if (status == ST_BIGGER) {
+            L = needed;
+            if (!ensure_mods(L)) { PyErr_NoMemory(); goto done; }
+            status = run_dp(steps, m_sc, m_sc, total_cells, L, lim, &n_final, &final_k, &wk, &ek, &needed);
+        }
+    }
+    if (status == ST_NOMEM) { PyErr_NoMemory(); goto done; }
+    if (status == ST_SIGNAL) goto done;
+    /* the Python component: (supercells, constraints, (weights, expected) or reason) */
+    PyObject *sc_list = PyList_New(m_sc), *con_list = PyList_New(m_con), *tally_obj = NULL;
+    if (!sc_list || !con_list) { Py_XDECREF(sc_list); Py_XDECREF(con_list); goto done; }
+    for (int a = 0; a < m_sc; a++) {
+        int s = scs[a], size = sc_start[s + 1] - sc_start[s];
+        PyObject *tup = PyTuple_New(size);
+        for (int q = 0; q < size; q++) PyTuple_SET_ITEM(tup, q, PyLong_FromLong(sc_cells[sc_start[s] + q]));
+        PyList_SET_ITEM(sc_list, a, tup);
+    }
+    for (int i = 0; i < m_con; i++) {
+        int len = cs_start[i + 1] - cs_start[i];
+        PyObject *js = PyTuple_New(len);
+        for (int q = 0; q < len; q++) PyTuple_SET_ITEM(js, q, PyLong_FromLong(cs_list[cs_start[i] + q]));
+        PyList_SET_ITEM(con_list, i, Py_BuildValue("(Nii)", js, con_need[cons[i]], con_source[cons[i]]));
+    }
+    if (status == ST_OK) {
+        Garner g = {0};
+        if (L && !garner_init(&g, L)) { garner_free(&g); Py_DECREF(sc_list); Py_DECREF(con_list); PyErr_NoMemory(); goto done; }
+        PyObject *weights = PyDict_New(), *expected = PyDict_New();
+        for (int f = 0; f < n_final && weights && expected; f++) {
+            PyObject *key = PyLong_FromLong(final_k[f]);
+            PyObject *w = L ? garner_to_py(&g, wk + (size_t)f * L) : u128_to_py(((u128 *)wk)[f]);
+            PyDict_SetItem(weights, key, w); Py_XDECREF(w);
+            PyObject *row = PyList_New(m_sc);
+            for (int a = 0; a < m_sc; a++)
+                PyList_SET_ITEM(row, a, L ? garner_to_py(&g, ek + ((size_t)f * m_sc + a) * L) : u128_to_py(((u128 *)ek)[(size_t)f * m_sc + a]));
+            PyDict_SetItem(expected, key, row); Py_DECREF(row);
+            Py_DECREF(key);
+        }
+        if (L) garner_free(&g);
+        tally_obj = Py_BuildValue("(NN)", weights, expected);
+    } else {
+        tally_obj = PyUnicode_FromString(status_reason(status));
+    }
+    item = Py_BuildValue("(NNN)", sc_list, con_list, tally_obj);
+done:
+    free(wk); free(ek); free(final_k);
+    free(cs_start); free(cs_list); free(cs_count); free(adj_start); free(adj_count); free(mark); free(degree); free(adj);
+    free(order); free(seen); free(queue); free(position); free(first); free(last); free(remaining);
+    free(steps); free(pool); free(active); free(now); free(slot_of);
+    return item;
+}
+
 static PyObject *tally(PyObject *self, PyObject *args) {
     Py_buffer view;
     int width, height;
-    long max_states, max_entries;
-    if (!PyArg_ParseTuple(args, "y*iill", &view, &width, &height, &max_states, &max_entries)) return NULL;
+    long max_states;
+    Py_ssize_t max_bytes;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y*iilnd", &view, &width, &height, &max_states, &max_bytes, &seconds)) return NULL;
+    if (width <= 0 || height <= 0 || (long)width * height > (1L << 24)) {
+        PyBuffer_Release(&view); PyErr_SetString(PyExc_ValueError, "board size out of range"); return NULL;
+    }
     int cells = width * height;
     if (view.len != cells) { PyBuffer_Release(&view); PyErr_SetString(PyExc_ValueError, "view length != width*height"); return NULL; }
+    Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
     const signed char *v = view.buf;
-    PyObject *result = NULL;
-    /* constraints */
+    PyObject *result = NULL, *found = NULL;
     int *con_start = malloc(sizeof(int) * (cells + 1));
-    int *con_cells = malloc(sizeof(int) * (cells * 8 + 1));
+    int *con_cells = malloc(sizeof(int) * ((size_t)cells * 8 + 1));
     int *con_need = malloc(sizeof(int) * (cells + 1));
     int *con_source = malloc(sizeof(int) * (cells + 1));
-    int *touch_count = calloc(cells, sizeof(int));
-    int *touch = malloc(sizeof(int) * (cells * 8 + 1));
+    int *touch_count = calloc(cells + 1, sizeof(int));
+    int *touch = malloc(sizeof(int) * ((size_t)cells * 8 + 1));
     FrontierCell *front = malloc(sizeof(FrontierCell) * (cells + 1));
-    int *cell_sc = malloc(sizeof(int) * (cells + 1));
     int *sc_start = malloc(sizeof(int) * (cells + 2));
     int *sc_cells = malloc(sizeof(int) * (cells + 1));
     int *parent = malloc(sizeof(int) * (cells + 1));
-    if (!con_start || !con_cells || !con_need || !con_source || !touch_count || !touch || !front || !cell_sc ||
-        !sc_start || !sc_cells || !parent) { PyErr_NoMemory(); goto done; }
+    int *comp_of_sc = malloc(sizeof(int) * (cells + 1));
+    int *local_sc = malloc(sizeof(int) * (cells + 1));
+    int *local_con = malloc(sizeof(int) * (cells + 1));
+    int *sc_by_comp = malloc(sizeof(int) * (cells + 1)), *con_by_comp = malloc(sizeof(int) * (cells + 1));
+    int *comp_index = malloc(sizeof(int) * (cells + 1));
+    int *sc_off = calloc(cells + 2, sizeof(int)), *con_off = calloc(cells + 2, sizeof(int)), *fill = calloc(cells + 2, sizeof(int));
+    CompInfo *info = malloc(sizeof(CompInfo) * (cells + 1));
+    if (!con_start || !con_cells || !con_need || !con_source || !touch_count || !touch || !front || !sc_start ||
+        !sc_cells || !parent || !comp_of_sc || !local_sc || !local_con || !sc_by_comp || !con_by_comp || !comp_index ||
+        !sc_off || !con_off || !fill || !info) { PyErr_NoMemory(); goto done; }
+    /* constraints */
     int n_con = 0, n_cc = 0;
     for (int c = 0; c < cells; c++) {
         if (v[c] < 0) continue;
@@ -292,13 +1093,13 @@ static PyObject *tally(PyObject *self, PyObject *args) {
     for (int i = 0; i < n_con; i++)
         for (int p = con_start[i]; p < con_start[i + 1]; p++) {
             int cell = con_cells[p];
-            touch[cell * 8 + touch_count[cell]++] = i;
+            touch[(size_t)cell * 8 + touch_count[cell]++] = i;
         }
     int n_front = 0;
     for (int c = 0; c < cells; c++) {
         if (!touch_count[c]) continue;
         front[n_front].cell = c; front[n_front].klen = touch_count[c];
-        memcpy(front[n_front].key, touch + c * 8, sizeof(int) * touch_count[c]);
+        memcpy(front[n_front].key, touch + (size_t)c * 8, sizeof(int) * touch_count[c]);
         n_front++;
     }
     qsort(front, n_front, sizeof(FrontierCell), cmp_frontier);
@@ -308,185 +1109,69 @@ static PyObject *tally(PyObject *self, PyObject *args) {
             sc_start[n_sc++] = i;
         }
         sc_cells[i] = front[i].cell;
-        cell_sc[front[i].cell] = n_sc - 1;
     }
     sc_start[n_sc] = n_front;
-    /* components: union constraints through super-cells */
+    /* components: union constraints through super-cells, then bucket super-cells and constraints by component */
     for (int i = 0; i < n_con; i++) parent[i] = i;
     for (int s = 0; s < n_sc; s++) {
         FrontierCell *f = &front[sc_start[s]];
         int r = uf_find(parent, f->key[0]);
         for (int q = 1; q < f->klen; q++) { int r2 = uf_find(parent, f->key[q]); if (r2 != r) parent[r2] = r; }
     }
-    result = PyList_New(0);
-    if (!result) goto done;
-    int *comp_of_sc = malloc(sizeof(int) * (n_sc + 1));
-    int *local_sc = malloc(sizeof(int) * (n_sc + 1));
-    int *local_con = malloc(sizeof(int) * (n_con + 1));
-    int *done_root = calloc(n_con + 1, sizeof(int));
-    if (!comp_of_sc || !local_sc || !local_con || !done_root) {
-        free(comp_of_sc); free(local_sc); free(local_con); free(done_root);
-        Py_CLEAR(result); PyErr_NoMemory(); goto done;
+    for (int i = 0; i < n_con; i++) comp_index[i] = -1;
+    int n_comp = 0;
+    for (int s = 0; s < n_sc; s++) {
+        int root = uf_find(parent, front[sc_start[s]].key[0]);
+        if (comp_index[root] < 0) { comp_index[root] = n_comp; info[n_comp].index = n_comp; info[n_comp].cells = 0; info[n_comp].first_sc = s; n_comp++; }
+        int ci = comp_index[root];
+        comp_of_sc[s] = ci;
+        info[ci].cells += sc_start[s + 1] - sc_start[s];
+        sc_off[ci + 1]++;
     }
-    for (int s = 0; s < n_sc; s++) comp_of_sc[s] = uf_find(parent, front[sc_start[s]].key[0]);
-    for (int s0 = 0; s0 < n_sc; s0++) {
-        int root = comp_of_sc[s0];
-        if (done_root[root]) continue;
-        done_root[root] = 1;
-        /* members */
-        int m_sc = 0, m_con = 0, total_cells = 0;
-        int *scs = malloc(sizeof(int) * n_sc), *cons = malloc(sizeof(int) * n_con);
-        for (int s = 0; s < n_sc; s++) if (comp_of_sc[s] == root) { local_sc[s] = m_sc; scs[m_sc++] = s; total_cells += sc_start[s + 1] - sc_start[s]; }
-        for (int i = 0; i < n_con; i++) if (uf_find(parent, i) == root) { local_con[i] = m_con; cons[m_con++] = i; }
-        /* constraint -> local super-cells (each super-cell listed once per constraint) */
-        int *cs_start = malloc(sizeof(int) * (m_con + 1));
-        int *cs_list = malloc(sizeof(int) * (m_sc * 8 + 1));
-        int *cs_count = calloc(m_con, sizeof(int));
-        for (int a = 0; a < m_sc; a++) { FrontierCell *f = &front[sc_start[scs[a]]]; for (int q = 0; q < f->klen; q++) cs_count[local_con[f->key[q]]]++; }
-        cs_start[0] = 0;
-        for (int i = 0; i < m_con; i++) cs_start[i + 1] = cs_start[i] + cs_count[i];
-        memset(cs_count, 0, sizeof(int) * m_con);
-        for (int a = 0; a < m_sc; a++) { FrontierCell *f = &front[sc_start[scs[a]]]; for (int q = 0; q < f->klen; q++) { int li = local_con[f->key[q]]; cs_list[cs_start[li] + cs_count[li]++] = a; } }
-        /* order: breadth first from a least-connected super-cell, neighbours by degree (as exact.py's _order) */
-        int *degree = calloc(m_sc, sizeof(int));
-        unsigned char *adj = calloc((size_t)m_sc * m_sc, 1);
-        for (int i = 0; i < m_con; i++)
-            for (int p = cs_start[i]; p < cs_start[i + 1]; p++)
-                for (int q = cs_start[i]; q < cs_start[i + 1]; q++)
-                    if (p != q && !adj[(size_t)cs_list[p] * m_sc + cs_list[q]]) { adj[(size_t)cs_list[p] * m_sc + cs_list[q]] = 1; degree[cs_list[p]]++; }
-        int *order = malloc(sizeof(int) * m_sc), *seen = calloc(m_sc, sizeof(int)), *queue = malloc(sizeof(int) * m_sc);
-        int n_order = 0;
-        while (n_order < m_sc) {
-            int start = -1;
-            for (int a = 0; a < m_sc; a++) if (!seen[a] && (start < 0 || degree[a] < degree[start])) start = a;
-            int qh = 0, qt = 0;
-            seen[start] = 1; queue[qt++] = start;
-            while (qh < qt) {
-                int a = queue[qh++];
-                order[n_order++] = a;
-                for (;;) { /* unseen neighbours by (degree, index) */
-                    int best = -1;
-                    for (int b = 0; b < m_sc; b++) if (!seen[b] && adj[(size_t)a * m_sc + b] && (best < 0 || degree[b] < degree[best])) best = b;
-                    if (best < 0) break;
-                    seen[best] = 1; queue[qt++] = best;
-                }
-            }
-        }
-        /* plan */
-        int *position = malloc(sizeof(int) * m_sc);
-        for (int t = 0; t < m_sc; t++) position[order[t]] = t;
-        int *first = malloc(sizeof(int) * m_con), *last = malloc(sizeof(int) * m_con), *remaining = malloc(sizeof(int) * m_con);
-        for (int i = 0; i < m_con; i++) {
-            first[i] = m_sc; last[i] = -1; remaining[i] = 0;
-            for (int p = cs_start[i]; p < cs_start[i + 1]; p++) {
-                int a = cs_list[p], t = position[a];
-                if (t < first[i]) first[i] = t;
-                if (t > last[i]) last[i] = t;
-                remaining[i] += sc_start[scs[a] + 1] - sc_start[scs[a]];
-            }
-        }
-        Step *steps = calloc(m_sc, sizeof(Step));
-        int *pool = malloc(sizeof(int) * (size_t)(m_sc * (4 * MAX_ACTIVE + 32) + 16));
-        int pool_used = 0, too_wide = 0;
-        int *active = malloc(sizeof(int) * (m_con + 1)), n_active = 0;
-        int *now = malloc(sizeof(int) * (m_con + 1));
-        int *slot_of = malloc(sizeof(int) * (m_con + 1));
-        for (int t = 0; t < m_sc && !too_wide; t++) {
-            int a = order[t], s = scs[a];
-            FrontierCell *f = &front[sc_start[s]];
-            Step *st = &steps[t];
-            st->supercell = a;
-            st->size = sc_start[s + 1] - sc_start[s];
-            st->n_active = n_active;
-            int n_now = 0;
-            for (int q = 0; q < n_active; q++) now[n_now++] = active[q];
-            st->opened_need = pool + pool_used;
-            st->n_opened = 0;
-            for (int q = 0; q < f->klen; q++) { int li = local_con[f->key[q]]; if (first[li] == t) { st->opened_need[st->n_opened++] = con_need[cons[li]]; now[n_now++] = li; } }
-            pool_used += st->n_opened;
-            if (n_now > MAX_ACTIVE || st->size > 8) { too_wide = 1; break; }
-            for (int q = 0; q < n_now; q++) slot_of[now[q]] = q;
-            st->touch_slot = pool + pool_used; pool_used += f->klen;
-            st->touch_cap = pool + pool_used; pool_used += f->klen;
-            st->n_touch = f->klen;
-            for (int q = 0; q < f->klen; q++) {
-                int li = local_con[f->key[q]];
-                remaining[li] -= st->size;
-                st->touch_slot[q] = slot_of[li];
-                st->touch_cap[q] = remaining[li];
-            }
-            st->keep = pool + pool_used;
-            st->n_keep = 0;
-            n_active = 0;
-            for (int q = 0; q < n_now; q++) if (last[now[q]] > t) { st->keep[st->n_keep++] = q; active[n_active++] = now[q]; }
-            pool_used += st->n_keep;
-        }
-        /* count */
-        u128 *wk = calloc(total_cells + 1, sizeof(u128));
-        u128 *ek = calloc((size_t)(total_cells + 1) * m_sc, sizeof(u128));
-        int *present = calloc(total_cells + 1, sizeof(int));
-        int status = too_wide ? 0 : run_dp(steps, m_sc, m_sc, total_cells, max_states, max_entries, wk, ek, present);
-        /* build the Python component: (supercells, constraints, tally or None) */
-        PyObject *sc_list = PyList_New(m_sc), *con_list = PyList_New(m_con), *tally_obj = NULL;
-        for (int a = 0; a < m_sc; a++) {
-            int s = scs[a], size = sc_start[s + 1] - sc_start[s];
-            PyObject *tup = PyTuple_New(size);
-            for (int q = 0; q < size; q++) PyTuple_SET_ITEM(tup, q, PyLong_FromLong(sc_cells[sc_start[s] + q]));
-            PyList_SET_ITEM(sc_list, a, tup);
-        }
-        for (int i = 0; i < m_con; i++) {
-            int len = cs_start[i + 1] - cs_start[i];
-            PyObject *js = PyTuple_New(len);
-            for (int q = 0; q < len; q++) PyTuple_SET_ITEM(js, q, PyLong_FromLong(cs_list[cs_start[i] + q]));
-            PyList_SET_ITEM(con_list, i, Py_BuildValue("(Nii)", js, con_need[cons[i]], con_source[cons[i]]));
-        }
-        if (status == 1) {
-            PyObject *weights = PyDict_New(), *expected = PyDict_New();
-            for (int k = 0; k <= total_cells; k++) {
-                if (!present[k]) continue;
-                PyObject *key = PyLong_FromLong(k);
-                PyObject *w = u128_to_py(wk[k]);
-                PyDict_SetItem(weights, key, w); Py_DECREF(w);
-                PyObject *row = PyList_New(m_sc);
-                for (int a = 0; a < m_sc; a++) PyList_SET_ITEM(row, a, u128_to_py(ek[(size_t)k * m_sc + a]));
-                PyDict_SetItem(expected, key, row); Py_DECREF(row);
-                Py_DECREF(key);
-            }
-            tally_obj = Py_BuildValue("(NN)", weights, expected);
-        } else {
-            tally_obj = Py_None; Py_INCREF(Py_None);
-        }
-        PyObject *item = Py_BuildValue("(NNN)", sc_list, con_list, tally_obj);
-        PyList_Append(result, item); Py_DECREF(item);
-        free(wk); free(ek); free(present);
-        free(active); free(now); free(slot_of); free(pool); free(steps);
-        free(first); free(last); free(remaining); free(position);
-        free(order); free(seen); free(queue); free(degree); free(adj);
-        free(cs_start); free(cs_list); free(cs_count); free(scs); free(cons);
-        if (status < 0) { Py_CLEAR(result); PyErr_NoMemory(); break; }
+    for (int i = 0; i < n_con; i++) con_off[comp_index[uf_find(parent, i)] + 1]++;
+    for (int c = 0; c < n_comp; c++) { sc_off[c + 1] += sc_off[c]; con_off[c + 1] += con_off[c]; }
+    for (int s = 0; s < n_sc; s++) { int ci = comp_of_sc[s]; sc_by_comp[sc_off[ci] + fill[ci]++] = s; }
+    memset(fill, 0, sizeof(int) * (n_comp + 1));
+    for (int i = 0; i < n_con; i++) { int ci = comp_index[uf_find(parent, i)]; con_by_comp[con_off[ci] + fill[ci]++] = i; }
+    qsort(info, n_comp, sizeof(CompInfo), cmp_comp); /* smallest first: a deadline leaves only the largest uncounted */
+    found = PyList_New(0);
+    if (!found) goto done;
+    for (int c = 0; c < n_comp; c++) {
+        int ci = info[c].index;
+        PyObject *item = count_component(sc_by_comp + sc_off[ci], sc_off[ci + 1] - sc_off[ci], con_by_comp + con_off[ci],
+                                         con_off[ci + 1] - con_off[ci], front, sc_start, sc_cells, con_need, con_source,
+                                         local_sc, local_con, &lim);
+        if (!item) { Py_CLEAR(found); goto done; }
+        PyList_Append(found, item);
+        Py_DECREF(item);
     }
-    free(comp_of_sc); free(local_sc); free(local_con); free(done_root);
-    if (result) {
+    {
         int n_un = 0;
         for (int c = 0; c < cells; c++) if (v[c] == -1 && !touch_count[c]) n_un++;
         PyObject *un = PyTuple_New(n_un);
         n_un = 0;
         for (int c = 0; c < cells; c++) if (v[c] == -1 && !touch_count[c]) PyTuple_SET_ITEM(un, n_un++, PyLong_FromLong(c));
-        PyObject *pair = Py_BuildValue("(NN)", result, un);
-        result = pair;
+        result = Py_BuildValue("(NN)", found, un);
+        found = NULL;
     }
 done:
+    Py_XDECREF(found);
     free(con_start); free(con_cells); free(con_need); free(con_source); free(touch_count); free(touch);
-    free(front); free(cell_sc); free(sc_start); free(sc_cells); free(parent);
+    free(front); free(sc_start); free(sc_cells); free(parent); free(comp_of_sc); free(local_sc); free(local_con);
+    free(sc_by_comp); free(con_by_comp); free(comp_index); free(sc_off); free(con_off); free(fill); free(info);
     PyBuffer_Release(&view);
     return result;
 }
 
 static PyMethodDef methods[] = {
     {"tally", tally, METH_VARARGS,
-     "tally(view: bytes, width, height, max_states, max_entries) -> ([(supercells, constraints, (weights, expected) | None)],"
-     " unconstrained cells)\n"
-     "or ('local', cell) when a number cannot hold locally."},
+     "tally(view: bytes, width, height, max_states, max_bytes, seconds) -> "
+     "([(supercells, constraints, (weights, expected) | reason)], unconstrained cells)\n"
+     "or ('local', cell) when a number cannot hold locally. A reason ('states', 'memory', 'time', 'wide') says why a\n"
+     "component was left uncounted; components come smallest first."},
+    {"sample", sample, METH_VARARGS,
+     "sample(sizes, steps, cap, seed, seconds, max_bytes) -> (log_scale, {k: weight}, {k: [expected per step]}) | None\n"
+     "One run of the sampled count (resampled merged states) over exact.py's _Plan; None past the time or memory."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", "The exact engine's counting stage in C.", -1, methods};

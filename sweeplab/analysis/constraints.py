@@ -12,10 +12,11 @@ geometry, only these (cells, mines) pairs.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sweeplab.core.errors import InconsistentPositionError
+from sweeplab.core.errors import InconsistentPositionError, UndecidedError
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
 
@@ -44,9 +45,10 @@ def describe(observation: Observation, cell: int) -> str:
     return f"the {value} at {observation.board.name(cell)}"
 
 
-def constraints_from(observation: Observation) -> Problem:
+def constraints_from(observation: Observation, deadline: float | None = None) -> Problem:
     """The constraints of a position; raises :class:`InconsistentPositionError` naming a number that cannot hold
-    locally (more flags than it shows, or more mines than covered neighbours), or a flag count above the total."""
+    locally (more flags than it shows, or more mines than covered neighbours), or a flag count above the total,
+    and :class:`UndecidedError` if ``deadline`` (a ``time.perf_counter`` value) passes first."""
     view, neighbours = observation.view, observation.board.neighbours
     flags = view.count(FLAGGED)
     mines_left = observation.mines - flags
@@ -57,6 +59,8 @@ def constraints_from(observation: Observation) -> Problem:
     for cell, value in enumerate(view):
         if value < 0:
             continue
+        if deadline is not None and not cell & 4095 and time.perf_counter() > deadline:
+            raise UndecidedError(f"the time budget ran out while reading the numbers of {len(view)} cells")
         covered = []
         flagged = 0
         for n in neighbours[cell]:

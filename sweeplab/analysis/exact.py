@@ -3,12 +3,20 @@
 Stages (named as in minesweepr): constraints -> super-cells (frontier cells that touch exactly the same
 numbers) -> independent components -> a per-component count of weighted solutions by mine count k
 (dynamic programming over super-cells, merging equal partial states, so a long thin frontier costs
-little) -> convolution of the components over k -> weighting by C(U, R - k), the ways to put the
-remaining R - k mines among the U covered cells no number touches. All of it in exact integers: the
-result is the true posterior under a uniformly random layout, equal to brute force over every layout.
+little; a forward pass of weights, then a backward pass for each super-cell's expected mines) ->
+weighting by C(U, R - K), the ways to put the remaining R - K mines among the U covered cells no number
+touches, where K sums the components' counts. All of it in exact integers: the result is the true
+posterior under a uniformly random layout, equal to brute force over every layout.
 
-A component too large for the budget is estimated by sequential importance sampling instead; the
-result then says ``exact=False`` and carries an estimated error (two standard errors over batches).
+The budget is a promise (:class:`Budget`): ``Analyzer.analyze`` returns within ``seconds`` plus a small overhead
+(:data:`OVERHEAD_SECONDS`), with the best answer it has. Every stage checks the clock (constraints, components,
+the count, in the C kernel too, the estimate, the weighting, the witness search). The exact count may use the
+first :data:`EXACT_SHARE` of the budget; a component still uncounted then (too many partial states, too much
+memory, or no time) is estimated by a branching particle filter in the rest, and the result says
+``exact=False`` with an estimated error (two standard errors over batches). A position is called
+inconsistent (:class:`InconsistentPositionError`) only when that is proved: a number that cannot hold, a
+component counted exactly with no solution, or exact counts that no global mine count fits. When even an
+estimate cannot be had in time, :class:`UndecidedError` says so; it never means "inconsistent".
 """
 
 from __future__ import annotations
@@ -18,39 +26,71 @@ import os
 import random
 import time
 from array import array
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from typing import Any
 
 from sweeplab.analysis.constraints import Constraint, constraints_from, coupled, describe
-from sweeplab.core.errors import InconsistentPositionError, SweeplabError
+from sweeplab.core.errors import InconsistentPositionError, SweeplabError, UndecidedError
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
-
-comb = lru_cache(maxsize=65536)(math.comb)
 
 try:  # the optional C kernel (setup.py builds it when a C compiler is present)
     import sweeplab.analysis._kernel as _built_kernel  # a C extension without a stub: mypy sees Any
 except ImportError:  # pragma: no cover - depends on the build
     _built_kernel = None
 KERNEL = None if os.environ.get("SWEEPLAB_PURE_PYTHON") else _built_kernel
-KERNEL_MAX_ENTRIES = 2_000_000  # partial states one kernel count may keep over all its steps (about 40 bytes each)
+
+EXACT_SHARE = 0.6  # the share of the budget the exact count may use before the rest is estimated
+ESTIMATE_RESERVE = 0.05  # the share kept back from the estimate for weighting and building the result
+OVERHEAD_SECONDS = 0.25  # stated overhead past the budget: finishing a check interval, weighting, building results
+PY_ENTRY_BYTES = 200  # rough memory of one partial state in the pure-Python count (a dict entry, a tuple key)
+_CHECK_EVERY = 4096  # work items between clock checks in the Python stages
+
+_BINOM = [[math.comb(n, x) for x in range(n + 1)] for n in range(9)]  # a super-cell holds at most 8 cells
 
 
 @dataclass(frozen=True)
 class Budget:
-    """How much work one analysis may do before it estimates instead of counting.
+    """How much one analysis may spend.
 
-    ``seconds`` bounds the whole call (wall clock); ``max_states`` bounds the partial states one
-    component's count may hold at any step. The defaults keep every position met in real play exact.
+    ``seconds`` bounds the whole call on the wall clock (plus :data:`OVERHEAD_SECONDS`); ``max_states`` bounds
+    the partial states one step of a component's count may hold; ``max_bytes`` bounds the memory of one
+    component's count tables (and of the particle filter's history); ``samples`` bounds the particles of an
+    estimate. The defaults keep every position met in real play exact.
     """
 
     seconds: float = 2.0
     max_states: int = 100_000
     samples: int = 20_000
+    max_bytes: int = 256 * 2**20
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.seconds, (int, float)) and math.isfinite(self.seconds) and self.seconds > 0):
+            raise SweeplabError(f"a budget needs a finite number of seconds above 0, not {self.seconds!r}")
+        for name in ("max_states", "samples", "max_bytes"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise SweeplabError(f"a budget's {name} must be a positive integer, not {value!r}")
 
 
 DEFAULT_BUDGET = Budget()
+
+
+@dataclass(frozen=True)
+class _Clock:
+    """The deadlines of one analysis: the exact count's and the whole call's (``time.perf_counter`` values)."""
+
+    start: float
+    exact: float
+    end: float
+    seconds: float
+
+    @classmethod
+    def starting(cls, budget: Budget) -> _Clock:
+        start = time.perf_counter()
+        return cls(start, start + EXACT_SHARE * budget.seconds, start + budget.seconds, budget.seconds)
 
 
 @dataclass
@@ -73,21 +113,37 @@ class Component:
 @dataclass
 class Tally:
     """A component's weighted solutions by mine count k: ``weight[k]`` and ``expected[k][j]`` (weighted mines in
-    super-cell j). Exact integers when counted, floats when estimated."""
+    super-cell j). Exact integers when counted; floats when estimated (divided by ``exp(log_scale)``), with the
+    independent runs kept as ``batches``."""
 
-    weight: dict[int, int | float]
-    expected: dict[int, list[int | float]]
+    weight: dict[int, Any]  # int when exact, float when estimated
+    expected: dict[int, list[Any]]
     exact: bool = True
     batches: list[Tally] = field(default_factory=list)
     states: int = 0
+    log_scale: float = 0.0  # estimates: the natural log of the factor the weights were divided by
 
 
 class _TooBig(Exception):
-    pass
+    """A count past ``max_states`` or ``max_bytes``."""
 
 
-def build_components(constraints: Iterable[Constraint]) -> list[Component]:
-    """Group frontier cells into super-cells and split them into independent components."""
+class _OutOfTime(_TooBig):
+    """A stage past its deadline."""
+
+
+BudgetExceededError = UndecidedError  # the former name, kept for callers
+
+
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise _OutOfTime
+
+
+def build_components(constraints: Iterable[Constraint], deadline: float | None = None) -> list[Component]:
+    """Group frontier cells into super-cells and split them into independent components.
+
+    Raises :class:`UndecidedError` when ``deadline`` (a ``time.perf_counter`` value) passes first."""
     constraints = list(constraints)
     touching: dict[int, list[int]] = {}
     for i, con in enumerate(constraints):
@@ -100,8 +156,12 @@ def build_components(constraints: Iterable[Constraint]) -> list[Component]:
     by_root: dict[int, list[tuple[int, ...]]] = {}
     for key in groups:
         by_root.setdefault(root_of[key[0]], []).append(key)
+    if deadline is not None and time.perf_counter() > deadline:
+        raise UndecidedError(f"the time budget ran out while grouping {len(constraints)} numbers into components")
     components = []
-    for keys in by_root.values():
+    for n, keys in enumerate(by_root.values()):
+        if n % 64 == 0 and deadline is not None and time.perf_counter() > deadline:
+            raise UndecidedError(f"the time budget ran out while grouping {len(constraints)} numbers into components")
         keys.sort(key=lambda k: min(groups[k]))
         supercells = [tuple(sorted(groups[k])) for k in keys]
         members: dict[int, list[int]] = {}
@@ -128,9 +188,9 @@ def _order(component: Component) -> list[int]:
     while len(order) < n:
         start = min((j for j in range(n) if not seen[j]), key=lambda j: (len(adjacent[j]), j))
         seen[start] = True
-        queue = [start]
+        queue = deque([start])
         while queue:
-            j = queue.pop(0)
+            j = queue.popleft()
             order.append(j)
             for k in sorted(adjacent[j], key=lambda k: (len(adjacent[k]), k)):
                 if not seen[k]:
@@ -191,144 +251,271 @@ def _feasible(needs: list[int], size: int, touch_slots: list[tuple[int, int]]) -
 
 
 def count(component: Component, budget: Budget = DEFAULT_BUDGET, deadline: float | None = None) -> Tally:
-    """Exact weighted solution counts of a component by mine count (raises ``_TooBig`` past the budget)."""
+    """Exact weighted solution counts of a component by mine count (the pure-Python twin of the C kernel).
+
+    A forward pass merges partial states keyed by (mines so far, needs of the open constraints); a backward pass
+    carries, per state, the weighted completions ending at each final count, which gives every super-cell's
+    expected mines per final count in time linear in the states. Raises ``_TooBig`` past ``budget.max_states``
+    states in a step or ``budget.max_bytes`` of tables, and ``_OutOfTime`` past ``deadline``."""
     plan = _Plan(component)
-    states: dict[tuple, list] = {(0,): [1, []]}  # key: (k, needs...) -> [weight, expected per step]
-    peak = 1
+    max_entries = max(budget.max_bytes // PY_ENTRY_BYTES, 1)
+    layers: list[dict[tuple, int]] = [{(0,): 1}]
+    entries, tick, peak = 1, 0, 1
     for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(plan.steps):
         size = plan.sizes[t]
-        binom = [comb(size, x) for x in range(size + 1)]
-        new: dict[tuple, list] = {}
-        for key, (w, e) in states.items():
-            needs = list(key[1:]) + opened_needs if opened_needs else list(key[1:])
+        binom = _BINOM[size]
+        new: dict[tuple, int] = {}
+        get = new.get
+        for key, w in layers[t].items():
+            needs = [*key[1:], *opened_needs]
             lo, hi = _feasible(needs, size, touch_slots)
-            if lo > hi:
-                continue
             k = key[0]
             for x in range(lo, hi + 1):
                 if x:
                     for s, _ in touch_slots:
                         needs[s] -= x
-                nk = (k + x, *[needs[s] for s in keep])
-                if x:
+                    nk = (k + x, *[needs[s] for s in keep])
                     for s, _ in touch_slots:
                         needs[s] += x
-                b = binom[x]
-                nw = w * b
-                slot = new.get(nk)
-                if slot is None:
-                    new[nk] = [nw, [v * b for v in e] + [x * nw]] if b != 1 else [nw, [*e, x * nw]]
                 else:
-                    slot[0] += nw
-                    ne = slot[1]
-                    for i, v in enumerate(e):
-                        ne[i] += v * b
-                    ne[-1] += x * nw
-        states = new
-        if len(states) > peak:
-            peak = len(states)
-        if peak > budget.max_states or (deadline is not None and time.perf_counter() > deadline):
+                    nk = (k, *[needs[s] for s in keep])
+                new[nk] = get(nk, 0) + w * binom[x]
+            tick += 1
+            if tick >= _CHECK_EVERY:
+                tick = 0
+                _check(deadline)
+        layers.append(new)
+        entries += len(new)
+        peak = max(peak, len(new))
+        if len(new) > budget.max_states or entries > max_entries:
             raise _TooBig
-    weight: dict[int, int | float] = {}
-    expected: dict[int, list[int | float]] = {}
-    inverse = [0] * len(plan.order)
-    for t, j in enumerate(plan.order):
-        inverse[j] = t
-    for key, (w, e) in states.items():
-        k = key[0]
-        weight[k] = w
-        expected[k] = [e[inverse[j]] for j in range(len(plan.order))]
-    return Tally(weight, expected, True, states=peak)
+    _check(deadline)
+    last = layers[-1]
+    finals = sorted(key[0] for key in last)
+    nf = len(finals)
+    beta: dict[tuple, list[int]] = {}
+    for f, k in enumerate(finals):
+        row = [0] * nf
+        row[f] = 1
+        beta[(k,)] = row
+    expected_rows = [[0] * len(plan.order) for _ in finals]
+    for t in range(len(plan.steps) - 1, -1, -1):
+        _n_active, opened_needs, touch_slots, keep = plan.steps[t]
+        size = plan.sizes[t]
+        binom = _BINOM[size]
+        acc = [0] * nf
+        previous: dict[tuple, list[int]] = {}
+        for key, a in layers[t].items():
+            needs = [*key[1:], *opened_needs]
+            lo, hi = _feasible(needs, size, touch_slots)
+            k = key[0]
+            b = [0] * nf
+            for x in range(lo, hi + 1):
+                if x:
+                    for s, _ in touch_slots:
+                        needs[s] -= x
+                    bn = beta[(k + x, *[needs[s] for s in keep])]
+                    for s, _ in touch_slots:
+                        needs[s] += x
+                else:
+                    bn = beta[(k, *[needs[s] for s in keep])]
+                c = binom[x]
+                ax = a * c * x
+                for f in range(nf):
+                    v = bn[f]
+                    if v:
+                        b[f] += c * v
+                        if x:
+                            acc[f] += ax * v
+            previous[key] = b
+            tick += 1
+            if tick >= _CHECK_EVERY:
+                tick = 0
+                _check(deadline)
+        j = plan.order[t]
+        for f in range(nf):
+            expected_rows[f][j] = acc[f]
+        beta = previous
+        layers[t + 1] = {}
+    return Tally({k: last[(k,)] for k in finals}, dict(zip(finals, expected_rows, strict=True)), True, states=peak)
 
 
-def sample(component: Component, budget: Budget, deadline: float, seed: int = 0, runs: int = 4) -> Tally:
-    """Estimate a component's tally with a branching particle filter (deterministic for a seed).
+def sample(
+    component: Component, budget: Budget, deadline: float, seed: int = 0, runs: int = 4, use_kernel: bool = True
+) -> Tally | None:
+    """Estimate a component's tally by a sampled count (deterministic for a seed, given the time).
 
-    Each run follows the plan's steps like :func:`count`, but instead of merging partial states it keeps
-    at most ``cap`` weighted particles: every particle branches into its feasible counts, and when there
-    are too many children, ``cap`` of them are resampled in proportion to their weights (systematic
-    resampling, weights reset to keep the totals unbiased). Dead ends simply drop out. ``cap`` is sized
-    from the time left. The mean of ``runs`` independent runs is returned, with the runs kept as
-    batches for the error estimate.
+    Each run follows the plan's steps like :func:`count`, merging equal partial states, but when a step holds
+    more than ``cap`` states it keeps ``cap`` draws of them by systematic resampling in proportion to weight (a
+    state drawn c times carries c times the mean weight; the totals stay unbiased); dead ends drop out. A
+    backward pass then sends each final count's weight to the parents in proportion to what they sent, giving
+    every super-cell's expected mines. A first small run times the component; ``cap`` is then sized from the time
+    left and from ``budget.max_bytes``, and ``runs`` runs are kept as batches for the error estimate (their sum,
+    in a common scale, is the estimate). The C kernel runs it when built. Returns None when no run found a
+    solution before ``deadline``: that proves nothing about consistency.
     """
     plan = _Plan(component)
-    rng = random.Random(seed)
+    n_steps = max(len(plan.steps), 1)
+    limit = max(min(budget.samples, budget.max_bytes // (n_steps * 400)), 1)
+    cap = min(256, limit)
+    done: list[tuple[int, tuple[float, dict[int, float], dict[int, list[float]]]]] = []
+    run_seed = seed
+    while len(done) < runs:
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+        result = _sample_run(plan, cap, run_seed, deadline - now, budget.max_bytes, use_kernel)
+        run_seed += 1
+        if result is None:
+            break  # out of time (or memory) in the middle of a run
+        elapsed = time.perf_counter() - now
+        if not result[1]:  # every state died: more of them
+            if cap >= limit:
+                break
+            cap = min(cap * 4, limit)
+            continue
+        done.append((cap, result))
+        if len(done) == 1 and cap < limit:  # size the runs to come from this one's time
+            per_run = (deadline - time.perf_counter()) / runs
+            cap = int(min(max(cap * per_run / max(elapsed, 1e-4) * 0.7, cap), limit))
+    if not done:
+        return None
+    top_cap = max(c for c, _ in done)
+    kept = [r for c, r in done if c == top_cap]
+    if len(kept) < 2:
+        kept = [r for _, r in done]
+    common = max(log_scale for log_scale, _, _ in kept)
     n = len(plan.order)
-    steps = max(len(plan.steps), 1)
-    tallies = []
-    for run in range(runs):
-        left = max(deadline - time.perf_counter(), 0.05) / (runs - run)
-        cap = int(min(max(left / (steps * 20e-6), 32), budget.samples))
-        result = _particle_run(plan, cap, rng)
-        while not result.weight and cap < budget.samples and time.perf_counter() < deadline:
-            cap *= 4  # every particle died: retry with more of them
-            result = _particle_run(plan, cap, rng)
-        tallies.append(result)
-    total_w: dict[int, int | float] = {}
-    total_e: dict[int, list[int | float]] = {}
-    for t in tallies:
-        for k, v in t.weight.items():
-            total_w[k] = total_w.get(k, 0) + v / runs
+    batches = []
+    for log_scale, weight, by_step in kept:
+        factor = math.exp(log_scale - common)
+        expected = {}
+        for k, row in by_step.items():
+            cells = [0.0] * n
+            for t, v in enumerate(row):
+                cells[plan.order[t]] = v * factor
+            expected[k] = cells
+        batches.append(Tally({k: w * factor for k, w in weight.items()}, expected, False, log_scale=common))
+    total_w: dict[int, float] = {}
+    total_e: dict[int, list[float]] = {}
+    for batch in batches:
+        for k, v in batch.weight.items():
+            total_w[k] = total_w.get(k, 0.0) + v
             row = total_e.setdefault(k, [0.0] * n)
-            for j, v2 in enumerate(t.expected[k]):
-                row[j] += v2 / runs
-    return Tally(total_w, total_e, False, tallies)
+            for j, v2 in enumerate(batch.expected[k]):
+                row[j] += v2
+    return Tally(total_w, total_e, False, batches, log_scale=common)
 
 
-def _particle_run(plan: _Plan, cap: int, rng: random.Random) -> Tally:
-    particles: list[tuple[int, tuple[int, ...], int]] = [(0, (), 1)]
-    history: list[list[tuple[int, int]]] = []
+def _sample_run(
+    plan: _Plan, cap: int, seed: int, seconds: float, max_bytes: int, use_kernel: bool = True
+) -> tuple[float, dict[int, float], dict[int, list[float]]] | None:
+    """One run of the sampled count: (log scale, weight by final count, expected mines per step by final count),
+    empty when every state died, None past ``seconds`` or ``max_bytes``. The C kernel's ``sample`` when built."""
+    if KERNEL is not None and use_kernel:
+        out = KERNEL.sample(plan.sizes, plan.steps, cap, seed, seconds, max_bytes)
+        return None if out is None else (out[0], out[1], out[2])
+    deadline = time.perf_counter() + seconds
+    rng = random.Random(seed)
+    layers: list[dict[tuple, list[float]]] = [{(0,): [1.0, 1.0]}]  # key -> [weight after resampling, sum sent]
+    log_scale, tick = 0.0, 0
+    max_entries = max(max_bytes // PY_ENTRY_BYTES, 1)
+    entries = 1
     for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(plan.steps):
         size = plan.sizes[t]
-        children: list[tuple[int, tuple[int, ...], int, int, int]] = []
-        for parent, (k, key, w) in enumerate(particles):
-            needs = list(key) + opened_needs
+        binom = _BINOM[size]
+        sent: dict[tuple, float] = {}
+        for key, (w, _) in layers[t].items():
+            needs = [*key[1:], *opened_needs]
             lo, hi = _feasible(needs, size, touch_slots)
+            k = key[0]
             for x in range(lo, hi + 1):
                 nxt = list(needs)
                 for s, _ in touch_slots:
                     nxt[s] -= x
-                children.append((k + x, tuple(nxt[s] for s in keep), w * comb(size, x), parent, x))
-        if not children:
-            return Tally({}, {}, False)
-        if len(children) > cap:
-            total = sum(c[2] for c in children)
-            step = total / cap
-            point = rng.random() * step
-            acc = 0.0
-            kept: list[tuple[int, tuple[int, ...], int, int, int]] = []
-            for child in children:
-                acc += child[2]
+                nk = (k + x, *[nxt[s] for s in keep])
+                sent[nk] = sent.get(nk, 0.0) + w * binom[x]
+            tick += 1
+            if tick >= _CHECK_EVERY:
+                tick = 0
+                if time.perf_counter() > deadline:
+                    return None
+        if not sent:
+            return 0.0, {}, {}
+        layer: dict[tuple, list[float]] = {}
+        if len(sent) > cap:
+            stride = sum(sent.values()) / cap
+            point, acc, drawn = stride * rng.random(), 0.0, 0
+            for key, v in sent.items():
+                acc += v
                 copies = 0
-                while point < acc and len(kept) + copies < cap:
+                while point < acc and drawn + copies < cap:
                     copies += 1
-                    point += step
+                    point += stride
+                drawn += copies
                 if copies:
-                    kept.append((*child[:2], total * copies // cap, *child[3:]))
-            children = kept
-        history.append([(c[3], c[4]) for c in children])
-        particles = [(c[0], c[1], c[2]) for c in children]
-    n = len(plan.order)
-    weight: dict[int, int | float] = {}
-    expected: dict[int, list[int | float]] = {}
-    for index, (k, _, w) in enumerate(particles):
-        weight[k] = weight.get(k, 0) + w
-        row = expected.setdefault(k, [0] * n)
-        i = index
-        for t in range(len(history) - 1, -1, -1):
-            parent, x = history[t][i]
-            if x:
-                row[plan.order[t]] += w * x
-            i = parent
-    return Tally(weight, expected, False)
-
-
-def _convolve(a: dict[int, int | float], b: dict[int, int | float]) -> dict[int, int | float]:
-    out: dict[int, int | float] = {}
-    for ka, va in a.items():
-        for kb, vb in b.items():
-            out[ka + kb] = out.get(ka + kb, 0) + va * vb
-    return out
+                    layer[key] = [copies * stride, v]
+        else:
+            layer = {key: [v, v] for key, v in sent.items()}
+        peak = max(pair[0] for pair in layer.values())
+        for pair in layer.values():
+            pair[0] /= peak
+        log_scale += math.log(peak)
+        layers.append(layer)
+        entries += len(layer)
+        if entries > max_entries:
+            return None
+    last = layers[-1]
+    finals = sorted({key[0] for key in last})
+    index = {k: f for f, k in enumerate(finals)}
+    nf, n_steps = len(finals), len(plan.steps)
+    weight = [0.0] * nf
+    flow: dict[tuple, list[float]] = {}
+    for key, (w, _) in last.items():
+        row = [0.0] * nf
+        row[index[key[0]]] = w
+        weight[index[key[0]]] += w
+        flow[key] = row
+    expected = [[0.0] * n_steps for _ in finals]
+    for t in range(n_steps - 1, -1, -1):
+        _n_active, opened_needs, touch_slots, keep = plan.steps[t]
+        size = plan.sizes[t]
+        binom = _BINOM[size]
+        below = layers[t + 1]
+        previous: dict[tuple, list[float]] = {}
+        for key, (w, _) in layers[t].items():
+            needs = [*key[1:], *opened_needs]
+            lo, hi = _feasible(needs, size, touch_slots)
+            k = key[0]
+            mine = [0.0] * nf
+            for x in range(lo, hi + 1):
+                nxt = list(needs)
+                for s, _ in touch_slots:
+                    nxt[s] -= x
+                nk = (k + x, *[nxt[s] for s in keep])
+                child = below.get(nk)
+                if child is None:
+                    continue  # dropped by resampling
+                share = w * binom[x] / child[1]
+                for f, v in enumerate(flow[nk]):
+                    if v:
+                        mine[f] += share * v
+                        if x:
+                            expected[f][t] += share * v * x
+            previous[key] = mine
+            tick += 1
+            if tick >= _CHECK_EVERY:
+                tick = 0
+                if time.perf_counter() > deadline:
+                    return None
+        flow = previous
+        layers[t + 1] = {}
+    top = max(weight)
+    return (
+        log_scale + math.log(top),
+        {k: weight[f] / top for f, k in enumerate(finals)},
+        {k: [v / top for v in expected[f]] for f, k in enumerate(finals)},
+    )
 
 
 @dataclass(frozen=True)
@@ -342,7 +529,10 @@ class CrapsShoot:
 
 @dataclass
 class Probabilities:
-    """The answer for one position. ``probability(cell)`` is the mine probability of a covered cell (1 for a flag)."""
+    """The answer for one position. ``probability(cell)`` is the mine probability of a covered cell (1 for a flag).
+
+    ``exact`` results hold exact integers (``fraction(cell)``); otherwise the probabilities are estimates within
+    about ``error`` (two standard errors) and ``layouts`` is an estimate too."""
 
     observation: Observation
     exact: bool
@@ -353,9 +543,9 @@ class Probabilities:
     craps: tuple[CrapsShoot, ...]
     components: list[Component]
     unconstrained: tuple[int, ...]
-    _numerator: dict[int, int | float]
-    _denominator: dict[int, int | float]
-    _unconstrained: tuple[int | float, int | float]
+    _numerator: dict[int, Any]
+    _denominator: dict[int, Any]
+    _unconstrained: tuple[Any, Any]
 
     def probability(self, cell: int) -> float:
         v = self.observation.view[cell]
@@ -364,9 +554,9 @@ class Probabilities:
         if v != COVERED:
             raise ValueError(f"cell {self.observation.board.name(cell)} is revealed; it has no mine probability")
         if cell in self._numerator:
-            return self._numerator[cell] / self._denominator[cell]
+            return float(self._numerator[cell] / self._denominator[cell])
         num, den = self._unconstrained
-        return num / den
+        return float(num / den)
 
     def fraction(self, cell: int) -> Fraction:
         """The exact probability as a fraction (only for exact results)."""
@@ -388,7 +578,7 @@ class Probabilities:
         if not self.unconstrained:
             return None
         num, den = self._unconstrained
-        return num / den
+        return float(num / den)
 
     def grid(self) -> list[list[float | None]]:
         """Rows of per-cell probabilities: None for revealed cells."""
@@ -403,9 +593,10 @@ class Probabilities:
 
 
 class Analyzer:
-    """Analyses positions. It counts with the C kernel when it is built (``sweeplab.analysis._kernel``) and in pure
-    Python otherwise or when ``SWEEPLAB_PURE_PYTHON`` is set; both give the same exact integers. The Python path
-    remembers component counts, so successive positions of one game reuse the components that did not change."""
+    """Analyses positions within a :class:`Budget`. It counts with the C kernel when it is built
+    (``sweeplab.analysis._kernel``) and in pure Python otherwise or when ``SWEEPLAB_PURE_PYTHON`` is set; both give
+    the same exact integers. The Python path remembers component counts, so successive positions of one game reuse
+    the components that did not change."""
 
     def __init__(self, budget: Budget = DEFAULT_BUDGET, cache_size: int = 4096, use_kernel: bool | None = None) -> None:
         self.budget = budget
@@ -413,57 +604,261 @@ class Analyzer:
         self._cache: dict[tuple, Tally] = {}
         self.use_kernel = KERNEL is not None if use_kernel is None else use_kernel and KERNEL is not None
 
-    def tally(self, component: Component, deadline: float) -> Tally:
-        """Count a component exactly (cached), or estimate it when the count exceeds half of the time left."""
-        key = component.key()
-        hit = self._cache.get(key)
-        if hit is not None:
-            return hit
-        now = time.perf_counter()
-        try:
-            result = count(component, self.budget, now + max(deadline - now, 0.0) / 2)
-        except _TooBig:
-            return sample(component, self.budget, max(deadline, time.perf_counter() + 0.05))  # estimates are not cached
-        if len(self._cache) >= self.cache_size:
-            self._cache.clear()
-        self._cache[key] = result
-        return result
-
     def analyze(self, observation: Observation) -> Probabilities:
-        """Probabilities for every covered cell; raises :class:`InconsistentPositionError` if none can hold."""
-        deadline = time.perf_counter() + self.budget.seconds
-        if self.use_kernel:
-            try:
-                return self._analyze_with_kernel(observation, deadline)
-            except InconsistentPositionError:
-                pass  # the Python path names the failing number in its own words
-        problem = constraints_from(observation)
-        components = build_components(problem.constraints)
-        tallies = [self.tally(comp, deadline) for comp in components]
-        return _combine(observation, problem.unconstrained, problem.mines_left, components, tallies)
+        """Probabilities for every covered cell.
 
-    def _analyze_with_kernel(self, observation: Observation, deadline: float) -> Probabilities:
+        Raises :class:`InconsistentPositionError` when no layout can produce the position (proved), and
+        :class:`UndecidedError` when the budget ran out before even an estimate was had."""
+        clock = _Clock.starting(self.budget)
+        if self.use_kernel:
+            return self._analyze_with_kernel(observation, clock)
+        try:
+            problem = constraints_from(observation, deadline=clock.end)
+        except UndecidedError as error:
+            raise UndecidedError(f"{error} (budget {clock.seconds:g} s)") from None
+        components = build_components(problem.constraints, deadline=clock.end)
+        tallies: list[Tally | None] = []
+        for comp in components:
+            tallies.append(self._cache.get(comp.key()))
+        self._count(components, tallies, clock)
+        return _combine(observation, problem.unconstrained, problem.mines_left, components, tallies, clock)
+
+    def _count(self, components: list[Component], tallies: list[Tally | None], clock: _Clock) -> None:
+        """Fill in the missing tallies: exact counts (smallest first) until the exact deadline, then estimates."""
+        todo = sorted((i for i, t in enumerate(tallies) if t is None), key=lambda i: len(components[i].cells))
+        left = []
+        for i in todo:
+            if time.perf_counter() > clock.exact:
+                left.append(i)
+                continue
+            try:
+                tally = count(components[i], self.budget, clock.exact)
+            except _TooBig:
+                left.append(i)
+                continue
+            tallies[i] = tally
+            if len(self._cache) >= self.cache_size:
+                self._cache.clear()
+            self._cache[components[i].key()] = tally
+        self._estimate(components, tallies, left, clock)
+
+    def _estimate(self, components: list[Component], tallies: list[Tally | None], which: list[int], clock: _Clock) -> None:
+        """Estimate the components ``which`` in the time left, shared in proportion to their size."""
+        end = clock.end - ESTIMATE_RESERVE * clock.seconds
+        remaining = sum(len(components[i].cells) for i in which)
+        for i in which:
+            now = time.perf_counter()
+            size = len(components[i].cells)
+            share = (end - now) * size / remaining if remaining else 0.0
+            remaining -= size
+            if share > 0:
+                tallies[i] = sample(components[i], self.budget, now + share, use_kernel=self.use_kernel)
+
+    def _analyze_with_kernel(self, observation: Observation, clock: _Clock) -> Probabilities:
         if KERNEL is None:  # use_kernel is only true when the kernel is built
             raise RuntimeError("the C kernel is not built (sweeplab.analysis._kernel) or SWEEPLAB_PURE_PYTHON is set")
-        board = observation.board
-        view = observation.view
-        out = KERNEL.tally(array("b", view), board.width, board.height, self.budget.max_states, KERNEL_MAX_ENTRIES)
-        if out[0] == "local":
-            raise InconsistentPositionError(f"the number at {board.name(out[1])} cannot hold")
-        found, unconstrained = out
-        components = []
-        tallies = []
-        for supercells, constraints, counted in sorted(found, key=lambda item: min(sc[0] for sc in item[0])):
-            component = Component(supercells, constraints)
-            components.append(component)
-            if counted is None:
-                tallies.append(self.tally(component, deadline))
-            else:
-                tallies.append(Tally(counted[0], counted[1]))
+        board, view = observation.board, observation.view
         flags = view.count(FLAGGED)
         if flags > observation.mines:
-            raise InconsistentPositionError("more flags than mines")
-        return _combine(observation, unconstrained, observation.mines - flags, components, tallies)
+            constraints_from(observation)  # raises, naming the flags
+        seconds = max(clock.exact - time.perf_counter(), 0.0)
+        out = KERNEL.tally(array("b", view), board.width, board.height, self.budget.max_states, self.budget.max_bytes, seconds)
+        if out[0] == "local":
+            constraints_from(observation)  # raises, naming the number in its own words
+            raise InconsistentPositionError(f"the number at {board.name(out[1])} cannot hold", cells=(out[1],))
+        found, unconstrained = out
+        components: list[Component] = []
+        tallies: list[Tally | None] = []
+        wide: list[int] = []
+        left: list[int] = []
+        for supercells, constraints, counted in sorted(found, key=lambda item: min(sc[0] for sc in item[0])):
+            components.append(Component(supercells, constraints))
+            if isinstance(counted, tuple):
+                tallies.append(Tally(counted[0], counted[1]))
+            else:
+                tallies.append(None)
+                (wide if counted == "wide" else left).append(len(components) - 1)
+        for i in wide:  # more open constraints than the kernel's keys hold: Python may still count it
+            try:
+                tallies[i] = count(components[i], self.budget, clock.exact)
+            except _TooBig:
+                left.append(i)
+        self._estimate(components, tallies, sorted(left, key=lambda i: len(components[i].cells)), clock)
+        try:
+            return _combine(observation, unconstrained, observation.mines - flags, components, tallies, clock)
+        except InconsistentPositionError:
+            constraints_from(observation)  # two numbers over the same cells that disagree: say it in those words
+            raise
+
+
+# ---------- weighting the components by the global mine count ----------
+
+
+def _comb_row(U: int, top: int, length: int) -> list[int]:
+    """``[C(U, top - a) for a in range(length)]`` (0 outside 0..U), by the ratio between neighbours."""
+    out = [0] * length
+    a0 = max(0, top - U)
+    if top < 0 or a0 >= length:
+        return out
+    value = math.comb(U, top - a0)
+    for a in range(a0, min(length, top + 1)):
+        out[a] = value
+        r = top - a
+        if r:
+            value = value * r // (U - r + 1)  # C(U, r - 1) = C(U, r) * r / (U - r + 1)
+    return out
+
+
+@dataclass
+class _Weighing:
+    """Per multi-count component: ``g[i][k]``, the weighted ways the rest of the position completes a solution of
+    component i with k mines (offset from its lowest count), and ``z[i]`` (its normaliser); the unconstrained
+    cells' share ``(numerator, denominator)``; and the number of layouts."""
+
+    g: dict[int, Any]
+    z: dict[int, Any]
+    unconstrained: tuple[Any, Any]
+    layouts: int
+    zero: bool
+
+
+def _polys(tallies: list[Tally], R: int) -> tuple[list[int], list[int], int]:
+    """The components with more than one possible count, the fixed ones, and R less the fixed components' mines and
+    every multi-count component's lowest count."""
+    multi, fixed = [], []
+    top = R
+    for i, t in enumerate(tallies):
+        ks = [k for k, w in t.weight.items() if w]
+        if len(ks) == 1:
+            fixed.append(i)
+            top -= ks[0]
+        else:
+            multi.append(i)
+            top -= min(ks)
+    return multi, fixed, top
+
+
+def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float) -> _Weighing:
+    """Exact integer weighting (raises ``_OutOfTime`` past ``deadline``).
+
+    With F_i the product of the multi-count components before i (as polynomials in their counts) and
+    D_i(s) = sum_k P_i(k) D_{i+1}(s + k), D_m(s) = C(U, top - s), the completions of component i with count k are
+    g_i(k) = sum_a F_i(a) D_{i+1}(a + k), and Z = D_0(0). One pass each way, no per-component convolution of the
+    others."""
+    multi, fixed, top = _polys(tallies, R)
+    polys = []
+    for i in multi:
+        weight = tallies[i].weight
+        lo, hi = min(k for k, w in weight.items() if w), max(weight)
+        polys.append([weight.get(k, 0) for k in range(lo, hi + 1)])
+    length = 1 + sum(len(p) - 1 for p in polys)
+    c = _comb_row(U, top, length)
+    forward = [[1]]
+    for p in polys:
+        f = forward[-1]
+        out = [0] * (len(f) + len(p) - 1)
+        for a, fa in enumerate(f):
+            if fa:
+                for k, pk in enumerate(p):
+                    out[a + k] += fa * pk
+        forward.append(out)
+        _check(deadline)
+    d = c
+    g: dict[int, list[int]] = {}
+    for index in range(len(polys) - 1, -1, -1):
+        f, p = forward[index], polys[index]
+        g[multi[index]] = [sum(fa * d[a + k] for a, fa in enumerate(f) if fa) for k in range(len(p))]
+        d = [sum(pk * d[s + k] for k, pk in enumerate(p) if pk) for s in range(len(d) - len(p) + 1)]
+        _check(deadline)
+    final = forward[-1]
+    Z = sum(fa * ca for fa, ca in zip(final, c, strict=True))
+    un_num = sum(fa * ca * (top - a) for a, (fa, ca) in enumerate(zip(final, c, strict=True))) if U else 0
+    layouts = Z * math.prod(tallies[i].weight[next(k for k, w in tallies[i].weight.items() if w)] for i in fixed)
+    return _Weighing(g, dict.fromkeys(multi, Z), (un_num, U * Z if U else 1), layouts, Z == 0)
+
+
+def _weigh_numeric(tallies: list[Tally], U: int, R: int) -> _Weighing:
+    """The same weighting in extended-precision floating point (numpy ``longdouble``), each vector rescaled to its
+    maximum as it goes: fast on any position, used for estimates and when exact integers run out of time."""
+    import numpy as np
+
+    ld = np.longdouble
+    multi, fixed, top = _polys(tallies, R)
+    polys, log_scale = [], 0.0
+    for i in multi:
+        weight = tallies[i].weight
+        lo, hi = min(k for k, w in weight.items() if w), max(weight)
+        biggest = max(weight.values())
+        polys.append(np.array([weight.get(k, 0) / biggest for k in range(lo, hi + 1)], dtype=ld))
+        log_scale += _log(biggest) + tallies[i].log_scale
+    length = 1 + sum(len(p) - 1 for p in polys)
+    # log C(U, top - a) where defined, by the ratio between neighbours from the largest valid a down
+    logc = np.full(length, -np.inf, dtype=ld)
+    a_hi, a_lo = min(top, length - 1), max(0, top - U)
+    if U >= 0 and a_lo <= a_hi:
+        r0 = top - a_hi
+        logc[a_hi] = math.lgamma(U + 1) - math.lgamma(r0 + 1) - math.lgamma(U - r0 + 1)
+        if a_hi > a_lo:
+            r = np.arange(r0, top - a_lo, dtype=ld)  # C(U, r + 1) = C(U, r) * (U - r) / (r + 1)
+            logc[a_lo:a_hi][::-1] = logc[a_hi] + np.cumsum(np.log((U - r) / (r + 1)))
+    top_logc = logc.max() if length else -np.inf
+    if not np.isfinite(top_logc):
+        return _Weighing({}, {}, (0, 1), 0, True)
+    c = np.exp(logc - top_logc)
+    log_scale += float(top_logc)
+    forward = [np.ones(1, dtype=ld)]
+    log_forward = 0.0
+    for p in polys:
+        f = np.convolve(forward[-1], p)
+        peak = f.max()
+        forward.append(f / peak)
+        log_forward += float(np.log(peak))
+    d = c
+    g: dict[int, Any] = {}
+    z: dict[int, Any] = {}
+    for index in range(len(polys) - 1, -1, -1):
+        f, p = forward[index], polys[index]
+        gi = np.correlate(d, f, "valid")
+        g[multi[index]] = gi
+        z[multi[index]] = float((gi * p).sum())
+        d = np.correlate(d, p, "valid")
+        peak = d.max()
+        if peak > 0:
+            d = d / peak
+    final = forward[-1]
+    weighted = final * c
+    total = weighted.sum()
+    if not total > 0:
+        return _Weighing(g, z, (0, 1), 0, True)
+    un_num = float((weighted * (top - np.arange(length, dtype=ld))).sum() / total) if U else 0.0
+    un_num = min(max(un_num, 0.0), float(U))
+    log_layouts = log_scale + log_forward + float(np.log(total))
+    for i in fixed:
+        log_layouts += _log(max(tallies[i].weight.values())) + tallies[i].log_scale
+    return _Weighing(g, z, (un_num, float(U) if U else 1.0), _int_from_log(log_layouts), False)
+
+
+def _log(value: int | float) -> float:
+    """The natural log of a positive integer of any size."""
+    if isinstance(value, int) and value.bit_length() > 1000:
+        shift = value.bit_length() - 64
+        return math.log(value >> shift) + shift * math.log(2)
+    return math.log(value)
+
+
+def _int_from_log(log_value: float) -> int:
+    """The integer nearest exp(log_value) to about 15 significant digits (for an estimated layout count)."""
+    log10 = log_value / math.log(10)
+    exponent = max(math.floor(log10) - 15, 0)
+    return round(10 ** (log10 - exponent)) * 10**exponent
+
+
+def _feasible_total(counts: list[Iterable[int]], U: int, R: int) -> bool:
+    """Whether one count per component leaves between 0 and U of the R mines for the unconstrained cells."""
+    sums = {0}
+    for ks in counts:
+        sums = {s + k for s in sums for k in ks if s + k <= R}
+    return any(0 <= R - s <= U for s in sums)
 
 
 def _combine(
@@ -471,69 +866,84 @@ def _combine(
     unconstrained: tuple[int, ...],
     mines_left: int,
     components: list[Component],
-    tallies: list[Tally],
+    tallies: list[Tally | None],
+    clock: _Clock,
 ) -> Probabilities:
-    """Combine the components' tallies into every covered cell's probability, weighting by the unconstrained cells."""
-    exact = all(t.exact for t in tallies)
-    U = len(unconstrained)
-    R = mines_left
+    """Combine the components' tallies into every covered cell's probability, weighting by the unconstrained cells.
+
+    Only proofs raise :class:`InconsistentPositionError`; a missing or empty estimate raises :class:`UndecidedError`."""
+    board = observation.board
+    U, R = len(unconstrained), mines_left
     for comp, t in zip(components, tallies, strict=True):
-        if not t.weight:
-            if not t.exact:
-                raise InconsistentPositionError(
-                    f"no layout was found for the {len(comp.constraints)} numbers around "
-                    f"{observation.board.name(comp.constraints[0][2])} within the budget; the position may be inconsistent"
-                )
-            raise _blame(comp, observation)
-    result = _probabilities(components, tallies, U, R)
-    if result is None:
-        low = sum(min(t.weight) for t in tallies)
-        high = sum(max(t.weight) for t in tallies) + U
-        raise InconsistentPositionError(
-            f"the numbers need between {low} and {high} mines in all, but {R} remain "
-            f"({observation.mines} mines minus {observation.mines - R} flags)"
+        if t is not None and t.exact and not t.weight:
+            raise _blame(comp, observation, clock.end)
+    missing = [comp for comp, t in zip(components, tallies, strict=True) if t is None or not t.weight]
+    if missing:
+        frontier = sum(len(comp.cells) for comp in missing)
+        raise UndecidedError(
+            f"undecided within the budget of {clock.seconds:g} s: {len(missing)} component(s) of {frontier} frontier cells "
+            f"(the largest around {board.name(max(missing, key=lambda c: len(c.cells)).constraints[0][2])}) could be "
+            "neither counted nor estimated in time; the position is not proved inconsistent (give it more time)"
         )
-    numerator, denominator, unconstrained_share, Z = result
+    counted: list[Tally] = [t for t in tallies if t is not None]
+    exact = all(t.exact for t in counted)
+    weighing: _Weighing | None = None
+    if exact:
+        try:
+            weighing = _weigh_exact(counted, U, R, clock.end)
+        except _OutOfTime:
+            weighing = None
+        if weighing.zero if weighing is not None else not _feasible_total([list(t.weight) for t in counted], U, R):
+            low = sum(min(t.weight) for t in counted)
+            high = sum(max(t.weight) for t in counted) + U
+            raise InconsistentPositionError(
+                f"the numbers need between {low} and {high} mines in all, but {R} remain "
+                f"({observation.mines} mines minus {observation.mines - R} flags)"
+            )
+    numeric = weighing is None
+    if weighing is None:
+        weighing = _weigh_numeric(counted, U, R)
+        if weighing.zero:
+            raise UndecidedError(
+                f"undecided within the budget of {clock.seconds:g} s: the estimated components found no way to place "
+                f"the {R} remaining mines; the position is not proved inconsistent (give it more time)"
+            )
+    numerator, denominator = _cell_shares(components, counted, weighing, numeric)
     error = 0.0
     if not exact:
-        # spread of the estimate over batches: rerun the combination per batch
-        estimates: dict[int, list[float]] = {}
-        runs = len(next(t for t in tallies if not t.exact).batches)
-        for b in range(runs):
-            per = [t if t.exact else t.batches[b] for t in tallies]
-            if any(not p.weight for p in per):
-                continue
-            r = _probabilities(components, per, U, R)
-            if r is None:
-                continue
-            num_b, den_b, _, _ = r
-            for c in num_b:
-                estimates.setdefault(c, []).append(num_b[c] / den_b[c])
-        for values in estimates.values():
-            if len(values) > 1:
-                mean = sum(values) / len(values)
-                sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-                error = max(error, 2 * sd / math.sqrt(len(values)))
-        error = max(error, 1e-12)
-    safe, mines = [], []
-    for c, num in numerator.items():
-        if num == 0:
-            safe.append(c)
-        elif num == denominator[c]:
-            mines.append(c)
-    if unconstrained:
-        if unconstrained_share[0] == 0:
+        error = _batch_error(components, counted, U, R)
+    elif numeric:
+        error = 1e-12  # exact counts, weighed in floating point: rounding only
+    safe: list[int] = []
+    mines: list[int] = []
+    for comp, t in zip(components, counted, strict=True):
+        if not t.exact:
+            continue  # an estimate never claims certainty
+        weights = [(w, t.expected[k]) for k, w in t.weight.items() if w]
+        for j, cells in enumerate(comp.supercells):
+            if numeric:  # certain for every count of the component (sufficient; the global count may add more)
+                if all(row[j] == 0 for _, row in weights):
+                    safe.extend(cells)
+                elif all(row[j] == w * len(cells) for w, row in weights):
+                    mines.extend(cells)
+            else:
+                num = numerator[cells[0]]
+                if num == 0:
+                    safe.extend(cells)
+                elif num == denominator[cells[0]]:
+                    mines.extend(cells)
+    un_num, un_den = weighing.unconstrained
+    if unconstrained and not numeric:
+        if un_num == 0:
             safe.extend(unconstrained)
-        elif unconstrained_share[0] == unconstrained_share[1]:
+        elif un_num == un_den:
             mines.extend(unconstrained)
-    if not exact:
-        safe, mines = [], []  # an estimate never claims certainty
-    craps = _craps_shoots(observation, components, tallies, numerator, denominator) if exact else ()
+    craps = () if numeric else _craps_shoots(observation, components, counted, numerator, denominator)
     return Probabilities(
         observation,
-        exact,
+        exact and not numeric,
         error,
-        int(Z),
+        int(weighing.layouts),
         tuple(sorted(safe)),
         tuple(sorted(mines)),
         craps,
@@ -541,53 +951,89 @@ def _combine(
         unconstrained,
         numerator,
         denominator,
-        unconstrained_share,
+        (un_num, un_den) if unconstrained else (0, 1),
     )
 
 
-def _probabilities(components: list[Component], tallies: list[Tally], U: int, R: int):
-    n = len(tallies)
-    prefix: list[dict[int, int | float]] = [{0: 1}]
-    for t in tallies:
-        prefix.append(_convolve(prefix[-1], t.weight))
-    suffix: list[dict[int, int | float]] = [{0: 1}] * (n + 1)
-    for i in range(n - 1, 0, -1):
-        suffix[i] = _convolve(suffix[i + 1], tallies[i].weight)
-    total = prefix[n]
-    Z = sum(v * comb(U, R - K) for K, v in total.items() if 0 <= R - K <= U)
-    if not Z:
-        return None
-    numerator: dict[int, int | float] = {}
-    denominator: dict[int, int | float] = {}
-    for i, (comp, t) in enumerate(zip(components, tallies, strict=True)):
-        others = _convolve(prefix[i], suffix[i + 1]) if n > 1 else {0: 1}
-        sums: list[int | float] | None = None  # per super-cell: expected mines weighted by each k's global weight
-        for k in t.weight:
-            g = sum(v * comb(U, R - k - K) for K, v in others.items() if 0 <= R - k - K <= U)
-            if g:
-                row = t.expected[k]
-                sums = [e * g for e in row] if sums is None else [a + e * g for a, e in zip(sums, row, strict=True)]
-        if sums is None:
-            sums = [0] * len(comp.supercells)
-        for cells, num in zip(comp.supercells, sums, strict=True):
-            den = Z * len(cells)
+def _cell_shares(
+    components: list[Component], tallies: list[Tally], weighing: _Weighing, numeric: bool
+) -> tuple[dict[int, Any], dict[int, Any]]:
+    """Per frontier cell, its probability as numerator / denominator (exact integers unless ``numeric``)."""
+    numerator: dict[int, Any] = {}
+    denominator: dict[int, Any] = {}
+    for index, (comp, t) in enumerate(zip(components, tallies, strict=True)):
+        g = weighing.g.get(index)
+        if g is None:  # one possible count: the rest of the position cannot change the odds inside the component
+            k = next(k for k, w in t.weight.items() if w)
+            w, row = t.weight[k], t.expected[k]
+            for cells, e in zip(comp.supercells, row, strict=True):
+                den = w * len(cells)
+                for c in cells:
+                    numerator[c] = e
+                    denominator[c] = den
+            continue
+        lo = min(k for k, w in t.weight.items() if w)
+        z = weighing.z[index]
+        if numeric:
+            biggest = max(t.weight.values())
+            sums = [0.0] * len(comp.supercells)
+            for k, row in t.expected.items():
+                factor = float(g[k - lo]) / z if k - lo < len(g) else 0.0
+                if factor:
+                    for j, e in enumerate(row):
+                        sums[j] += factor * (e / biggest)
+            for cells, s in zip(comp.supercells, sums, strict=True):
+                s = min(max(s, 0.0), float(len(cells)))  # rounding must not leave [0, 1]
+                for c in cells:
+                    numerator[c] = s
+                    denominator[c] = len(cells)
+            continue
+        exact_sums: list[int] | None = None
+        for k, row in t.expected.items():
+            gk = g[k - lo]
+            if not gk:
+                continue
+            if exact_sums is None:
+                exact_sums = [e * gk for e in row]
+            else:
+                exact_sums = [a + e * gk for a, e in zip(exact_sums, row, strict=True)]
+        if exact_sums is None:
+            exact_sums = [0] * len(comp.supercells)
+        for cells, num in zip(comp.supercells, exact_sums, strict=True):
+            den = z * len(cells)
             for c in cells:
                 numerator[c] = num
                 denominator[c] = den
-    if U:
-        un = sum(v * comb(U - 1, R - K - 1) for K, v in total.items() if 1 <= R - K <= U)
-        unconstrained = (un, Z)
-    else:
-        unconstrained = (0, 1)
-    return numerator, denominator, unconstrained, Z
+    return numerator, denominator
+
+
+def _batch_error(components: list[Component], tallies: list[Tally], U: int, R: int) -> float:
+    """Two standard errors of the estimated probabilities over the particle filter's independent runs."""
+    runs = min(len(t.batches) for t in tallies if not t.exact)
+    estimates: dict[int, list[float]] = {}
+    for b in range(runs):
+        per = [t if t.exact else t.batches[b] for t in tallies]
+        weighing = _weigh_numeric(per, U, R)
+        if weighing.zero:
+            continue
+        num, den = _cell_shares(components, per, weighing, True)
+        for c in num:
+            estimates.setdefault(c, []).append(float(num[c] / den[c]))
+    error = 0.0
+    for values in estimates.values():
+        if len(values) > 1:
+            mean = sum(values) / len(values)
+            sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+            error = max(error, 2 * sd / math.sqrt(len(values)))
+    return max(error, 1e-12) if runs > 1 else 0.5  # a single run says nothing of its spread
 
 
 def _craps_shoots(
     observation: Observation,
     components: list[Component],
     tallies: list[Tally],
-    numerator: dict[int, int | float],
-    denominator: dict[int, int | float],
+    numerator: dict[int, Any],
+    denominator: dict[int, Any],
 ) -> tuple[CrapsShoot, ...]:
     """Seed 000's step 5: a coupled set whose solutions all need the same number of mines and none of whose cells
     has a covered neighbour outside the set (the paper: no neighbour that is unknown or a variable of another set).
@@ -612,8 +1058,14 @@ def _craps_shoots(
     return tuple(found)
 
 
-def _blame(component: Component, observation: Observation) -> InconsistentPositionError:
-    """The error for an unsatisfiable component, naming its first number whose removal lets the others hold."""
+def _names(observation: Observation, cells: list[int], limit: int = 12) -> str:
+    shown = ", ".join(observation.board.name(c) for c in cells[:limit])
+    return shown + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
+
+
+def _blame(component: Component, observation: Observation, deadline: float | None = None) -> InconsistentPositionError:
+    """The error for an unsatisfiable component, naming its first number whose removal lets the others hold (tried
+    while time is left before ``deadline``; otherwise the component's numbers are named together)."""
     sources = [src for _, _, src in component.constraints]
     if len(component.constraints) <= 40:
         for drop in range(len(component.constraints)):
@@ -621,9 +1073,10 @@ def _blame(component: Component, observation: Observation) -> InconsistentPositi
             used = sorted({j for js, _, _ in rest for j in js})
             remap = {j: i for i, j in enumerate(used)}
             sub = Component([component.supercells[j] for j in used], [(tuple(remap[j] for j in js), m, s) for js, m, s in rest])
+            limit = time.perf_counter() + 0.5 if deadline is None else min(deadline, time.perf_counter() + 0.5)
             try:
-                if not rest or count(sub, Budget(seconds=0.5, max_states=20_000), time.perf_counter() + 0.5).weight:
-                    others = ", ".join(observation.board.name(s) for s in sources if s != sources[drop])
+                if not rest or count(sub, Budget(seconds=0.5, max_states=20_000), limit).weight:
+                    others = _names(observation, [s for s in sources if s != sources[drop]])
                     return InconsistentPositionError(
                         f"{describe(observation, sources[drop])} cannot hold together with the numbers at {others}: "
                         "no layout satisfies them all",
@@ -631,8 +1084,9 @@ def _blame(component: Component, observation: Observation) -> InconsistentPositi
                     )
             except _TooBig:
                 break
-    names = ", ".join(observation.board.name(s) for s in sources)
-    return InconsistentPositionError(f"no layout satisfies the numbers at {names} together", cells=tuple(sources))
+    return InconsistentPositionError(
+        f"no layout satisfies the {len(sources)} numbers at {_names(observation, sources)} together", cells=tuple(sources)
+    )
 
 
 def analyze(observation: Observation, budget: Budget = DEFAULT_BUDGET) -> Probabilities:
@@ -649,38 +1103,37 @@ class Consistency:
     reason: str | None
 
 
-class BudgetExceededError(SweeplabError):
-    """A question the budget was too small to answer exactly (consistency is never estimated)."""
-
-
 def check_consistency(observation: Observation, budget: Budget = DEFAULT_BUDGET) -> Consistency:
     """Decide consistency; a consistent position comes with one witness layout (flags included as mines).
 
-    Raises :class:`BudgetExceededError` when a component is too large to count within ``budget``."""
+    Every component is counted exactly (the C kernel when built) to learn which mine counts it allows; a count per
+    component that fits the global mine count is chosen, and one solution of each is found by a memoised
+    depth-first search. Raises :class:`UndecidedError` (also known as ``BudgetExceededError``) when a component is
+    too large to count, or the search takes longer than ``budget.seconds``: consistency is never estimated."""
+    start = time.perf_counter()
+    clock = _Clock(start, start + budget.seconds, start + budget.seconds, budget.seconds)
+    too_big = UndecidedError(
+        f"the position is too large to decide within the budget ({budget.seconds:g} s, {budget.max_states} states)"
+    )
     try:
-        problem = constraints_from(observation)
-        components = build_components(problem.constraints)
-        deadline = time.perf_counter() + budget.seconds
-        feasible: list[set[int]] = []
-        for comp in components:
-            t = count(comp, budget, deadline)
-            if not t.weight:
-                raise _blame(comp, observation)
-            feasible.append(set(t.weight))
-    except _TooBig:
-        raise BudgetExceededError(
-            f"the position is too large to decide within the budget ({budget.seconds} s, {budget.max_states} states)"
-        ) from None
+        components, tallies, unconstrained, mines_left = _exact_tallies(observation, budget, clock)
     except InconsistentPositionError as error:
         return Consistency(False, None, str(error))
-    U, R = len(problem.unconstrained), problem.mines_left
+    except _TooBig:
+        raise too_big from None
+    for comp, t in zip(components, tallies, strict=True):
+        if not t.weight:
+            return Consistency(False, None, str(_blame(comp, observation, clock.end)))
+    feasible = [sorted(t.weight) for t in tallies]
+    U, R = len(unconstrained), mines_left
     # pick a mine count per component so that the rest fits in the unconstrained cells
     reachable: list[dict[int, int]] = [{0: -1}]
     for ks in feasible:
         nxt: dict[int, int] = {}
         for total in reachable[-1]:
             for k in ks:
-                nxt.setdefault(total + k, k)
+                if total + k <= R:
+                    nxt.setdefault(total + k, k)
         reachable.append(nxt)
     target = next((K for K in sorted(reachable[-1]) if 0 <= R - K <= U), None)
     if target is None:
@@ -696,36 +1149,97 @@ def check_consistency(observation: Observation, budget: Budget = DEFAULT_BUDGET)
         target -= k
     picks.reverse()
     mines = set(observation.flagged())
-    for comp, k in zip(components, picks, strict=True):
-        mines.update(_one_solution(comp, k))
-    mines.update(problem.unconstrained[: R - sum(picks)])
+    try:
+        for comp, k in zip(components, picks, strict=True):
+            mines.update(_one_solution(comp, k, clock.end))
+    except _OutOfTime:
+        raise too_big from None
+    mines.update(unconstrained[: R - sum(picks)])
     return Consistency(True, frozenset(mines), None)
 
 
-def _one_solution(component: Component, k: int) -> list[int]:
-    """Mine cells of one solution of the component with exactly k mines (depth-first over super-cell counts)."""
-    plan = _Plan(component)
-    chosen: list[int] = []
+def _exact_tallies(
+    observation: Observation, budget: Budget, clock: _Clock
+) -> tuple[list[Component], list[Tally], tuple[int, ...], int]:
+    """Every component counted exactly (raises ``_TooBig`` when one cannot be within the budget)."""
+    try:
+        problem = constraints_from(observation, deadline=clock.end)
+    except UndecidedError:
+        raise _OutOfTime from None
+    if KERNEL is not None:
+        view, board = observation.view, observation.board
+        seconds = max(clock.end - time.perf_counter(), 0.0)
+        out = KERNEL.tally(array("b", view), board.width, board.height, budget.max_states, budget.max_bytes, seconds)
+        if out[0] == "local":  # constraints_from has already raised for every local contradiction
+            raise InconsistentPositionError(f"the number at {board.name(out[1])} cannot hold", cells=(out[1],))
+        found, unconstrained = out
+        components, tallies = [], []
+        for supercells, constraints, counted in sorted(found, key=lambda item: min(sc[0] for sc in item[0])):
+            comp = Component(supercells, constraints)
+            components.append(comp)
+            if isinstance(counted, tuple):
+                tallies.append(Tally(counted[0], counted[1]))
+            elif counted == "wide":
+                tallies.append(count(comp, budget, clock.end))
+            else:
+                raise _TooBig
+        return components, tallies, unconstrained, problem.mines_left
+    try:
+        components = build_components(problem.constraints, deadline=clock.end)
+    except UndecidedError:
+        raise _OutOfTime from None
+    return components, [count(comp, budget, clock.end) for comp in components], problem.unconstrained, problem.mines_left
 
-    def search(t: int, needs: list[int], used: int) -> bool:
-        if t == len(plan.steps):
-            return used == k
-        n_active, opened_needs, touch_slots, keep = plan.steps[t]
-        needs = needs[:n_active] + opened_needs
-        size = plan.sizes[t]
-        lo, hi = _feasible(needs, size, touch_slots)
-        hi = min(hi, k - used)
-        for x in range(lo, hi + 1):
+
+def _one_solution(component: Component, k: int, deadline: float | None = None) -> list[int]:
+    """Mine cells of one solution of the component with exactly k mines: an iterative depth-first search over the
+    super-cell counts that remembers dead partial states, so it visits each state at most once."""
+    plan = _Plan(component)
+    steps, sizes = plan.steps, plan.sizes
+    n = len(steps)
+
+    def options(t: int, key: tuple[int, ...], used: int) -> list[tuple[int, tuple[int, ...]]]:
+        _n_active, opened_needs, touch_slots, keep = steps[t]
+        needs = [*key, *opened_needs]
+        lo, hi = _feasible(needs, sizes[t], touch_slots)
+        out = []
+        for x in range(lo, min(hi, k - used) + 1):
             nxt = list(needs)
             for s, _ in touch_slots:
                 nxt[s] -= x
-            chosen.append(x)
-            if search(t + 1, [nxt[s] for s in keep], used + x):
-                return True
-            chosen.pop()
-        return False
+            out.append((x, tuple(nxt[s] for s in keep)))
+        return out
 
-    if not search(0, [], 0):
+    dead: set[tuple[int, tuple[int, ...], int]] = set()
+    chosen: list[int] = []
+    stack: list[list[Any]] = [[0, (), 0, options(0, (), 0), 0]]
+    tick = 0
+    found = False
+    while stack and not found:
+        frame = stack[-1]
+        t, key, used, opts, i = frame
+        if i >= len(opts):
+            dead.add((t, key, used))
+            stack.pop()
+            if stack:
+                chosen.pop()
+            continue
+        frame[4] = i + 1
+        x, nkey = opts[i]
+        if t + 1 == n:
+            if used + x == k:
+                chosen.append(x)
+                found = True
+            continue
+        if (t + 1, nkey, used + x) in dead:
+            continue
+        chosen.append(x)
+        stack.append([t + 1, nkey, used + x, options(t + 1, nkey, used + x), 0])
+        tick += 1
+        if tick >= _CHECK_EVERY:
+            tick = 0
+            _check(deadline)
+    if not found:
         raise InconsistentPositionError("no solution with the chosen mine count")  # cannot happen after a count
     cells: list[int] = []
     for t, x in enumerate(chosen):

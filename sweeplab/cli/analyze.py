@@ -2,40 +2,76 @@
 
 from __future__ import annotations
 
+import math
 import sys
 import time
+from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import click
 
-from sweeplab.cli.app import friendly_errors, main
-from sweeplab.core.errors import SweeplabError
+from sweeplab.analysis.exact import OVERHEAD_SECONDS
+from sweeplab.cli.app import EXIT_INCONSISTENT, EXIT_UNDECIDED, friendly_errors, main
+from sweeplab.core.errors import UndecidedError
+from sweeplab.core.observation import FLAGGED
+
+if TYPE_CHECKING:
+    from sweeplab.analysis.exact import Probabilities
+
+
+def _finite_seconds(context: click.Context, parameter: click.Parameter, value: float) -> float:
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds: give a finite number above 0")
+    return value
 
 
 @main.command("analyze", short_help="Mine probability of every covered cell of a position.")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=str))
-@click.option("--json", "as_json", is_flag=True, help="print JSON: probabilities per cell (null for revealed), safe, mines")
-@click.option("--exact", "as_fraction", is_flag=True, help="print each probability as an exact fraction p/q")
-@click.option("--seconds", type=click.FloatRange(min=0.01), default=2.0, show_default=True, help="time budget before estimating")
+@click.option(
+    "--json", "as_json", is_flag=True, help="print JSON: probabilities per cell (null for revealed), safe, mines, the move"
+)
+@click.option(
+    "--exact", "as_fraction", is_flag=True, help="exact fractions p/q: in the JSON, or listed under the grid by probability"
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0.01),
+    default=2.0,
+    show_default=True,
+    callback=_finite_seconds,
+    help=f"time budget: the answer comes within it plus about {OVERHEAD_SECONDS:g} s (past it, an estimate: exact false)",
+)
 @friendly_errors
 def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float) -> None:
     """Mine probabilities of every covered cell of a position (JSMinesweeper text: WxHxM header, rows of H, F, 0-8).
 
-    Prints a grid of percentages, the certain safes and mines, the number of layouts and any craps shoot.
+    Prints a grid of percentages with column (x) and row (y) labels: a number or . for a revealed cell, F for a
+    flag, 0% and 100% only for certain cells (<1% and >99% for nearly certain ones); then the certain safes and
+    mines, the number of layouts, any craps shoot, and the recommended move (the exact strategy's choice, with its
+    chance of being safe). With --exact, every distinct exact probability p/q and its cells are listed too.
     With --json: width, height, total_mines (the header's count), exact, error, layouts (a decimal string),
-    probabilities (rows of numbers, null for revealed cells, 1 for flags), safe and mines (lists of [x, y]
-    certainly safe / certainly mines) and craps_shoots. Exits with status 2 when no layout can produce the
-    position, naming a number that fails.
+    probabilities (rows of numbers, or "p/q" strings with --exact; null for revealed cells, 1 for flags), safe and
+    mines (lists of [x, y] certainly safe / certainly mines), craps_shoots and recommended ({"cell": [x, y],
+    "safety", "kind"}). A UTF-8 byte-order mark at the start of the file is ignored.
+
+    Past --seconds the answer is an estimate (exact: false, with its error); exit status 4 when not even an
+    estimate could be had in time (undecided), 3 when the position is proved inconsistent (naming a number).
     """
     import json
 
     from sweeplab.analysis.exact import Budget, analyze
     from sweeplab.formats.position import read_position
+    from sweeplab.strategies.exact import recommend
 
     observation = read_position(file)
     result = analyze(observation, Budget(seconds=seconds))
     if as_fraction and not result.exact:
-        raise SweeplabError(f"{file}: the position was too large to count within {seconds}s; only estimates exist")
+        raise UndecidedError(
+            f"{file}: no exact answer within {seconds:g} s, only an estimate (within about {result.error:.2g}); "
+            "give more --seconds, or drop --exact"
+        )
     board = observation.board
+    move, safety, kind = recommend(observation, result) if observation.covered() else (None, 0.0, "")
 
     def value(cell: int) -> float | str | None:
         if observation.view[cell] >= 0:
@@ -57,21 +93,11 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
                 {"cells": [list(board.xy(c)) for c in s.cells], "best": list(board.xy(s.best)), "safety": s.safety}
                 for s in result.craps
             ],
+            "recommended": None if move is None else {"cell": list(board.xy(move)), "safety": safety, "kind": kind},
         }
         click.echo(json.dumps(payload))
         return
-    for y in range(board.height):
-        cells = []
-        for x in range(board.width):
-            cell = y * board.width + x
-            v = observation.view[cell]
-            if v >= 0:
-                cells.append(f"{'.' if v == 0 else v:>4}")
-            elif v == -2:
-                cells.append("   F")
-            else:
-                cells.append(f"{result.probability(cell) * 100:3.0f}%")
-        click.echo("".join(cells))
+    click.echo(render_probabilities(result))
     names = ", ".join
     click.echo(f"certain safe: {names(board.name(c) for c in result.safe) or 'none'}")
     click.echo(f"certain mines: {names(board.name(c) for c in result.mines) or 'none'}")
@@ -79,14 +105,56 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
         click.echo(
             f"cells no number touches: {len(result.unconstrained)}, each a mine with p = {result.unconstrained_probability:.4f}"
         )
-    click.echo(f"layouts consistent with the position: {result.layouts}")
+    layouts = "about " if not result.exact else ""
+    click.echo(f"layouts consistent with the position: {layouts}{result.layouts}")
     for shoot in result.craps:
         click.echo(
             f"craps shoot (no other move can inform it): {names(board.name(c) for c in shoot.cells)}; "
             f"best {board.name(shoot.best)}, safe with p = {shoot.safety:.4f}"
         )
+    if as_fraction:
+        groups: dict[Fraction, list[int]] = {}
+        for cell in observation.covered():
+            groups.setdefault(result.fraction(cell), []).append(cell)
+        click.echo("exact mine probabilities:")
+        for p in sorted(groups):
+            click.echo(f"  {p}: {names(board.name(c) for c in groups[p])}")
     if not result.exact:
         click.echo(f"estimated (exact: false): probabilities within about ±{result.error:.4f} (two standard errors)")
+    if move is None:
+        click.echo("recommended: none (no covered cell left)")
+    elif kind == "certain":
+        click.echo(f"recommended: reveal {board.name(move)} (certainly safe)")
+    else:
+        click.echo(f"recommended: reveal {board.name(move)} ({kind} guess, safe with p = {safety:.4f})")
+
+
+def render_probabilities(result: Probabilities) -> str:
+    """The grid of percentages with column and row labels (cells five characters wide)."""
+    observation = result.observation
+    board, view = observation.board, observation.view
+    safe, mines = set(result.safe), set(result.mines)
+    pad = len(str(board.height - 1))
+    lines = [" " * pad + "".join(f"{x:>5}" for x in range(board.width))]
+    for y in range(board.height):
+        cells = []
+        for x in range(board.width):
+            cell = y * board.width + x
+            v = view[cell]
+            if v >= 0:
+                text = "." if v == 0 else str(v)
+            elif v == FLAGGED:
+                text = "F"
+            elif cell in safe:
+                text = "0%"
+            elif cell in mines:
+                text = "100%"
+            else:
+                percent = result.probability(cell) * 100
+                text = "<1%" if percent < 1 else ">99%" if percent > 99 else f"{percent:.0f}%"
+            cells.append(f"{text:>5}")
+        lines.append(f"{y:>{pad}}" + "".join(cells))
+    return "\n".join(lines)
 
 
 @main.command("consistent", short_help="Look for a mine layout consistent with a position.")
@@ -100,13 +168,23 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
     help="local search (seed 004, section 3: random search, hill climbing, annealing, genetic) or the exact engine",
 )
 @click.option("--budget", type=click.IntRange(min=1), default=100_000, show_default=True, help="iterations for local search")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=30.0, show_default=True, help="time cap")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=30.0,
+    show_default=True,
+    callback=_finite_seconds,
+    help="time cap (the exact method keeps it within a few tenths of a second)",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="seed for the local search")
 @friendly_errors
 def consistent_command(file: str, method: str, budget: int, seconds: float, seed: int) -> None:
     """Look for a mine layout consistent with the position in FILE (JSMinesweeper text).
 
-    Exit status 0 when one is found (it is printed, * for a mine), 1 when none is found within the budget, 2 on bad input.
+    Exit status 0 when one is found (it is printed, * for a mine); 3 when the position is proved inconsistent
+    (the exact method proves it; a local search only when the mines cannot even be placed); 4 when none is found
+    within the budget (a local search that finds nothing proves nothing; the exact method past --seconds);
+    2 on bad input.
     """
     import random
 
@@ -114,13 +192,15 @@ def consistent_command(file: str, method: str, budget: int, seconds: float, seed
     from sweeplab.formats.position import read_position
 
     observation = read_position(file)
+    reason = None
     if method == "exact":
-        from sweeplab.analysis.exact import is_consistent
+        from sweeplab.analysis.exact import Budget, check_consistency
 
         start = time.perf_counter()
-        found, witness = is_consistent(observation)
+        outcome = check_consistency(observation, Budget(seconds=seconds))
         elapsed = time.perf_counter() - start
-        layout = frozenset(witness or ()) | frozenset(observation.flagged())
+        found, reason = outcome.consistent, outcome.reason
+        layout = frozenset(outcome.witness or ()) | frozenset(observation.flagged())
         score: int | None = penalty(observation, layout) if found else None
         iterations: int | None = None
     else:
@@ -128,10 +208,15 @@ def consistent_command(file: str, method: str, budget: int, seconds: float, seed
         found, layout, score, iterations, elapsed = result.found, result.layout, result.penalty, result.iterations, result.seconds
     spent = f"{iterations} iterations, " if iterations is not None else ""
     shown = f"penalty {score}, " if score is not None else ""
-    verdict = "consistent layout found" if found else "no consistent layout found"
+    if found:
+        verdict = "consistent layout found"
+    elif method == "exact":
+        verdict = f"the position is inconsistent: {reason}"
+    else:
+        verdict = "no consistent layout found within the budget (a local search cannot prove that none exists)"
     click.echo(f"{method}: {verdict}; {shown}{spent}{elapsed:.3f} s")
     if not found:
-        sys.exit(1)
+        sys.exit(EXIT_INCONSISTENT if method == "exact" else EXIT_UNDECIDED)
     click.echo(format_layout(observation, layout))
 
 

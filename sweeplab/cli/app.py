@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -9,7 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from sweeplab.core.errors import SweeplabError
+from sweeplab.core.errors import InconsistentPositionError, SweeplabError, UndecidedError
 from sweeplab.core.geometry import Board
 from sweeplab.core.rules import FIRST_CLICK_RULES, PRESETS
 
@@ -19,18 +20,80 @@ BOARD_HELP = f"a preset ({', '.join(PRESETS)}) or WIDTHxHEIGHTxMINES"
 RULE_CHOICE = click.Choice(list(FIRST_CLICK_RULES))
 
 
+# Exit statuses: one meaning each, the same in every command (listed in ``sweeplab --help``).
+EXIT_OK = 0
+EXIT_FAILURE = 1  # an unexpected internal error, or a run that failed (e.g. a strategy crashed)
+EXIT_BAD_INPUT = 2  # usage, argument, unreadable or malformed file (click uses 2 for usage errors too)
+EXIT_INCONSISTENT = 3  # the position is proved inconsistent: no mine layout can produce it
+EXIT_UNDECIDED = 4  # the budget ran out before the question was answered (not even estimated)
+EXIT_SIGINT = 130  # interrupted by SIGINT (Ctrl-C); finished work kept
+EXIT_SIGTERM = 143  # stopped by SIGTERM; finished work kept
+
+EXIT_STATUS_HELP = """\b
+Exit statuses (every command):
+  0    success
+  1    an unexpected internal error (a bug), or a failed run (e.g. a strategy crashed)
+  2    bad input: usage, an argument, an unreadable or malformed file
+  3    the position is proved inconsistent (no mine layout can produce it)
+  4    undecided: the time budget ran out before an answer (raise --seconds)
+  130  interrupted by Ctrl-C (SIGINT); 143 stopped by SIGTERM
+Set SWEEPLAB_DEBUG=1 to see the traceback of an internal error."""
+
+
+def exit_status(error: BaseException) -> int:
+    """The exit status for an error a command let through (see :data:`EXIT_STATUS_HELP`)."""
+    if isinstance(error, InconsistentPositionError):
+        return EXIT_INCONSISTENT
+    if isinstance(error, UndecidedError):
+        return EXIT_UNDECIDED
+    if isinstance(error, SweeplabError):
+        return EXIT_BAD_INPUT
+    if isinstance(error, KeyboardInterrupt):
+        return EXIT_SIGINT
+    return EXIT_FAILURE
+
+
 def friendly_errors(fn: F) -> F:
-    """Print a sweeplab error as one line on stderr and exit with status 2, never a traceback."""
+    """Turn what a command raises into one line on stderr and the exit status for it, never a traceback.
+
+    A :class:`SweeplabError` is bad input (2), a proved inconsistency (3) or an undecided question (4); Ctrl-C is
+    130; an ``OSError`` (a file that cannot be written, a full disk) is a failed run (1); any other exception is a
+    bug (1), reported with the command's name and, when ``SWEEPLAB_DEBUG=1``, re-raised for its traceback. Click's
+    own exceptions (usage errors, ``--help``) and ``sys.exit`` pass through untouched.
+    """
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
+        except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+            raise
         except SweeplabError as error:
             click.echo(f"error: {error}", err=True)
-            sys.exit(2)
+            sys.exit(exit_status(error))
+        except KeyboardInterrupt:
+            click.echo(f"{_command_name()}: interrupted", err=True)
+            sys.exit(EXIT_SIGINT)
+        except Exception as error:
+            if os.environ.get("SWEEPLAB_DEBUG", "") not in ("", "0"):
+                raise
+            what = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+            if isinstance(error, OSError):
+                click.echo(f"error: {_command_name()} failed: {what}", err=True)
+            else:
+                click.echo(
+                    f"error: {_command_name()} failed with an internal error ({what}); this is a bug: please report it "
+                    "with the command line (set SWEEPLAB_DEBUG=1 to see the traceback)",
+                    err=True,
+                )
+            sys.exit(EXIT_FAILURE)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _command_name() -> str:
+    context = click.get_current_context(silent=True)
+    return context.command_path if context is not None else "sweeplab"
 
 
 def parse_cell(text: str, board: Board) -> int:
@@ -60,7 +123,7 @@ class SweeplabGroup(click.Group):
                 formatter.write_dl(rows)
 
 
-@click.group(cls=SweeplabGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=SweeplabGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_STATUS_HELP)
 @click.version_option(package_name="sweeplab")
 def main() -> None:
     """sweeplab: Minesweeper as a constraint satisfaction problem.

@@ -8,6 +8,7 @@ from sweeplab.core.errors import (
     PositionFormatError,
     RuleError,
     SweeplabError,
+    UndecidedError,
     UnknownStrategyError,
 )
 from sweeplab.core.game import Game, GameState, Move
@@ -33,6 +34,7 @@ __all__ = [
     "RuleError",
     "Rules",
     "SweeplabError",
+    "UndecidedError",
     "UnknownStrategyError",
     "make_rules",
     "parse_board",

@@ -42,6 +42,10 @@ class InconsistentPositionError(SweeplabError):
         self.cells = cells
 
 
+class UndecidedError(SweeplabError):
+    """A question the budget was too small to answer: neither proved inconsistent nor answered (not even estimated)."""
+
+
 class UnknownStrategyError(SweeplabError):
     """A strategy name that is not in the registry."""
 

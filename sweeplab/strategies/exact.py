@@ -25,6 +25,30 @@ def preferred_cell(observation: Observation, candidates: list[int]) -> int:
     return min(candidates, key=rank)
 
 
+def guess_kind(observation: Observation, result: Probabilities, cell: int) -> str:
+    """How a guess is logged: "first", "unconstrained" (no number touches it) or "educated" (a frontier cell)."""
+    if observation.is_start():
+        return "first"
+    return "unconstrained" if cell in result.unconstrained else "educated"
+
+
+def best_guess(observation: Observation, result: Probabilities) -> int:
+    """The covered cell with the lowest mine probability, ties (within ``TIE``) broken by :func:`preferred_cell`."""
+    covered = result.covered()
+    best = min(p for _, p in covered)
+    return preferred_cell(observation, [c for c, p in covered if p <= best + TIE])
+
+
+def recommend(observation: Observation, result: Probabilities) -> tuple[int, float, str]:
+    """The exact strategy's next move for a position and its analysis: (cell, chance it is safe, kind), where
+    kind is "certain" for a cell no layout mines (the first such, as the strategy plays them in order), else the
+    guess kind of :func:`guess_kind`."""
+    if result.safe:
+        return result.safe[0], 1.0, "certain"
+    cell = best_guess(observation, result)
+    return cell, 1 - result.probability(cell), guess_kind(observation, result, cell)
+
+
 class ExactStrategy(Strategy):
     """Reveal every certainly safe cell; otherwise the covered cell with the lowest exact mine probability.
 
@@ -55,14 +79,5 @@ class ExactStrategy(Strategy):
         return self.pick_guess(observation, result)
 
     def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
-        covered = result.covered()
-        best = min(p for _, p in covered)
-        candidates = [c for c, p in covered if p <= best + TIE]
-        cell = preferred_cell(observation, candidates)
-        if observation.is_start():
-            kind = "first"
-        elif cell in result.unconstrained:
-            kind = "unconstrained"
-        else:
-            kind = "educated"
-        return self.guess(observation, cell, kind, 1 - result.probability(cell))
+        cell = best_guess(observation, result)
+        return self.guess(observation, cell, guess_kind(observation, result, cell), 1 - result.probability(cell))

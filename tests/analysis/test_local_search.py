@@ -155,11 +155,17 @@ def test_cli_flags_stay_mines(tmp_path):
     assert parse_position(WITH_FLAG).view[0] == FLAGGED
 
 
-@pytest.mark.parametrize("method", [*METHODS, "exact"])
-def test_cli_not_found_exits_1(tmp_path, method):
+@pytest.mark.parametrize("method", METHODS)
+def test_cli_local_search_not_found_exits_4_undecided(tmp_path, method):
     result = run("consistent", write(tmp_path, IMPOSSIBLE), "-m", method, "--budget", "200")
-    assert result.exit_code == 1, result.output
-    assert "no consistent layout found" in result.output
+    assert result.exit_code == 4, result.output
+    assert "no consistent layout found within the budget" in result.output
+
+
+def test_cli_exact_proves_inconsistent_exits_3(tmp_path):
+    result = run("consistent", write(tmp_path, IMPOSSIBLE), "-m", "exact")
+    assert result.exit_code == 3, result.output
+    assert "the position is inconsistent" in result.output
 
 
 def test_cli_bad_input_exits_2(tmp_path):
@@ -167,8 +173,8 @@ def test_cli_bad_input_exits_2(tmp_path):
     assert result.exit_code == 2 and "cannot read it" in result.output
     result = run("consistent", write(tmp_path, "3x1x1\n1H\n"))
     assert result.exit_code == 2 and "row 0 has 2 cells" in result.output
-    result = run("consistent", write(tmp_path, "2x1x2\n1H\n"))
-    assert result.exit_code == 2 and "only 1 covered" in result.output
+    result = run("consistent", write(tmp_path, "2x1x2\n1H\n"))  # proved inconsistent: 2 mines, 1 covered cell
+    assert result.exit_code == 3 and "only 1 covered" in result.output
     result = run("consistent", write(tmp_path, EASY), "--method", "tabu")
     assert result.exit_code == 2
     result = run("consistent", write(tmp_path, EASY), "--budget", "0")

@@ -15,6 +15,13 @@ def test_parse_simple():
     assert obs.view == (1, COVERED, COVERED, FLAGGED, 1, COVERED)
 
 
+def test_byte_order_mark_is_ignored(tmp_path):
+    assert parse_position("\ufeff2x1x1\nhf\n").view == (COVERED, FLAGGED)
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf2x1x1\nhf\n")
+    assert read_position(path).view == (COVERED, FLAGGED)
+
+
 def test_lowercase_and_trailing_blank_lines():
     assert parse_position("2x1x1\nhf\n\n\n").view == (COVERED, FLAGGED)
 
