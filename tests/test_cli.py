@@ -139,7 +139,7 @@ def test_top_level_help_gives_each_command_a_whole_one_line_sentence():
 
     result = CliRunner().invoke(main, ["--help"], terminal_width=80)
     assert result.exit_code == 0
-    section = result.output.split("Commands:\n")[1].splitlines()
+    section = result.output.split("Commands:\n")[1].split("\n\n")[0].splitlines()  # up to the exit-status epilog
     rows = [line for line in section if line.strip()]
     assert [row.split()[0] for row in rows] == sorted(group.commands)  # one line per command, no continuation lines
     for row in rows:

@@ -8,7 +8,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sweeplab.analysis.constraints import constraints_from
-from sweeplab.analysis.exact import Analyzer, Budget, analyze, build_components, check_consistency, is_consistent
+from sweeplab.analysis.exact import (
+    OVERHEAD_SECONDS,
+    Analyzer,
+    Budget,
+    analyze,
+    build_components,
+    check_consistency,
+    is_consistent,
+)
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.game import Game
 from sweeplab.core.geometry import Board
@@ -207,9 +215,9 @@ def test_budget_on_a_monster_frontier_returns_in_time():
     revealed = {board.index(x, y) for y in range(1, 30, 2) for x in range(1, 30, 2)}
     obs = Observation(board, 180, _numbers_over(layout, board, revealed))
     assert len(constraints_from(obs).frontier) >= 200
-    start = time.perf_counter()
-    r = analyze(obs, Budget(seconds=1.0, max_states=5_000, samples=5_000))
-    assert time.perf_counter() - start < 4.0
+    start = time.process_time()  # CPU time: the shared machine may be loaded, which stretches wall time, not work
+    r = analyze(obs, Budget(seconds=3.0, max_states=5_000, samples=5_000))
+    assert time.process_time() - start < 3.0 + OVERHEAD_SECONDS + 1.0
     assert not r.exact and r.error > 0 and r.safe == () and r.mines == ()
     probs = [p for _, p in r.covered()]
     assert all(0 <= p <= 1 for p in probs)
@@ -226,9 +234,9 @@ def test_long_strip_frontier_is_exact_and_fast():
     rng = random.Random(7)
     layout = {board.index(x, 1) for x in range(200) if rng.random() < 0.4}
     obs = Observation(board, len(layout), _numbers_over(layout, board, set(range(200))))
-    start = time.perf_counter()
-    r = analyze(obs)
-    assert r.exact and time.perf_counter() - start < 2.0
+    start = time.process_time()
+    r = analyze(obs, Budget(seconds=30))
+    assert r.exact and time.process_time() - start < 2.0
     assert sum(r.fraction(c) for c in obs.covered()) == len(layout)
     assert r.layouts >= 1
 

@@ -1,8 +1,9 @@
 """The exact engine on large true positions (dealt by the game engine, openings revealed): never called
 inconsistent, always answered within the budget plus the stated overhead; proved contradictions still are.
 
-Wall-clock bounds are generous (budget + overhead + a margin for a noisy shared machine): they catch overruns
-of several times the budget, the failure issue 8 reported, not small jitter.
+The budget is wall-clock, but the machine is shared and may be loaded many times over, so the bounds checked are
+on CPU time (budget + overhead + a margin: what the engine itself spent, which a deadline it ignored would blow
+by several times, the failure issue 8 reported) and, far more loosely, on wall time (to catch a hang).
 """
 
 import random
@@ -28,7 +29,8 @@ from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import format_position
 
-MARGIN = 1.5  # seconds of slack for a loaded machine on top of budget + overhead
+MARGIN = 1.0  # CPU seconds of slack on top of budget + overhead
+HANG = 30.0  # wall seconds past the budget that only a hang could explain, even on a loaded machine
 
 # (width, height, mines, share of the openings revealed): every size up to 1024x64, densities as in issue 8
 SIZES = [
@@ -60,11 +62,18 @@ def dealt(width: int, height: int, mines: int, share: float, seed: int = 1) -> t
 
 
 def _timed(call, *args):
-    start = time.perf_counter()
+    """(result or UndecidedError, CPU seconds, wall seconds)."""
+    cpu, wall = time.process_time(), time.perf_counter()
     try:
-        return call(*args), time.perf_counter() - start
+        result = call(*args)
     except UndecidedError as error:
-        return error, time.perf_counter() - start
+        result = error
+    return result, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def _within(seconds: float, cpu: float, wall: float) -> None:
+    assert cpu < seconds + OVERHEAD_SECONDS + MARGIN, f"{cpu:.2f} s of CPU for a budget of {seconds} s"
+    assert wall < seconds + OVERHEAD_SECONDS + HANG, f"{wall:.2f} s of wall time for a budget of {seconds} s"
 
 
 def _check_against_layout(obs: Observation, result, layout: frozenset[int]) -> None:
@@ -73,21 +82,24 @@ def _check_against_layout(obs: Observation, result, layout: frozenset[int]) -> N
     covered = obs.covered()
     probabilities = [result.probability(c) for c in covered]
     assert all(0 <= p <= 1 for p in probabilities)
-    assert all(result.probability(c) > 0 for c in covered if c in layout)
-    assert all(result.probability(c) < 1 for c in covered if c not in layout)
-    if result.exact:
+    if result.exact:  # no true mine has probability 0, no safe cell 1, and the probabilities sum to the mines left
+        assert all(result.probability(c) > 0 for c in covered if c in layout)
+        assert all(result.probability(c) < 1 for c in covered if c not in layout)
         assert sum(result.fraction(c) for c in covered) == Fraction(obs.mines_left)
-    else:
-        assert result.error > 0 and sum(probabilities) == pytest.approx(obs.mines_left, rel=0.05)
+    else:  # an estimate (the machine was slow): a mixture of layouts, so still the right total
+        assert result.error > 0 and sum(probabilities) == pytest.approx(obs.mines_left, rel=1e-6)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: "x".join(map(str, s[:3])) + f"@{s[3]}")
 def test_true_large_positions_are_answered_within_the_budget(size):
     obs, layout = dealt(*size)
     assert len(exact.constraints_from(obs).constraints) > 400  # a large frontier, many components
-    result, elapsed = _timed(Analyzer(Budget(seconds=3.0)).analyze, obs)
-    assert not isinstance(result, UndecidedError), result  # 3 s is plenty for every one of these
-    assert elapsed < 3.0 + OVERHEAD_SECONDS + MARGIN
+    # each takes well under a second of CPU; the wall-clock budget is large only so that a loaded machine still
+    # leaves it enough time, and the call returns as soon as it is done
+    result, cpu, wall = _timed(Analyzer(Budget(seconds=20.0)).analyze, obs)
+    assert not isinstance(result, UndecidedError), result
+    assert cpu < 3.0, cpu
+    _within(20.0, cpu, wall)
     _check_against_layout(obs, result, layout)
 
 
@@ -96,8 +108,8 @@ def test_true_large_positions_are_answered_within_the_budget(size):
 def test_small_budgets_are_kept_and_never_say_inconsistent(size, seconds):
     obs, layout = dealt(*size)
     for use_kernel in (True, False):
-        result, elapsed = _timed(Analyzer(Budget(seconds=seconds), use_kernel=use_kernel).analyze, obs)
-        assert elapsed < seconds + OVERHEAD_SECONDS + MARGIN, (use_kernel, elapsed)
+        result, cpu, wall = _timed(Analyzer(Budget(seconds=seconds), use_kernel=use_kernel).analyze, obs)
+        _within(seconds, cpu, wall)
         if not isinstance(result, UndecidedError):
             _check_against_layout(obs, result, layout)
 
@@ -105,9 +117,9 @@ def test_small_budgets_are_kept_and_never_say_inconsistent(size, seconds):
 @pytest.mark.parametrize("size", [SIZES[0], SIZES[2], SIZES[5]], ids=lambda s: "x".join(map(str, s[:3])))
 def test_consistency_of_large_true_positions_is_never_denied(size):
     obs, _ = dealt(*size)
-    for seconds in (0.05, 5.0):
-        outcome, elapsed = _timed(check_consistency, obs, Budget(seconds=seconds))
-        assert elapsed < seconds + OVERHEAD_SECONDS + MARGIN
+    for seconds in (0.05, 20.0):
+        outcome, cpu, wall = _timed(check_consistency, obs, Budget(seconds=seconds))
+        _within(seconds, cpu, wall)
         if isinstance(outcome, UndecidedError):
             assert seconds < 1
             continue
@@ -137,20 +149,20 @@ def test_proved_inconsistent_large_positions_are_still_inconsistent(size, tmp_pa
     messages = set()
     for _ in range(2):  # the same number is blamed every time
         with pytest.raises(InconsistentPositionError, match=r"\(0, 0\)") as caught:
-            analyze(bad, Budget(seconds=2.0))
+            analyze(bad, Budget(seconds=20.0))
         messages.add(str(caught.value))
     assert len(messages) == 1
-    assert not check_consistency(bad, Budget(seconds=5.0)).consistent
+    assert not check_consistency(bad, Budget(seconds=20.0)).consistent
     # the global count: more mines than the numbers and the unconstrained cells can hold
     too_many = Observation(obs.board, obs.mines + len(obs.covered()) // 2, obs.view)
     with pytest.raises(InconsistentPositionError, match="need between"):
-        analyze(too_many, Budget(seconds=2.0))
+        analyze(too_many, Budget(seconds=20.0))
     path = tmp_path / "bad.txt"
     path.write_text(format_position(bad))
-    result = CliRunner().invoke(main, ["analyze", str(path)])
+    result = CliRunner().invoke(main, ["analyze", str(path), "--seconds", "20"])
     assert result.exit_code == 3, result.output
     assert "cannot hold" in result.output
-    result = CliRunner().invoke(main, ["consistent", "--method", "exact", str(path)])
+    result = CliRunner().invoke(main, ["consistent", "--method", "exact", str(path), "--seconds", "20"])
     assert result.exit_code == 3, result.output
 
 
@@ -177,7 +189,7 @@ def test_undecided_is_its_own_answer_and_exit_status(monkeypatch, tmp_path):
 def test_kernel_counts_large_components_exactly_like_python():
     # components of several hundred cells: counted in 128-bit arithmetic or residues, equal to Python's integers
     obs, _ = dealt(*SIZES[2])
-    a = Analyzer(use_kernel=True).analyze(obs)
+    a = Analyzer(Budget(seconds=60), use_kernel=True).analyze(obs)
     b = Analyzer(Budget(seconds=60), use_kernel=False).analyze(obs)
     assert a.exact and b.exact and a.layouts == b.layouts
     assert max(len(c.cells) for c in a.components) > 400
@@ -196,7 +208,7 @@ def test_kernel_residue_arithmetic_on_components_with_huge_counts():
     middle = set(range(400, 800))
     view = tuple(sum(n in layout for n in board.neighbours[c]) if c in middle else COVERED for c in range(board.cells))
     obs = Observation(board, len(layout), view)
-    a = Analyzer(use_kernel=True).analyze(obs)
-    b = Analyzer(use_kernel=False).analyze(obs)
+    a = Analyzer(Budget(seconds=60), use_kernel=True).analyze(obs)
+    b = Analyzer(Budget(seconds=60), use_kernel=False).analyze(obs)
     assert a.layouts == b.layouts and a.layouts.bit_length() > 140  # one component: its weight is the count
     assert all(a.fraction(c) == b.fraction(c) for c in obs.covered())
