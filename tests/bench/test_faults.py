@@ -237,3 +237,22 @@ def test_an_interrupted_run_without_out_prints_what_finished_and_that_nothing_wa
     assert process.returncode == 130
     assert "partial:" in stdout and "stopped by SIGINT" in stderr
     assert "nothing was saved (no --out)" in stderr and "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("case", range(2))
+def test_a_crash_of_the_main_process_leaves_no_worker_and_resume_completes_the_run(case, reference, tmp_path):
+    """SIGKILL cannot be caught: the journal may end in a torn line, and the workers must die with their parent."""
+    out = tmp_path / "run"
+    process = start(*BENCH, "--out", out)
+    wait_for_games(out, random.Random(f"kill-{case}").randrange(50, GAMES - 100), process)
+    workers = children(process.pid)
+    process.kill()
+    process.communicate(timeout=60)  # returns only once no worker holds the pipes
+    deadline = time.monotonic() + 10
+    while [pid for pid in workers if alive(pid)] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if alive(pid)]
+    assert 0 < len(journal_games(out)) < GAMES
+    again = run(*BENCH, "--out", out, "--resume")
+    assert again.returncode == 0, again.stderr
+    assert_same_run(out, reference)
