@@ -465,8 +465,9 @@ def run_many(
     With a ``journal``, games it already holds (under ``keys[k]`` for work item ``k``, default ``str(k)``) are not
     played again, and every finished batch is recorded in it before it counts. Batches are made lazily, a few per
     worker ahead, so memory does not grow with the number of games asked for, only with the games finished (about
-    220 bytes each for a bench, which drops the guess records: measured with tracemalloc on 10,000 beginner games). SIGINT/SIGTERM (as
-    :class:`Interrupted`, see :mod:`sweeplab.bench.signals`) or a failed journal write stop the workers and raise
+    220 bytes each for a bench, which drops the guess records: measured with tracemalloc on 10,000 beginner games).
+    SIGINT/SIGTERM (as :class:`Interrupted`, see :mod:`sweeplab.bench.signals`), a failed journal write or failed
+    workers stop the workers and raise
     :class:`Stopped` with the games finished so far; a strategy that crashes raises its ``BenchError`` (after the
     workers are stopped).
     """
