@@ -83,6 +83,7 @@ class LocalExecutor(_Base):
     def __init__(self, jobs: int | None = None) -> None:
         self.workers = jobs if jobs is not None else (os.cpu_count() or 1)
         self._pool: ProcessPoolExecutor | None = None
+        self._pool_size = 0
 
     def imap_unordered(self, fn: Callable[[T], R], tasks: Iterable[T], count: int | None = None) -> Generator[R, None, None]:
         """Each ``fn(task)`` as it finishes (in any order); ``count`` (how many tasks, if known) caps the pool size."""
@@ -93,8 +94,9 @@ class LocalExecutor(_Base):
         if self._pool is None:
             size = self.workers if count is None else max(1, min(self.workers, count))
             self._pool = ProcessPoolExecutor(max_workers=size, initializer=worker_setup)
+            self._pool_size = size
         pool = self._pool
-        window = 2 * self.workers
+        window = 2 * self._pool_size  # the pool's real size: -j may ask for far more workers than there are tasks
         source = iter(tasks)
         pending: set[Future[R]] = set()
         finished = False
