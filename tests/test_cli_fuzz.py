@@ -321,7 +321,7 @@ def invocations(draw: st.DrawFn) -> list[str]:
     return args
 
 
-class Hang(Exception):
+class Hang(BaseException):  # not an Exception: friendly_errors must not turn it into an exit status
     pass
 
 
