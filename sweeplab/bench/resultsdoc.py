@@ -14,6 +14,7 @@ import argparse
 import json
 import math
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,15 @@ def _table(header: list[str], rows: list[list[Any]]) -> str:
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     return "\n".join(out) + "\n"
+
+
+def _duration(seconds: float) -> str:
+    """A wall time in words: seconds, minutes or hours."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _pm(rate: float, se: float) -> str:
@@ -49,6 +59,21 @@ class Doc:
         path = self.results / name / "data.json"
         return json.loads(path.read_text()) if path.exists() else None
 
+    def run_record(self, name: str) -> str:
+        """Wall time and cores of the run, from ``results/<name>/run.json`` (written by ``--out``), if kept."""
+        path = self.results / name / "run.json"
+        try:
+            run = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return ""
+        wall, cores = run.get("wall_seconds"), run.get("cores")
+        if not isinstance(wall, int | float) or not run.get("finished"):
+            return ""
+        when = ""
+        if isinstance(run.get("ended"), int | float):
+            when = time.strftime(" (finished %Y-%m-%d)", time.gmtime(run["ended"]))
+        return f"Wall time {_duration(wall)} on a {cores}-core machine shared with other work{when}."
+
     def add(self, text: str) -> None:
         self.parts.append(text.rstrip() + "\n\n")
 
@@ -56,6 +81,9 @@ class Doc:
         text = f"Data: `results/{name}/` (`data.csv`, `data.json`, `table.md`), produced by `{data['command']}`."
         if data.get("quick"):
             text += " This is a --quick run: its sample is tiny."
+        run = self.run_record(name)
+        if run:
+            text += " " + run
         for note in data.get("notes", []):
             text += f"\nNote from the run: {note}."
         self.add(text)

@@ -86,3 +86,13 @@ def test_calibration_in_the_papers_bins(tmp_path):
     text, unexplained = build(tmp_path, {})
     assert "| educated | 80% to 84% | 100 | 80.0 ± 4.0 | 82.0 | 73.6 ± 0.1 | +1.4 |" in text
     assert unexplained == ["Tables 1-3 | cspstrategy | educated against seed 000's observed rates"]
+
+
+def test_a_finished_runs_wall_time_and_cores_are_shown(tmp_path):
+    write_levels(tmp_path, [point()])
+    run = {"finished": True, "wall_seconds": 5400.0, "cores": 2, "ended": 0}
+    (tmp_path / "levels" / "run.json").write_text(json.dumps(run))
+    text, _ = build(tmp_path, {})
+    assert "Wall time 90 min on a 2-core machine shared with other work (finished 1970-01-01)." in text
+    (tmp_path / "levels" / "run.json").write_text(json.dumps({**run, "finished": False}))
+    assert "Wall time" not in build(tmp_path, {})[0]
