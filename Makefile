@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,dask,web]'
+	$(BIN)/pip install --quiet -e '.[dev,dask,web,learn]'
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -477,6 +477,13 @@ class DSSFamilyStrategy(Strategy):
         probabilities, safe, mines = self._probabilities(problem, columns, rows)
         if safe | mines:
             return self._certain(observation, columns, safe, mines)
+        return self.choose_guess(observation, problem, probabilities)
+
+    def choose_guess(self, observation: Observation, problem: Problem, probabilities: dict[int, float]) -> Move:
+        """The guess once no move is certain: ``probabilities`` holds equation (3) for every covered cell.
+
+        Subclasses (the learned players of ``sweeplab.learn``) override this step only.
+        """
         board = observation.board
         score = None
         if self.heuristic == "location":
@@ -491,6 +498,13 @@ class DSSFamilyStrategy(Strategy):
         )
         kind = "unconstrained" if cell in problem.unconstrained else "educated"
         return self.guess(observation, cell, kind, 1.0 - probabilities[cell])
+
+    def probabilities(self, observation: Observation) -> dict[int, float]:
+        """Equation (3) for every covered cell of a position (unconstrained cells included), as this version
+        computes it when it must guess."""
+        problem = constraints_from(observation)
+        columns, rows = matrix_from(problem)
+        return self._probabilities(problem, columns, rows)[0]
 
     def _certain(self, observation: Observation, columns: Sequence[int], safe: int, mines: int) -> Move:
         self.queue(Move.reveal(columns[j]) for j in bits(safe))

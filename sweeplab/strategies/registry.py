@@ -41,6 +41,10 @@ _BUILTIN: dict[str, str] = {
     "corners": "sweeplab.strategies.corners:CornersStrategy",
     "sa": "sweeplab.strategies.local_search:SimulatedAnnealingStrategy",
     "ga": "sweeplab.strategies.local_search:GeneticAlgorithmStrategy",
+    "xgboost": "sweeplab.learn.players:XGBoostStrategy",
+    "nn": "sweeplab.learn.players:NNStrategy",
+    "dqn": "sweeplab.learn.players:DQNStrategy",
+    "dqn-single": "sweeplab.learn.players:DQNSingleStrategy",
 }
 
 

@@ -1,0 +1,360 @@
+"""``sweeplab learn``: make training data, train seed 003's learned players, compare their probabilities with the
+exact engine's."""
+
+from __future__ import annotations
+
+import importlib.util
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sweeplab.cli.app import BOARD_HELP, RULE_CHOICE, friendly_errors, main, progress_bar
+from sweeplab.core.errors import SweeplabError
+
+INSTALL = "pip install 'sweeplab[learn]'"
+
+
+class LearnSetupError(SweeplabError):
+    """A learning command that cannot run here (a missing library, or options that do not fit together)."""
+
+
+def _need(module: str, what: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        raise LearnSetupError(f"{what} needs {module}, which is not installed: {INSTALL}")
+
+
+def _command() -> str:
+    """The command being run, with every option spelled out (so a card or manifest says how to rebuild it)."""
+    ctx = click.get_current_context()
+    words = ["sweeplab", *ctx.command_path.split()[1:]]
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name or "")
+        if value is None or value == () or not isinstance(param, click.Option | click.Argument):
+            continue
+        if isinstance(param, click.Argument):
+            words.insert(len(ctx.command_path.split()), str(value))
+            continue
+        flag = max(param.opts, key=len)
+        for item in value if isinstance(value, tuple) else (value,):
+            words += [flag, str(item)]
+    return shlex.join(words)
+
+
+def _span(text: str, kind: type, option: str) -> tuple[Any, Any]:
+    """``LOW-HIGH`` or one value, as a (low, high) pair."""
+    low, dash, high = text.partition("-") if not text.startswith("-") else (text, "", "")
+    try:
+        a = kind(low)
+        b = kind(high) if dash else a
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a number or a LOW-HIGH range", param_hint=option) from None
+    if b < a:
+        raise click.BadParameter(f"{text!r}: the high end is below the low end", param_hint=option)
+    return a, b
+
+
+def _boards(widths: str, heights: str, densities: str, board: str | None, rule: str) -> Any:
+    from sweeplab.core.rules import make_rules
+    from sweeplab.learn.data import BoardRange
+
+    if board is not None:
+        return BoardRange.fixed(make_rules(board, rule))
+    w = _span(widths, int, "--widths")
+    h = _span(heights, int, "--heights")
+    d = _span(densities, float, "--densities")
+    if w[0] < 1 or h[0] < 1:
+        raise click.BadParameter("board sides must be at least 1", param_hint="--widths/--heights")
+    if not 0 < d[0] <= d[1] < 1:
+        raise click.BadParameter(f"{densities!r}: mine ratios must lie between 0 and 1", param_hint="--densities")
+    return BoardRange(w, h, d, rule)
+
+
+_board_options = [
+    click.option("--widths", default="8-30", show_default=True, help="board widths, LOW-HIGH (seed 003 varied them)"),
+    click.option("--heights", default="8-16", show_default=True, help="board heights, LOW-HIGH"),
+    click.option("--densities", default="0.10-0.21", show_default=True, help="mine ratios, LOW-HIGH"),
+    click.option("--board", "-b", default=None, help=f"play every game on this one board instead: {BOARD_HELP}"),
+    click.option("--rule", "-r", type=RULE_CHOICE, default="safe", show_default=True, help="first-click rule"),
+]
+
+
+def board_options(fn: Any) -> Any:
+    for option in reversed(_board_options):
+        fn = option(fn)
+    return fn
+
+
+@main.group("learn")
+def learn_group() -> None:
+    """Seed 003's learned players: make data, train models (needs the learn extra: pip install 'sweeplab[learn]')."""
+
+
+@learn_group.command("data")
+@click.option("--games", "-n", type=click.IntRange(min=1), required=True, help="games to play")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="data file to write (.npz); a manifest FILE.json goes beside it",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="root seed: fixes boards, layouts and the player")
+@click.option(
+    "--probability",
+    type=click.Choice(["dsscsp", "exact"]),
+    default="dsscsp",
+    show_default=True,
+    help="mine probability recorded in the features",
+)
+@click.option(
+    "--extra",
+    type=click.IntRange(min=0),
+    default=8,
+    show_default=True,
+    help="random covered cells off the frontier recorded per position",
+)
+@board_options
+@friendly_errors
+def data_command(
+    games: int,
+    out: Path,
+    seed: int,
+    probability: str,
+    extra: int,
+    widths: str,
+    heights: str,
+    densities: str,
+    board: str | None,
+    rule: str,
+) -> None:
+    """Play GAMES games with seed 003's Manhattan version and record, at every guess, the features of the candidate
+    cells and whether each was a mine."""
+    from sweeplab.learn.data import boards_manifest, collect
+    from sweeplab.learn.features import FEATURE_NAMES
+    from sweeplab.learn.players import ManhattanPlayer
+
+    boards = _boards(widths, heights, densities, board, rule)
+    with progress_bar(sys.stderr.isatty(), "playing") as bar:
+        task = bar.add_task("games", total=games) if bar is not None else None
+        collected = collect(
+            ManhattanPlayer,
+            games,
+            seed,
+            boards,
+            probability=probability,
+            extra=extra,
+            progress=(lambda n: bar.advance(task, n)) if bar is not None else None,
+        )
+    manifest = {
+        "command": _command(),
+        "seed": seed,
+        "games": games,
+        "won": collected.won,
+        "positions": collected.positions,
+        "player": "dsscsp-manhattan",
+        "probability": probability,
+        "extra_candidates": extra,
+        "boards": boards_manifest(boards),
+        "features": list(FEATURE_NAMES),
+        "label": "y = 1 for a mine, 0 for a safe cell",
+        "cpu_seconds": round(collected.seconds, 2),
+    }
+    collected.data.save(out, manifest)
+    size = out.stat().st_size
+    click.echo(
+        f"{len(collected.data)} rows from {collected.positions} guesses in {games} games "
+        f"({collected.won} won) -> {out} ({size / 1e6:.1f} MB) and {out}.json"
+    )
+
+
+@learn_group.command("train")
+@click.argument("kind", type=click.Choice(["xgboost", "nn", "dqn"]))
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="model folder to write (model file + card.json)",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="seed for data, shuffling and initial weights")
+@click.option(
+    "--data",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="xgboost: data file from `learn data` (else --games are played); nn: episode 1's batch",
+)
+@click.option(
+    "--games",
+    "-n",
+    type=click.IntRange(min=1),
+    default=2000,
+    show_default=True,
+    help="games per batch (xgboost: when no --data; nn, dqn: per episode)",
+)
+@click.option(
+    "--episodes",
+    type=click.IntRange(min=0),
+    default=None,
+    help="nn: episodes of Algorithm 4 (default 5); dqn: iterative episodes after the single pass (default 4; 0 = single pass)",
+)
+@click.option("--epochs", type=click.IntRange(min=1), default=None, help="passes over each batch (nn default 3, dqn default 5)")
+@click.option("--rounds", type=click.IntRange(min=1), default=None, help="xgboost: boosting rounds (default 200)")
+@click.option(
+    "--alpha-games",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="dqn: games per (board, alpha) when fitting equation (10)",
+)
+@board_options
+@friendly_errors
+def train_command(
+    kind: str,
+    out: Path,
+    seed: int,
+    data: Path | None,
+    games: int,
+    episodes: int | None,
+    epochs: int | None,
+    rounds: int | None,
+    alpha_games: int,
+    widths: str,
+    heights: str,
+    densities: str,
+    board: str | None,
+    rule: str,
+) -> None:
+    """Train seed 003's KIND model with a seed and write it with its card (data, parameters, time, validation)."""
+    boards = _boards(widths, heights, densities, board, rule)
+    log = click.echo
+    if kind == "xgboost":
+        _need("xgboost", "training the xgboost model")
+        if episodes is not None or epochs is not None:
+            raise LearnSetupError("--episodes and --epochs do not apply to xgboost (it trains in one pass)")
+        from sweeplab.learn.classifiers import XGBOOST_ROUNDS, save_xgboost, train_xgboost
+        from sweeplab.learn.data import Dataset, boards_manifest, collect
+        from sweeplab.learn.players import ManhattanPlayer
+
+        if data is not None:
+            dataset = Dataset.load(data)
+            source: dict[str, Any] = {"file": str(data), "rows": len(dataset)}
+        else:
+            with progress_bar(sys.stderr.isatty(), "playing") as bar:
+                task = bar.add_task("games", total=games) if bar is not None else None
+                collected = collect(
+                    ManhattanPlayer, games, seed, boards, progress=(lambda n: bar.advance(task, n)) if bar else None
+                )
+            dataset = collected.data
+            source = {
+                "games": games,
+                "won": collected.won,
+                "positions": collected.positions,
+                "rows": len(dataset),
+                "player": "dsscsp-manhattan",
+                "seed": seed,
+                "boards": boards_manifest(boards),
+                "play_cpu_seconds": round(collected.seconds, 2),
+            }
+        booster, card = train_xgboost(dataset, seed, rounds or XGBOOST_ROUNDS)
+        card["data"] = source
+        card["command"] = _command()
+        card["reproducible"] = "bit-exact on the same XGBoost version and CPU (nthread=1, fixed seed, deterministic data)"
+        save_xgboost(booster, card, out)
+    else:
+        _need("torch", f"training the {kind} model")
+        total = games * ((episodes if episodes is not None else (5 if kind == "nn" else 4)) + (0 if kind == "nn" else 1))
+        if kind == "dqn":
+            from sweeplab.learn.dqn import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
+
+            total += alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
+        with progress_bar(sys.stderr.isatty(), "playing") as bar:
+            task = bar.add_task("games", total=total) if bar is not None else None
+            advance = (lambda n: bar.advance(task, n)) if bar is not None else None
+            if kind == "nn":
+                from sweeplab.learn.classifiers import save_nn, train_nn
+                from sweeplab.learn.data import Dataset
+
+                first = Dataset.load(data) if data is not None else None
+                network, card = train_nn(
+                    episodes if episodes is not None else 5,
+                    games,
+                    seed,
+                    boards,
+                    epochs or 3,
+                    first=first,
+                    progress=advance,
+                    log=log,
+                )
+                save_nn(network, card, out)
+            else:
+                if data is not None:
+                    raise LearnSetupError("--data does not apply to dqn: it plays its own games (sub-states and rewards)")
+                from sweeplab.learn.dqn import save_dqn, train_dqn
+
+                network, card = train_dqn(
+                    games,
+                    episodes if episodes is not None else 4,
+                    seed,
+                    boards,
+                    alpha_games,
+                    epochs=epochs or 5,
+                    progress=advance,
+                    log=log,
+                )
+                save_dqn(network, card, out)
+        card["command"] = _command()
+        card["reproducible"] = (
+            "bit-exact on the same PyTorch version and CPU (one thread, torch.manual_seed, deterministic algorithms, "
+            "deterministic data); another CPU or library version may differ in the last bits of the weights"
+        )
+        from sweeplab.learn.models import write_card
+
+        write_card(out, card)
+    v = card["validation"]
+    click.echo(f"{kind} model -> {out} (card: {out / 'card.json'}); validation {v}; training {card['training_seconds']}")
+
+
+@learn_group.command("compare")
+@click.option(
+    "--positions", "-n", type=click.IntRange(min=1), default=10_000, show_default=True, help="guess positions to compare on"
+)
+@click.option(
+    "--board",
+    "-b",
+    "boards",
+    multiple=True,
+    default=("beginner", "intermediate", "expert"),
+    show_default=True,
+    help=BOARD_HELP + " (repeat for several)",
+)
+@click.option("--rule", "-r", type=RULE_CHOICE, default="safe", show_default=True, help="first-click rule")
+@click.option("--seed", type=int, default=0, show_default=True, help="root seed of the games the positions come from")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("results/learn/probabilities"),
+    show_default=True,
+    help="folder for the data, table and plot",
+)
+@friendly_errors
+def compare_command(positions: int, boards: tuple[str, ...], rule: str, seed: int, out: Path) -> None:
+    """The classifiers' mine probabilities against the exact engine's on guess positions of the Manhattan player:
+    log loss, calibration, how often the learned choice differs from the exact-safest cell and what it costs."""
+    from sweeplab.learn.evaluate import compare_probabilities
+
+    with progress_bar(sys.stderr.isatty(), "positions") as bar:
+        task = bar.add_task("positions", total=positions) if bar is not None else None
+        summary = compare_probabilities(
+            positions,
+            list(boards),
+            rule,
+            seed,
+            out,
+            progress=(lambda n: bar.advance(task, n)) if bar else None,
+            command=_command(),
+        )
+    click.echo(summary)

@@ -1,0 +1,294 @@
+"""Seed 003's two classifiers of a candidate cell (section 4.2.2): single-pass XGBoost, and the network of Table 1
+trained iteratively as Algorithm 4 describes. Training, scoring and loading.
+
+Source: ``003_f5c1155f4ddfa843.txt`` section 4.2.2 (equations (5)-(7), Table 1, Algorithm 4) and 5.2.1.
+
+XGBoost (version "+ Supervised Learning using Single-pass Classification"): one training run on a data set made by
+the Manhattan version, logistic objective, L2 regularisation (``reg_lambda``), as the paper says. Its other
+parameters were not given; ours (:data:`XGBOOST_PARAMS`) are XGBoost's usual ones with 200 rounds of depth-6 trees.
+``nthread=1`` and a fixed seed make training repeatable.
+
+Network (version "+ Supervised Learning using Iterative Approach"), Table 1: dense layers of ``sizeof(x)``,
+``sizeof(x)``, 5, 5 and 1 neurons, ReLU everywhere but the sigmoid output, binary cross-entropy, Adam. Algorithm 4
+(its text was lost; section 5.2.1 describes it): episode 1 trains on a batch of games of the Manhattan version,
+and each later episode plays a new batch with the latest network and trains on it, keeping the weights. Choices:
+the inputs are standardised with the mean and spread of the first batch (kept with the model); each episode trains
+``epochs`` passes over its batch with mini-batches of 256 and learning rate 1e-3; 10% of each batch's games are
+held out for the episode's validation scores.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import platform
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sweeplab.core.observation import Observation
+from sweeplab.learn.data import BoardRange, Collected, Dataset, boards_manifest, collect
+from sweeplab.learn.features import FEATURE_NAMES, build_features, probabilities_for
+from sweeplab.learn.models import ModelError, write_card
+from sweeplab.learn.network import Network, fit, from_torch, set_deterministic, torch_model
+from sweeplab.learn.players import LearnedStrategy, ManhattanPlayer, NNStrategy
+
+XGBOOST_PARAMS: dict[str, Any] = {
+    "objective": "binary:logistic",
+    "eval_metric": "logloss",
+    "reg_lambda": 1.0,
+    "max_depth": 6,
+    "eta": 0.1,
+    "tree_method": "hist",
+    "nthread": 1,
+}
+XGBOOST_ROUNDS = 200
+NN_ACTIVATIONS = ("relu", "relu", "relu", "relu", "sigmoid")
+
+
+def scores(p_mine: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    """Accuracy (threshold 0.5) and log loss of predicted mine probabilities against labels (1 = mine).
+
+    >>> scores(np.array([0.1, 0.8]), np.array([0, 1]))["accuracy"]
+    1.0
+    """
+    p = np.clip(np.asarray(p_mine, dtype=np.float64), 1e-7, 1 - 1e-7)
+    y = np.asarray(y, dtype=np.float64)
+    if len(y) == 0:
+        return {"rows": 0, "accuracy": float("nan"), "log_loss": float("nan"), "mine_rate": float("nan")}
+    return {
+        "rows": len(y),
+        "accuracy": round(float(np.mean((p >= 0.5) == (y == 1))), 6),
+        "log_loss": round(float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))), 6),
+        "mine_rate": round(float(np.mean(y)), 6),
+    }
+
+
+def environment() -> dict[str, str]:
+    """Library versions, for the card."""
+    import numpy
+
+    out = {"python": platform.python_version(), "numpy": numpy.__version__, "machine": platform.machine()}
+    for module in ("torch", "xgboost"):
+        with contextlib.suppress(ImportError):
+            out[module] = __import__(module).__version__
+    return out
+
+
+@dataclass
+class ClassifierScorer:
+    """A mine-probability model over :func:`build_features` rows, as a player uses it."""
+
+    kind: str
+    card: dict
+    predict: Callable[[np.ndarray], np.ndarray]
+    probability: str = "dsscsp"
+
+    def mine_probability(self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float]) -> np.ndarray:
+        if self.probability != "dsscsp":
+            probabilities = probabilities_for(observation, self.probability)
+        features = build_features(observation, cells, probabilities)
+        return np.asarray(self.predict(features.matrix.astype(np.float32)), dtype=np.float64)
+
+    def values(self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float]) -> np.ndarray:
+        return 1.0 - self.mine_probability(observation, cells, probabilities)
+
+    def safety(
+        self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float], values: np.ndarray
+    ) -> np.ndarray:
+        return values
+
+
+def _check_columns(card: dict, folder: Path) -> None:
+    if tuple(card.get("features", ())) != FEATURE_NAMES:
+        raise ModelError(f"{folder}: the model was trained on other features than this sweeplab builds; retrain it")
+
+
+# ----- XGBoost -----
+def train_xgboost(
+    data: Dataset, seed: int = 0, rounds: int = XGBOOST_ROUNDS, params: dict[str, Any] | None = None
+) -> tuple[Any, dict[str, Any]]:
+    """Train the single-pass XGBoost classifier on ``data`` (the last 10% of its games held out for validation)."""
+    import xgboost
+
+    if tuple(data.names) != FEATURE_NAMES:
+        raise ModelError("the data set's columns are not this sweeplab's features; make it again with `sweeplab learn data`")
+    train, valid = data.split(0.1)
+    if not len(train) or not len(valid):
+        raise ModelError(
+            f"too little data to train on ({len(data)} rows from {len(np.unique(data.game))} games): play more games"
+        )
+    params = dict(XGBOOST_PARAMS, seed=seed, **(params or {}))
+    start = time.perf_counter()
+    cpu = time.process_time()
+    dtrain = xgboost.DMatrix(train.x, label=train.y, feature_names=list(FEATURE_NAMES))
+    booster = xgboost.train(params, dtrain, num_boost_round=rounds)
+    seconds = {"wall": round(time.perf_counter() - start, 2), "cpu": round(time.process_time() - cpu, 2)}
+    p = booster.inplace_predict(valid.x)
+    card = {
+        "kind": "xgboost",
+        "version": "+ Supervised Learning using Single-pass Classification (seed 003 Table 3)",
+        "parameters": dict(params, rounds=rounds),
+        "training_seconds": seconds,
+        "train_rows": len(train),
+        "validation": scores(p, valid.y),
+        "features": list(FEATURE_NAMES),
+        "probability": "dsscsp",
+        "environment": environment(),
+    }
+    return booster, card
+
+
+def save_xgboost(booster: Any, card: dict[str, Any], folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    booster.save_model(str(folder / "model.ubj"))
+    write_card(folder, card)
+
+
+def load_xgboost(folder: Path, card: dict) -> ClassifierScorer:
+    import xgboost
+
+    _check_columns(card, folder)
+    booster = xgboost.Booster()
+    try:
+        booster.load_model(str(folder / "model.ubj"))
+    except xgboost.core.XGBoostError as error:
+        raise ModelError(f"{folder / 'model.ubj'}: cannot load the XGBoost model ({str(error).splitlines()[0]})") from None
+    booster.set_param({"nthread": 1})
+
+    def predict(x: np.ndarray) -> np.ndarray:
+        return np.asarray(booster.inplace_predict(x))
+
+    return ClassifierScorer("xgboost", card, predict, card.get("probability", "dsscsp"))
+
+
+# ----- the network of Table 1, Algorithm 4 -----
+def nn_sizes(inputs: int) -> list[int]:
+    """Table 1: sizeof(x) -> sizeof(x) -> sizeof(x) -> 5 -> 5 -> 1 (the input layer has sizeof(x) neurons)."""
+    return [inputs, inputs, inputs, 5, 5, 1]
+
+
+def train_nn(
+    episodes: int,
+    games: int,
+    seed: int = 0,
+    boards: BoardRange | None = None,
+    epochs: int = 3,
+    learning_rate: float = 1e-3,
+    first: Dataset | None = None,
+    progress: Callable[[int], None] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> tuple[Network, dict[str, Any]]:
+    """Algorithm 4: ``episodes`` rounds of (play ``games`` games with the latest model, train on them).
+
+    Episode 1's games are the Manhattan version's (or ``first``, a data set from ``sweeplab learn data``).
+    Episode ``e`` plays games ``(e-1)*games`` to ``e*games-1`` of root seed ``seed``, so no two episodes share a layout.
+    """
+    torch = set_deterministic(seed)
+    boards = boards or BoardRange()
+    model = torch_model(nn_sizes(len(FEATURE_NAMES)), NN_ACTIVATIONS)
+    optimizer = None
+    history: list[dict[str, Any]] = []
+    mean = std = None
+    network: Network | None = None
+    total_cpu = 0.0
+    wall = time.perf_counter()
+    rows = 0
+    for episode in range(episodes):
+        played: Collected | None = None
+        if episode == 0 and first is not None:
+            batch = first
+        else:
+            factory: Callable[[int], ManhattanPlayer | LearnedStrategy] = ManhattanPlayer
+            if network is not None:
+                factory = partial(NNStrategy, scorer=ClassifierScorer("nn", {}, network))
+            played = collect(factory, games, seed, boards, start=episode * games, progress=progress)
+            batch = played.data
+            total_cpu += played.seconds
+        if mean is None:
+            mean = batch.x.mean(axis=0).astype(np.float64)
+            std = batch.x.std(axis=0).astype(np.float64)
+            std[std < 1e-9] = 1.0
+        train, valid = batch.split(0.1)
+        xs = (train.x - mean) / std
+        optimizer, cpu = fit(
+            model, xs, train.y, loss="bce", epochs=epochs, learning_rate=learning_rate, seed=seed + episode, optimizer=optimizer
+        )
+        total_cpu += cpu
+        rows += len(batch)
+        network = from_torch(model, NN_ACTIVATIONS, mean, std)
+        entry = {
+            "episode": episode + 1,
+            "rows": len(batch),
+            "train_cpu_seconds": round(cpu, 2),
+            "validation": scores(network(valid.x), valid.y),
+        }
+        if played is not None:
+            entry.update(
+                games=played.games, won=played.won, positions=played.positions, play_cpu_seconds=round(played.seconds, 2)
+            )
+        history.append(entry)
+        if log is not None:
+            log(f"episode {episode + 1}/{episodes}: {len(batch)} rows, validation {entry['validation']}")
+    assert network is not None
+    card = {
+        "kind": "nn",
+        "version": "+ Supervised Learning using Iterative Approach (seed 003 Table 3, Table 1, Algorithm 4)",
+        "parameters": {
+            "layers": nn_sizes(len(FEATURE_NAMES)),
+            "activations": list(NN_ACTIVATIONS),
+            "loss": "binary cross-entropy",
+            "optimizer": "Adam",
+            "learning_rate": learning_rate,
+            "batch_size": 256,
+            "epochs_per_episode": epochs,
+            "episodes": episodes,
+            "games_per_episode": games,
+            "seed": seed,
+            "boards": boards_manifest(boards),
+            "threads": torch.get_num_threads(),
+        },
+        "training_seconds": {"wall": round(time.perf_counter() - wall, 2), "cpu": round(total_cpu, 2)},
+        "train_rows": rows,
+        "episodes": history,
+        "validation": history[-1]["validation"],
+        "features": list(FEATURE_NAMES),
+        "probability": "dsscsp",
+        "environment": environment(),
+    }
+    return network, card
+
+
+def save_nn(network: Network, card: dict[str, Any], folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    network.save(folder / "model.npz")
+    write_card(folder, card)
+
+
+def load_nn(folder: Path, card: dict) -> ClassifierScorer:
+    _check_columns(card, folder)
+    try:
+        network = Network.load(folder / "model.npz")
+    except (OSError, ValueError, KeyError) as error:
+        raise ModelError(f"{folder / 'model.npz'}: cannot load the network ({error})") from None
+    return ClassifierScorer("nn", card, network, card.get("probability", "dsscsp"))
+
+
+__all__ = [
+    "NN_ACTIVATIONS",
+    "XGBOOST_PARAMS",
+    "XGBOOST_ROUNDS",
+    "ClassifierScorer",
+    "load_nn",
+    "load_xgboost",
+    "nn_sizes",
+    "save_nn",
+    "save_xgboost",
+    "scores",
+    "train_nn",
+    "train_xgboost",
+]

@@ -1,0 +1,421 @@
+"""Seed 003's deep Q-learning (section 4.2.3, 5.2.2): a score per cell from its probability and location, the
+sub-state of scores around each candidate action, a reward for the cells the action lets the player uncover with
+certainty, and the Q-network of Table 2, trained in one pass on the Manhattan player's games or iteratively on its own.
+
+Source: ``003_f5c1155f4ddfa843.txt`` sections 3.2 (MDP, sub-states), 4.2.3 (equations (8)-(11), Table 2) and 5.2.2.
+Every formula was lost in extraction; the reconstruction, choice by choice:
+
+* Score, equation (9): ``Sc = (1 - P) + alpha * score`` for a covered cell, with ``P`` DSScsp's mine probability and
+  ``score`` the location score of equation (4) (:func:`sweeplab.learn.features.location_scores`); a flagged cell has
+  ``P = 1``. Revealed cells get the invalid value -1 (the paper: "invalid values to represent an uncovered block"),
+  cells off the board -2.
+* ``alpha``, equation (10): linear in the board's width, height and mine ratio, ``alpha = c0 + c1 w + c2 h + c3 r``.
+  As in 5.2.2, :func:`fit_alpha` plays the heuristic "4.2.1 on Sc instead of P" (the Manhattan rule: among cells within
+  0.05 of the best score, the one nearest the border) for each alpha of a grid on each board of a grid, paired on the
+  same layouts, takes the alpha with the most wins per board and fits the coefficients by least squares.
+* Sub-state: the ``k x k`` window of scores centred on the action (``k = 5``), flattened row by row (``k*k`` inputs).
+* Reward, equation (11): -1 when the action hits a mine; otherwise the cells uncovered with certainty because of it
+  (the cells it reveals, plus the certain cells the player then reveals before its next guess), divided by ``k*k``
+  and capped at 1, so rewards lie in [-1, 1] as 5.2.2 says.
+* Return: 5.2.2 discounts "linearly increasing ... so as to punish actions which may lead to a loss severely". We take
+  the weighted mean of the rewards from the action to the end of the game with weights ``1, 2, 3, ...`` (later rewards
+  weigh more, so a final loss marks every action of a lost game); being a mean, it stays in [-1, 1], the range of the
+  network's tanh output.
+* Network, Table 2 (the neuron counts were lost): ``k*k`` ReLU, ``k*k`` tanh, 5 linear, 5 linear, 1 tanh, following
+  Table 1's pattern; mean squared error, Adam (5.2.2's optimizer name was lost).
+* Only guesses are actions of the MDP: certain moves are played first by the player and count in the reward.
+* Single pass: the Manhattan player (``dsscsp-manhattan``) plays; its guesses are recorded. Iterative: each episode
+  the latest network plays (with a 0.1 chance of a uniformly random candidate, so it keeps seeing other actions) and
+  the network trains on the new games, keeping its weights.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sweeplab.core.game import Game, GameState, Move
+from sweeplab.core.observation import COVERED, Observation
+from sweeplab.learn.classifiers import environment
+from sweeplab.learn.data import BoardRange, boards_manifest, deals
+from sweeplab.learn.features import location_scores
+from sweeplab.learn.models import ModelError, write_card
+from sweeplab.learn.network import Network, fit, from_torch, set_deterministic, torch_model
+from sweeplab.learn.players import DQNStrategy, LearnedStrategy, ManhattanPlayer
+from sweeplab.strategies.base import play
+from sweeplab.strategies.dss import MANHATTAN_TOLERANCE, DSScspStrategy, pick_guess
+
+SIDE = 5  #: k, the sub-state is k x k
+REVEALED = -1.0
+OUTSIDE = -2.0
+DQN_ACTIVATIONS = ("relu", "tanh", "linear", "linear", "tanh")
+ALPHAS = (0.0, 0.1, 0.2, 0.4, 0.8)
+ALPHA_BOARDS = ((9, 9), (16, 16), (30, 16))
+ALPHA_DENSITIES = (0.12, 0.16, 0.20)
+EXPLORE = 0.1
+
+
+def alpha_for(width: int, height: int, density: float, coefficients: Sequence[float]) -> float:
+    """Equation (10): ``c0 + c1 w + c2 h + c3 r`` (never below 0).
+
+    >>> alpha_for(9, 9, 0.12, (0.1, 0.0, 0.0, 1.0))
+    0.22
+    """
+    c0, c1, c2, c3 = coefficients
+    return max(0.0, round(c0 + c1 * width + c2 * height + c3 * density, 12))
+
+
+def scores(observation: Observation, probabilities: dict[int, float], alpha: float) -> np.ndarray:
+    """Equation (9) for every cell of the board (shape (height, width)): covered cells ``(1 - P) + alpha * score``,
+    flagged cells ``alpha * score``, revealed cells -1."""
+    board = observation.board
+    grid = np.full(board.cells, REVEALED, dtype=np.float64)
+    hidden = [c for c, v in enumerate(observation.view) if v < 0]
+    if hidden:
+        location = location_scores(observation, hidden)
+        p = np.array([probabilities.get(c, 1.0) if observation.view[c] == COVERED else 1.0 for c in hidden])
+        grid[hidden] = (1.0 - p) + alpha * location
+    return grid.reshape(board.height, board.width)
+
+
+def substates(grid: np.ndarray, cells: Sequence[int], side: int = SIDE) -> np.ndarray:
+    """The ``side x side`` windows of ``grid`` centred on ``cells``, flattened (off the board: -2).
+
+    >>> substates(np.arange(4.0).reshape(2, 2), [0], side=3).tolist()
+    [[-2.0, -2.0, -2.0, -2.0, 0.0, 1.0, -2.0, 2.0, 3.0]]
+    """
+    r = side // 2
+    h, w = grid.shape
+    pad = np.full((h + 2 * r, w + 2 * r), OUTSIDE)
+    pad[r : r + h, r : r + w] = grid
+    xs = np.array([c % w for c in cells])
+    ys = np.array([c // w for c in cells])
+    d = np.arange(-r, r + 1)
+    rows = ys[:, None, None] + r + d[None, :, None]
+    cols = xs[:, None, None] + r + d[None, None, :]
+    return pad[rows, cols].reshape(len(cells), side * side)
+
+
+def returns(rewards: Sequence[float]) -> list[float]:
+    """For each step, the weighted mean of the rewards from it to the end, weights 1, 2, 3, ... (linear discount).
+
+    >>> returns([0.2, -1.0])  # (1*0.2 + 2*(-1)) / 3, then -1
+    [-0.6, -1.0]
+    """
+    out = []
+    n = len(rewards)
+    for t in range(n):
+        weights = np.arange(1, n - t + 1, dtype=np.float64)
+        out.append(round(float(np.dot(weights, rewards[t:]) / weights.sum()), 12))
+    return out
+
+
+def reward(uncovered: int, lost: bool, side: int = SIDE) -> float:
+    """Equation (11) as reconstructed: -1 for a mine, else the cells uncovered with certainty over ``side**2``, at most 1."""
+    return -1.0 if lost else min(1.0, uncovered / (side * side))
+
+
+@dataclass
+class DQNScorer:
+    """The Q-network as a player uses it: the value of each candidate's sub-state."""
+
+    kind: str
+    card: dict
+    network: Network
+    coefficients: tuple[float, float, float, float]
+    side: int = SIDE
+
+    def alpha(self, observation: Observation) -> float:
+        b = observation.board
+        return alpha_for(b.width, b.height, observation.mines / b.cells, self.coefficients)
+
+    def states(self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float]) -> np.ndarray:
+        return substates(scores(observation, probabilities, self.alpha(observation)), cells, self.side)
+
+    def values(self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float]) -> np.ndarray:
+        return np.asarray(self.network(self.states(observation, cells, probabilities)), dtype=np.float64)
+
+    def safety(
+        self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float], values: np.ndarray
+    ) -> np.ndarray:
+        return np.array([1.0 - probabilities[c] for c in cells])
+
+
+class ScorePlayer(DSScspStrategy):
+    """The heuristic of 4.2.1 on ``Sc`` instead of ``P`` (for fitting alpha): DSScsp's certain moves, then among the
+    cells within the tolerance of the best score the one nearest the border."""
+
+    name = "dsscsp-score"
+
+    def __init__(self, seed: int | None = None, *, alpha: float = 0.0) -> None:
+        super().__init__(seed)
+        self.alpha = alpha
+
+    def choose_guess(self, observation: Observation, problem: Any, probabilities: dict[int, float]) -> Move:
+        grid = scores(observation, probabilities, self.alpha).reshape(-1)
+        negative = {c: -float(grid[c]) for c in probabilities}
+        board = observation.board
+        cell = pick_guess(negative, self.rng, {c: board.edge_distance(c) for c in probabilities}, MANHATTAN_TOLERANCE)
+        return self.guess(observation, cell, "educated", 1.0 - probabilities[cell])
+
+
+def fit_alpha(
+    games: int,
+    seed: int = 0,
+    alphas: Sequence[float] = ALPHAS,
+    boards: Sequence[tuple[int, int]] = ALPHA_BOARDS,
+    densities: Sequence[float] = ALPHA_DENSITIES,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Section 5.2.2: the best alpha per board (most wins in ``games`` paired games) and equation (10)'s least squares."""
+    rows = []
+    for width, height in boards:
+        for density in densities:
+            fixed = BoardRange((width, width), (height, height), (density, density))
+            wins = []
+            for alpha in alphas:
+                won = 0
+                for deal in deals(seed, games, fixed):
+                    game = play(ScorePlayer(deal.player_seed, alpha=alpha), Game(deal.rules, deal.game_seed))
+                    won += game.state is GameState.WON
+                    if progress is not None:
+                        progress(1)
+                wins.append(won)
+            best = alphas[int(np.argmax(wins))]
+            rows.append({"width": width, "height": height, "density": density, "wins": wins, "best_alpha": best})
+    a = np.array([[1.0, r["width"], r["height"], r["density"]] for r in rows])
+    b = np.array([r["best_alpha"] for r in rows])
+    coefficients, *_ = np.linalg.lstsq(a, b, rcond=None)
+    fitted = a @ coefficients
+    total = float(np.sum((b - b.mean()) ** 2))
+    r2 = 1.0 - float(np.sum((b - fitted) ** 2)) / total if total > 0 else 1.0
+    return {
+        "coefficients": [round(float(c), 9) for c in coefficients],
+        "r_squared": round(r2, 6),
+        "games_per_point": games,
+        "alphas": list(alphas),
+        "boards": rows,
+    }
+
+
+@dataclass
+class Episode:
+    """Sub-states of the guesses of a batch of games and their returns."""
+
+    x: np.ndarray
+    y: np.ndarray
+    game: np.ndarray
+    games: int
+    won: int
+    seconds: float
+
+
+def simulate(
+    player: Callable[[int], ManhattanPlayer | LearnedStrategy],
+    coefficients: Sequence[float],
+    games: int,
+    seed: int,
+    boards: BoardRange,
+    start: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> Episode:
+    """Play ``games`` games with ``player`` and record, for each guess, its sub-state and its return."""
+    xs: list[np.ndarray] = []
+    ys: list[float] = []
+    gs: list[int] = []
+    won = 0
+    t0 = time.process_time()
+    for deal in deals(seed, games, boards, start):
+        game = Game(deal.rules, deal.game_seed)
+        strategy = player(deal.player_seed)
+        alpha = alpha_for(deal.rules.width, deal.rules.height, deal.rules.density, coefficients)
+        grids: dict[int, np.ndarray] = {}  # move number -> the score grid at that guess
+
+        def watch(
+            observation: Observation, probabilities: dict[int, float], grids: dict[int, np.ndarray] = grids, alpha: float = alpha
+        ) -> None:
+            grids[observation.moves] = scores(observation, probabilities, alpha)
+
+        strategy.watcher = watch
+        counts: list[int] = []  # cells revealed after each move
+
+        def count(g: Game, move: Move, counts: list[int] = counts) -> None:
+            counts.append(sum(1 for v in g.observation().view if v >= 0))
+
+        play(strategy, game, on_move=count)
+        won += game.state is GameState.WON
+        guesses = [gu for gu in strategy.guesses if gu.move in grids]
+        states = [substates(grids[gu.move], [gu.cell])[0] for gu in guesses]
+        rewards = []
+        for i, gu in enumerate(guesses):
+            before = counts[gu.move - 1] if gu.move > 0 else 0
+            after = counts[guesses[i + 1].move - 1] if i + 1 < len(guesses) else counts[-1]
+            rewards.append(reward(after - before, gu.outcome is False))
+        for state, value in zip(states, returns(rewards), strict=True):
+            xs.append(state)
+            ys.append(value)
+            gs.append(deal.index)
+        if progress is not None:
+            progress(1)
+    return Episode(
+        np.array(xs, dtype=np.float32).reshape(-1, SIDE * SIDE),
+        np.array(ys, dtype=np.float32),
+        np.array(gs, dtype=np.int32),
+        games,
+        won,
+        time.process_time() - t0,
+    )
+
+
+def _split(episode: Episode, validation: float = 0.1) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    games = np.unique(episode.game)
+    cut = games[int(len(games) * (1 - validation))] if len(games) > 1 else (games[-1] + 1 if len(games) else 0)
+    held = episode.game >= cut
+    return (episode.x[~held], episode.y[~held]), (episode.x[held], episode.y[held])
+
+
+def _validation(network: Network, x: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    if not len(y):
+        return {"rows": 0, "mse": float("nan"), "sign_accuracy": float("nan")}
+    q = network(x)
+    return {
+        "rows": len(y),
+        "mse": round(float(np.mean((q - y) ** 2)), 6),
+        "sign_accuracy": round(float(np.mean((q >= 0) == (y >= 0))), 6),
+    }
+
+
+def train_dqn(
+    games: int,
+    episodes: int = 0,
+    seed: int = 0,
+    boards: BoardRange | None = None,
+    alpha_games: int = 100,
+    coefficients: Sequence[float] | None = None,
+    epochs: int = 5,
+    learning_rate: float = 1e-3,
+    explore: float = EXPLORE,
+    progress: Callable[[int], None] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> tuple[Network, dict[str, Any]]:
+    """Fit alpha (unless ``coefficients`` are given), train on ``games`` games of the Manhattan player (the single
+    pass), then ``episodes`` iterative episodes of ``games`` games played by the network itself."""
+    torch = set_deterministic(seed)
+    boards = boards or BoardRange()
+    wall = time.perf_counter()
+    cpu0 = time.process_time()
+    alpha_fit = None
+    if coefficients is None:
+        alpha_fit = fit_alpha(alpha_games, seed, progress=progress)
+        coefficients = alpha_fit["coefficients"]
+        if log is not None:
+            log(f"alpha = {coefficients} (r^2 {alpha_fit['r_squared']})")
+    coefficients = tuple(float(c) for c in coefficients)
+    sizes = [SIDE * SIDE, SIDE * SIDE, SIDE * SIDE, 5, 5, 1]
+    model = torch_model(sizes, DQN_ACTIVATIONS)
+    optimizer = None
+    network: Network | None = None
+    history: list[dict[str, Any]] = []
+    rows = 0
+    for episode in range(episodes + 1):
+        factory: Callable[[int], ManhattanPlayer | LearnedStrategy] = ManhattanPlayer
+        if network is not None:
+            factory = partial(DQNStrategy, scorer=DQNScorer("dqn", {}, network, coefficients), explore=explore)  # type: ignore[arg-type]
+        batch = simulate(factory, coefficients, games, seed, boards, start=episode * games, progress=progress)
+        (xt, yt), (xv, yv) = _split(batch)
+        optimizer, cpu = fit(
+            model, xt, yt, loss="mse", epochs=epochs, learning_rate=learning_rate, seed=seed + episode, optimizer=optimizer
+        )
+        network = from_torch(model, DQN_ACTIVATIONS, None, None)
+        rows += len(batch.y)
+        entry = {
+            "episode": episode,
+            "player": "dsscsp-manhattan" if episode == 0 else f"dqn (explore {explore})",
+            "games": batch.games,
+            "won": batch.won,
+            "rows": len(batch.y),
+            "play_cpu_seconds": round(batch.seconds, 2),
+            "train_cpu_seconds": round(cpu, 2),
+            "validation": _validation(network, xv, yv),
+        }
+        history.append(entry)
+        if log is not None:
+            log(
+                f"episode {episode}/{episodes}: {len(batch.y)} guesses, won {batch.won}/{batch.games}, "
+                f"validation {entry['validation']}"
+            )
+    assert network is not None
+    network.meta = {"coefficients": np.array(coefficients), "side": np.array(SIDE)}
+    card = {
+        "kind": "dqn",
+        "version": (
+            "+ Q-Learning using Iterative Classification (seed 003 Table 3)"
+            if episodes
+            else "+ Q-Learning using Single-pass Classification (seed 003 Table 3)"
+        ),
+        "parameters": {
+            "layers": sizes,
+            "activations": list(DQN_ACTIVATIONS),
+            "loss": "mean squared error",
+            "optimizer": "Adam",
+            "learning_rate": learning_rate,
+            "batch_size": 256,
+            "epochs_per_episode": epochs,
+            "episodes": episodes,
+            "games_per_episode": games,
+            "explore": explore,
+            "side": SIDE,
+            "seed": seed,
+            "boards": boards_manifest(boards),
+            "alpha_coefficients": list(coefficients),
+            "threads": torch.get_num_threads(),
+        },
+        "alpha_fit": alpha_fit,
+        "training_seconds": {"wall": round(time.perf_counter() - wall, 2), "cpu": round(time.process_time() - cpu0, 2)},
+        "train_rows": rows,
+        "episodes": history,
+        "validation": history[-1]["validation"],
+        "environment": environment(),
+    }
+    return network, card
+
+
+def save_dqn(network: Network, card: dict[str, Any], folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    network.save(folder / "model.npz")
+    write_card(folder, card)
+
+
+def load_dqn(folder: Path, card: dict) -> DQNScorer:
+    try:
+        network = Network.load(folder / "model.npz")
+        coefficients = tuple(float(c) for c in network.meta["coefficients"])
+        side = int(network.meta["side"])
+    except (OSError, ValueError, KeyError) as error:
+        raise ModelError(f"{folder / 'model.npz'}: cannot load the Q-network ({error})") from None
+    return DQNScorer("dqn", card, network, coefficients, side)  # type: ignore[arg-type]
+
+
+__all__ = [
+    "ALPHAS",
+    "DQN_ACTIVATIONS",
+    "SIDE",
+    "DQNScorer",
+    "Episode",
+    "ScorePlayer",
+    "alpha_for",
+    "fit_alpha",
+    "load_dqn",
+    "returns",
+    "reward",
+    "save_dqn",
+    "scores",
+    "simulate",
+    "substates",
+]

@@ -1,0 +1,239 @@
+"""How good are the learned mine probabilities? The classifiers' (and DSScsp's) probabilities against the exact
+engine's on the guess positions of the Manhattan player: log loss, calibration, and how often a player's choice
+differs from the exact-safest cell and what that costs in exact mine probability.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sweeplab.analysis.exact import Analyzer
+from sweeplab.core.game import Game
+from sweeplab.core.observation import Observation
+from sweeplab.core.rules import make_rules
+from sweeplab.learn.classifiers import ClassifierScorer
+from sweeplab.learn.data import BoardRange, deals
+from sweeplab.learn.dqn import DQNScorer
+from sweeplab.learn.models import shipped
+from sweeplab.learn.players import ManhattanPlayer, load_scorer
+from sweeplab.strategies.base import play
+from sweeplab.strategies.dss import MANHATTAN_TOLERANCE, pick_guess
+
+BINS = 20
+PROBABILISTIC = ("dsscsp", "xgboost", "nn")
+CHOOSERS = ("dsscsp-manhattan", "xgboost", "nn", "dqn")
+_EPS = 1e-7
+
+
+def _xent(target: np.ndarray, p: np.ndarray) -> float:
+    p = np.clip(p, _EPS, 1 - _EPS)
+    return float(-np.mean(target * np.log(p) + (1 - target) * np.log(1 - p)))
+
+
+def compare_probabilities(
+    positions: int,
+    boards: Sequence[str],
+    rule: str,
+    seed: int,
+    out: Path,
+    progress: Callable[[int], None] | None = None,
+    command: str = "",
+    models: dict[str, Path] | None = None,
+) -> str:
+    """Collect ``positions`` guess positions (split evenly over ``boards``), score every covered cell with each
+    model, and write ``positions.csv``, ``calibration.csv``, ``summary.json``, ``table.md`` and ``calibration.png``
+    under ``out``. Returns the Markdown table."""
+    models = models or {}
+    xgb = load_scorer("xgboost", models.get("xgboost", shipped("xgboost")))
+    nn = load_scorer("nn", models.get("nn", shipped("nn")))
+    dqn = load_scorer("dqn", models.get("dqn", shipped("dqn")))
+    assert isinstance(xgb, ClassifierScorer) and isinstance(nn, ClassifierScorer) and isinstance(dqn, DQNScorer)
+    analyzer = Analyzer()
+    ties = random.Random(seed)
+    per_board = [positions // len(boards) + (i < positions % len(boards)) for i in range(len(boards))]
+    rows: list[dict[str, Any]] = []
+    cells_p: dict[str, list[np.ndarray]] = {k: [] for k in (*PROBABILISTIC, "exact", "mine")}
+    start = time.process_time()
+    for board, wanted in zip(boards, per_board, strict=True):
+        rules = make_rules(board, rule)
+        found: list[tuple[Observation, dict[int, float], frozenset[int]]] = []
+        for deal in deals(seed, 10**9, BoardRange.fixed(rules)):
+            if len(found) >= wanted:
+                break
+            game = Game(deal.rules, deal.game_seed)
+            player = ManhattanPlayer(deal.player_seed)
+            seen: list[tuple[Observation, dict[int, float]]] = []
+            player.watcher = lambda o, p, seen=seen: seen.append((o, p))  # type: ignore[misc]
+            play(player, game)
+            mines = game.mine_cells()
+            found.extend((o, p, mines) for o, p in seen[: wanted - len(found)])
+        for observation, probabilities, mines in found:
+            cells = sorted(probabilities)
+            exact = analyzer.analyze(observation)
+            q = np.array([exact.probability(c) for c in cells])
+            p_dss = np.array([probabilities[c] for c in cells])
+            p_xgb = xgb.mine_probability(observation, cells, probabilities)
+            p_nn = nn.mine_probability(observation, cells, probabilities)
+            q_dqn = dqn.values(observation, cells, probabilities)
+            truth = np.array([c in mines for c in cells], dtype=np.float64)
+            for key, value in (("dsscsp", p_dss), ("xgboost", p_xgb), ("nn", p_nn), ("exact", q), ("mine", truth)):
+                cells_p[key].append(value)
+            best = float(q.min())
+            board_obj = observation.board
+            choice = {
+                "dsscsp-manhattan": pick_guess(
+                    dict(zip(cells, p_dss.tolist(), strict=True)),
+                    ties,
+                    {c: board_obj.edge_distance(c) for c in cells},
+                    MANHATTAN_TOLERANCE,
+                ),
+                "xgboost": cells[int(np.argmin(p_xgb))],
+                "nn": cells[int(np.argmin(p_nn))],
+                "dqn": cells[int(np.argmax(q_dqn))],
+            }
+            row: dict[str, Any] = {"board": board, "covered": len(cells), "exact_min": round(best, 6)}
+            for name, cell in choice.items():
+                cost = float(q[cells.index(cell)]) - best
+                row[f"{name}_differs"] = int(cost > 1e-9)
+                row[f"{name}_cost"] = round(cost, 6)
+            rows.append(row)
+            if progress is not None:
+                progress(1)
+    cpu = time.process_time() - start
+    flat = {k: np.concatenate(v) if v else np.zeros(0) for k, v in cells_p.items()}
+    summary: dict[str, Any] = {
+        "command": command,
+        "positions": len(rows),
+        "cells": len(flat["exact"]),
+        "seed": seed,
+        "rule": rule,
+        "boards": list(boards),
+        "cpu_seconds": round(cpu, 1),
+    }
+    summary["probability"] = {}
+    for name in PROBABILISTIC:
+        p = flat[name]
+        summary["probability"][name] = {
+            "log_loss_vs_exact": round(_xent(flat["exact"], p), 5),
+            "exact_entropy": round(_xent(flat["exact"], flat["exact"]), 5),
+            "log_loss_vs_truth": round(_xent(flat["mine"], p), 5),
+            "mean_abs_diff_vs_exact": round(float(np.mean(np.abs(p - flat["exact"]))), 5),
+        }
+    summary["probability"]["exact"] = {"log_loss_vs_truth": round(_xent(flat["mine"], flat["exact"]), 5)}
+    summary["choice"] = {}
+    for name in CHOOSERS:
+        differs = np.array([r[f"{name}_differs"] for r in rows], dtype=np.float64)
+        costs = np.array([r[f"{name}_cost"] for r in rows], dtype=np.float64)
+        n = len(rows)
+        summary["choice"][name] = {
+            "differs": round(float(differs.mean()), 5),
+            "differs_se": round(float(differs.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0, 5),
+            "mean_cost": round(float(costs.mean()), 5),
+            "mean_cost_se": round(float(costs.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0, 5),
+            "mean_cost_when_differs": round(float(costs[differs == 1].mean()) if differs.any() else 0.0, 5),
+        }
+    edges = np.linspace(0, 1, BINS + 1)
+    calibration = []
+    for name in PROBABILISTIC:
+        p = flat[name]
+        which = np.clip(np.digitize(p, edges) - 1, 0, BINS - 1)
+        for b in range(BINS):
+            mask = which == b
+            if mask.any():
+                calibration.append(
+                    {
+                        "model": name,
+                        "bin": b,
+                        "low": round(edges[b], 3),
+                        "high": round(edges[b + 1], 3),
+                        "cells": int(mask.sum()),
+                        "mean_predicted": round(float(p[mask].mean()), 5),
+                        "mean_exact": round(float(flat["exact"][mask].mean()), 5),
+                        "mine_rate": round(float(flat["mine"][mask].mean()), 5),
+                    }
+                )
+    out.mkdir(parents=True, exist_ok=True)
+    _write_csv(out / "positions.csv", rows)
+    _write_csv(out / "calibration.csv", calibration)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    table = markdown(summary)
+    (out / "table.md").write_text(table)
+    _plot(calibration, out / "calibration.png")
+    return table
+
+
+def markdown(summary: dict[str, Any]) -> str:
+    """The comparison as Markdown tables."""
+    lines = [
+        f"{summary['positions']} guess positions of dsscsp-manhattan ({', '.join(summary['boards'])}, rule {summary['rule']}, "
+        f"seed {summary['seed']}), {summary['cells']} covered cells",
+        "",
+        "| probability | log loss vs exact (exact's own entropy {:.4f}) | log loss vs the true layout "
+        "| mean abs. diff. from exact |".format(summary["probability"]["dsscsp"]["exact_entropy"]),
+        "|---|---|---|---|",
+    ]
+    for name in PROBABILISTIC:
+        s = summary["probability"][name]
+        lines.append(
+            f"| {name} | {s['log_loss_vs_exact']:.4f} | {s['log_loss_vs_truth']:.4f} | {s['mean_abs_diff_vs_exact']:.4f} |"
+        )
+    lines.append(f"| exact | - | {summary['probability']['exact']['log_loss_vs_truth']:.4f} | 0 |")
+    lines += [
+        "",
+        "| player's choice | differs from the exact-safest cell | extra exact mine probability per guess | when it differs |",
+        "|---|---|---|---|",
+    ]
+    for name in CHOOSERS:
+        c = summary["choice"][name]
+        lines.append(
+            f"| {name} | {100 * c['differs']:.1f}% ± {100 * c['differs_se']:.1f} "
+            f"| {100 * c['mean_cost']:.2f} ± {100 * c['mean_cost_se']:.2f} pts | "
+            f"{100 * c['mean_cost_when_differs']:.2f} pts |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    with path.open("w", newline="") as handle:
+        if not rows:
+            return
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _plot(calibration: list[dict[str, Any]], path: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    fig, ax = plt.subplots(figsize=(5.5, 5))
+    ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
+    for name in PROBABILISTIC:
+        pts = [r for r in calibration if r["model"] == name and r["cells"] >= 20]
+        ax.plot([r["mean_predicted"] for r in pts], [r["mean_exact"] for r in pts], marker="o", ms=3, label=f"{name} vs exact")
+        ax.plot(
+            [r["mean_predicted"] for r in pts], [r["mine_rate"] for r in pts], marker="x", ms=3, ls=":", label=f"{name} vs mines"
+        )
+    ax.set_xlabel("predicted mine probability (bin mean)")
+    ax.set_ylabel("exact probability / observed mine rate")
+    ax.set_title("Calibration of learned mine probabilities")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+__all__ = ["compare_probabilities", "markdown"]

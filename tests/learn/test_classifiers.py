@@ -1,0 +1,51 @@
+import numpy as np
+import pytest
+
+from sweeplab.core.rules import make_rules
+from sweeplab.learn.classifiers import load_nn, load_xgboost, save_nn, save_xgboost, scores, train_nn, train_xgboost
+from sweeplab.learn.data import BoardRange, collect
+from sweeplab.learn.models import read_card
+from sweeplab.learn.players import ManhattanPlayer, NNStrategy, XGBoostStrategy
+
+from .conftest import beginner_wins
+
+BOARDS = BoardRange((9, 16), (9, 16), (0.12, 0.16))
+
+
+@pytest.fixture(scope="module")
+def data():
+    return collect(ManhattanPlayer, 150, seed=5, boards=BOARDS).data
+
+
+def _constant_log_loss(y):
+    rate = np.full(len(y), y.mean())
+    return scores(rate, y)["log_loss"]
+
+
+def test_tiny_xgboost_learns_and_beats_random(data, random_wins, tmp_path):
+    booster, card = train_xgboost(data, seed=0, rounds=30)
+    train, valid = data.split(0.1)
+    assert card["validation"]["rows"] == len(valid) and card["train_rows"] == len(train)
+    assert card["validation"]["log_loss"] < _constant_log_loss(valid.y)  # better than knowing only the mine rate
+    save_xgboost(booster, card, tmp_path / "xgb")
+    scorer = load_xgboost(tmp_path / "xgb", read_card(tmp_path / "xgb"))
+    assert beginner_wins(lambda s: XGBoostStrategy(s, scorer=scorer)) >= random_wins + 50
+    again, _ = train_xgboost(data, seed=0, rounds=30)
+    assert again.save_raw() == booster.save_raw()  # same seed, same data: the same model, byte for byte
+
+
+def test_tiny_iterative_network_beats_random_and_retrains_identically(random_wins, tmp_path):
+    boards = BoardRange.fixed(make_rules("beginner"))
+    network, card = train_nn(2, 60, seed=0, boards=boards, epochs=10)
+    assert [e["episode"] for e in card["episodes"]] == [1, 2]
+    assert card["parameters"]["layers"][3:] == [5, 5, 1]  # Table 1: sizeof(x), sizeof(x), 5, 5, 1
+    save_nn(network, card, tmp_path / "nn")
+    scorer = load_nn(tmp_path / "nn", read_card(tmp_path / "nn"))
+    assert beginner_wins(lambda s: NNStrategy(s, scorer=scorer)) >= random_wins + 50
+    again, _ = train_nn(2, 60, seed=0, boards=boards, epochs=10)
+    assert all((a[0] == b[0]).all() and (a[1] == b[1]).all() for a, b in zip(again.layers, network.layers, strict=True))
+
+
+def test_network_accepts_a_first_batch_from_a_data_file(data):
+    _, card = train_nn(1, 10, seed=0, first=data, epochs=1)
+    assert card["episodes"][0]["rows"] == len(data) and "games" not in card["episodes"][0]

@@ -1,0 +1,49 @@
+import json
+
+from click.testing import CliRunner
+
+from sweeplab.cli import main
+from sweeplab.learn.data import Dataset
+from sweeplab.learn.features import FEATURE_NAMES
+
+
+def test_data_then_train_xgboost(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "d.npz"
+    result = runner.invoke(main, ["learn", "data", "--games", "30", "--out", str(out), "--seed", "4", "--board", "beginner"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "d.npz.json").read_text())
+    data = Dataset.load(out)
+    assert manifest["rows"] == len(data) > 0 and manifest["seed"] == 4 and manifest["player"] == "dsscsp-manhattan"
+    assert manifest["boards"]["widths"] == [9, 9] and data.x.shape[1] == len(FEATURE_NAMES)
+    model = tmp_path / "m"
+    result = runner.invoke(main, ["learn", "train", "xgboost", "--data", str(out), "--rounds", "5", "--out", str(model)])
+    assert result.exit_code == 0, result.output
+    card = json.loads((model / "card.json").read_text())
+    assert card["kind"] == "xgboost" and card["data"]["rows"] == len(data)
+    assert {"accuracy", "log_loss"} <= set(card["validation"]) and "cpu" in card["training_seconds"]
+    assert card["command"].startswith("sweeplab learn train xgboost")
+    play = runner.invoke(main, ["play", "--strategy", f"xgboost[model={model}]", "--board", "beginner", "--seed", "1"])
+    assert play.exit_code == 0, play.output
+
+
+def test_bad_input_exits_2_with_a_reason(tmp_path):
+    runner = CliRunner()
+    bad = runner.invoke(main, ["learn", "data", "--games", "3", "--out", str(tmp_path / "x.npz"), "--densities", "0.3-0.1"])
+    assert bad.exit_code == 2 and "high end is below the low end" in bad.output
+    missing = runner.invoke(
+        main, ["learn", "train", "xgboost", "--data", str(tmp_path / "none.npz"), "--out", str(tmp_path / "m")]
+    )
+    assert missing.exit_code == 2 and "no such data file" in missing.output
+    (tmp_path / "junk.npz").write_text("not a data file")
+    junk = runner.invoke(main, ["learn", "train", "xgboost", "--data", str(tmp_path / "junk.npz"), "--out", str(tmp_path / "m")])
+    assert junk.exit_code == 2 and "not a sweeplab data file" in junk.output
+    dqn = runner.invoke(main, ["learn", "train", "dqn", "--data", str(tmp_path / "junk.npz"), "--out", str(tmp_path / "m")])
+    assert dqn.exit_code == 2 and "--data does not apply to dqn" in dqn.output
+
+
+def test_strategies_lists_the_learned_players():
+    result = CliRunner().invoke(main, ["strategies"])
+    assert result.exit_code == 0
+    for name in ("xgboost", "nn", "dqn"):
+        assert any(line.startswith(name + " ") for line in result.output.splitlines())

@@ -1,0 +1,71 @@
+import numpy as np
+import pytest
+
+from sweeplab.core.rules import Rules, make_rules
+from sweeplab.formats.position import parse_position
+from sweeplab.learn.data import BoardRange
+from sweeplab.learn.dqn import (
+    OUTSIDE,
+    REVEALED,
+    SIDE,
+    fit_alpha,
+    load_dqn,
+    returns,
+    reward,
+    save_dqn,
+    scores,
+    simulate,
+    substates,
+    train_dqn,
+)
+from sweeplab.learn.models import read_card
+from sweeplab.learn.players import DQNStrategy, ManhattanPlayer
+
+from .conftest import beginner_wins
+
+
+def test_scores_and_substate_on_a_hand_built_position():
+    obs = parse_position("3x3x1\n1HH\nHHH\nHHH\n")
+    probabilities = {c: (1 / 3 if c in (1, 3, 4) else 0.0) for c in obs.covered()}
+    grid = scores(obs, probabilities, alpha=0.5)
+    assert grid[0, 0] == REVEALED
+    rho = 1 / 8  # one mine among 8 covered cells
+    assert grid[0, 1] == pytest.approx(2 / 3 + 0.5 * (1 - rho) ** 5)  # an edge cell: 5 neighbours
+    assert grid[2, 2] == pytest.approx(1.0 + 0.5 * (1 - rho) ** 3)  # a corner
+    state = substates(grid, [4])[0]  # the centre cell: the 5x5 window reaches one cell off the board all round
+    assert state.shape == (SIDE * SIDE,) and state[12] == grid[1, 1]
+    assert state[0] == OUTSIDE and state[6] == REVEALED
+
+
+def test_rewards_and_linearly_discounted_returns():
+    assert reward(5, lost=False) == pytest.approx(5 / 25) and reward(99, lost=False) == 1.0 and reward(3, lost=True) == -1.0
+    g = returns([0.2, 0.4, -1.0])
+    assert g[2] == -1.0 and g[1] == pytest.approx((0.4 - 2) / 3) and g[0] == pytest.approx((0.2 + 0.8 - 3) / 6)
+    assert all(-1 <= v <= 1 for v in g)
+
+
+def test_simulate_records_one_state_per_guess_with_returns_in_range():
+    boards = BoardRange.fixed(make_rules("beginner"))
+    ep = simulate(ManhattanPlayer, (0.1, 0, 0, 0), 30, seed=3, boards=boards)
+    assert ep.x.shape[1] == SIDE * SIDE and len(ep.y) == len(ep.x) > 0
+    assert np.all(np.abs(ep.y) <= 1)
+    lost_games = ep.games - ep.won
+    assert np.sum(ep.y == -1.0) == lost_games  # each lost game ends on a guess whose return is -1
+
+
+def test_fit_alpha_returns_equation_10_coefficients():
+    fit = fit_alpha(3, seed=0, alphas=(0.0, 0.3), boards=((6, 6), (8, 8)), densities=(0.12, 0.2))
+    assert len(fit["coefficients"]) == 4 and len(fit["boards"]) == 4
+    assert all(r["best_alpha"] in (0.0, 0.3) and len(r["wins"]) == 2 for r in fit["boards"])
+
+
+def test_tiny_q_learning_beats_random_and_retrains_identically(random_wins, tmp_path):
+    boards = BoardRange.fixed(Rules(9, 9, 10))
+    network, card = train_dqn(60, episodes=1, seed=0, boards=boards, coefficients=(0.1, 0, 0, 0), epochs=5)
+    assert [e["player"] for e in card["episodes"]] == ["dsscsp-manhattan", "dqn (explore 0.1)"]
+    save_dqn(network, card, tmp_path / "dqn")
+    scorer = load_dqn(tmp_path / "dqn", read_card(tmp_path / "dqn"))
+    assert scorer.coefficients == (0.1, 0.0, 0.0, 0.0)
+    assert beginner_wins(lambda s: DQNStrategy(s, scorer=scorer)) >= random_wins + 50
+    again, _ = train_dqn(60, episodes=1, seed=0, boards=boards, coefficients=(0.1, 0, 0, 0), epochs=5)
+    assert all((a[0] == b[0]).all() for a, b in zip(again.layers, network.layers, strict=True))

@@ -1,0 +1,103 @@
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from sweeplab.core.game import Game
+from sweeplab.learn.env import ENV_ID, MinesweeperEnv
+
+
+@pytest.mark.parametrize(
+    ("board", "rule"), [("beginner", "safe"), ("4x3x2", "zero"), ("expert", "safe"), ("1x6x1", "unsafe"), ("8x8x10", "xp")]
+)
+def test_check_env_passes(board, rule):
+    env = gymnasium.make(ENV_ID, board=board, rule=rule)
+    check_env(env.unwrapped)
+    assert env.observation_space.shape == (env.unwrapped.rules.height, env.unwrapped.rules.width)
+
+
+def _play(env, seed, pick):
+    obs, info = env.reset(seed=seed)
+    trace = [obs.copy()]
+    total, done = 0.0, False
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, done, truncated, info = env.step(int(legal[pick % len(legal)]))
+        trace.append(obs.copy())
+        total += reward
+        assert not truncated
+    return trace, total, info
+
+
+def test_reset_seed_reproduces_the_game():
+    env = MinesweeperEnv(board="beginner")
+    a, ra, _ = _play(env, 7, pick=3)
+    b, rb, _ = _play(env, 7, pick=3)
+    assert len(a) == len(b) and all((x == y).all() for x, y in zip(a, b, strict=True)) and ra == rb
+    c, _, _ = _play(env, 8, pick=3)
+    assert len(a) != len(c) or any((x != y).any() for x, y in zip(a, c, strict=False))
+
+
+def test_action_mask_marks_covered_cells_and_illegal_moves_change_nothing():
+    env = MinesweeperEnv(board="9x9x1", illegal=-0.5)
+    obs, info = env.reset(seed=1)
+    assert info["action_mask"].tolist() == [1] * 81
+    obs, _, done, _, info = env.step(40)
+    assert not done or info["state"] == "won"
+    if not done:
+        revealed = int(np.flatnonzero(info["action_mask"] == 0)[0])
+        again, reward, done2, _, info2 = env.step(revealed)
+        assert reward == -0.5 and not done2 and (again == obs).all()
+        assert (info2["action_mask"] == (obs.reshape(-1) == -1)).all()
+
+
+def test_progress_reward_adds_to_one_on_a_won_game_and_loss_is_penalised():
+    env = MinesweeperEnv(board="5x5x1", reward="progress", loss=-2.0)
+    for seed in range(20):
+        obs, info = env.reset(seed=seed)
+        total = 0.0
+        done = False
+        while not done:
+            obs, r, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            total += r
+        if info["state"] == "won":
+            assert total == pytest.approx(1.0)
+        else:
+            assert r == -2.0
+
+
+def _with_layout(env, mines):
+    env.reset(seed=0)
+    env.game = Game(env.rules, layout=mines)
+    return env
+
+
+def test_seed003_reward_counts_opened_cells_and_cells_dss_proves_safe():
+    env = _with_layout(MinesweeperEnv(board="5x1x1", rule="unsafe", reward="seed003", scale=5), [2])
+    _, r, done, _, _ = env.step(1)  # shows 1: {0, 2} hold the mine, nothing certain
+    assert r == pytest.approx(1 / 5) and not done
+    _, r, done, _, _ = env.step(0)  # shows 0: 2 is the mine; 3 and 4 still unknown
+    assert r == pytest.approx(1 / 5) and not done
+    _, r, done, _, info = env.step(3)  # shows 1: {2, 4} hold one mine and 2 is it, so DSS proves 4 safe
+    assert r == pytest.approx(2 / 5) and not done
+    _, r, done, _, info = env.step(4)
+    assert done and info["state"] == "won" and r == pytest.approx(1 / 5)
+    _, r, done, _, info = _with_layout(env, [2]).step(2)
+    assert done and info["state"] == "lost" and r == -1.0
+
+
+def test_win_reward():
+    env = _with_layout(MinesweeperEnv(board="3x1x1", rule="unsafe", reward="win"), [2])
+    _, r, done, _, info = env.step(0)  # 0 shows 0 and opens 1: won
+    assert r == 1.0 and done and info["state"] == "won"
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="unknown reward"):
+        MinesweeperEnv(reward="nope")
+    env = MinesweeperEnv(board="beginner")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="not a cell"):
+        env.step(81)

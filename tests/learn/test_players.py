@@ -1,0 +1,48 @@
+import pytest
+
+from sweeplab.core.game import Game, GameState
+from sweeplab.core.rules import Rules
+from sweeplab.learn.models import ModelError, shipped
+from sweeplab.strategies import make, make_spec, names, options
+from sweeplab.strategies.base import StrategyError, play
+
+LEARNED = ["xgboost", "nn", "dqn", "dqn-single"]
+
+
+@pytest.mark.parametrize("name", LEARNED)
+def test_shipped_model_plays_deterministically(name):
+    assert name in names() and (shipped(name) / "card.json").exists()
+    histories = []
+    for _ in range(2):
+        game = play(make(name, seed=11), Game(Rules(16, 16, 40, "safe"), 11))
+        histories.append((game.state, tuple(game.history)))
+    assert histories[0] == histories[1]
+    other = play(make(name, seed=12), Game(Rules(16, 16, 40, "safe"), 12))
+    assert tuple(other.history) != histories[0][1]
+
+
+@pytest.mark.parametrize("name", LEARNED)
+def test_guesses_carry_the_model_and_an_explanation(name):
+    for seed in range(30):
+        player = make(name, seed=seed)
+        play(player, Game(Rules(30, 16, 99, "safe"), seed))
+        guesses = [g for g in player.guesses if g.kind != "first"]
+        if guesses:
+            g = guesses[0]
+            assert g.explanation is not None and g.explanation.figures["candidates"] >= 1
+            assert 0.0 <= g.safety <= 1.0
+            return
+    raise AssertionError("no guess beyond the first in 30 expert games")
+
+
+def test_model_option_and_clear_errors(tmp_path):
+    assert set(options("xgboost")) >= {"model", "explore"}
+    same = make_spec(f"nn[model={shipped('nn')}]", seed=3)
+    game = play(same, Game(Rules(9, 9, 10), 3))
+    assert game.state in (GameState.WON, GameState.LOST)
+    with pytest.raises(ModelError, match="not a model folder"):
+        make("nn", seed=0, model=str(tmp_path))
+    with pytest.raises(ModelError, match="holds a 'dqn' model, not 'nn'"):
+        make("nn", seed=0, model=str(shipped("dqn")))
+    with pytest.raises(StrategyError, match="explore must be between 0 and 1"):
+        make("dqn", seed=0, explore=2.0)
