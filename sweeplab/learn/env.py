@@ -56,7 +56,7 @@ def certain_safe(game_view: tuple[int, ...], rules: Rules) -> int:
 class MinesweeperEnv(gymnasium.Env):
     """One game per episode on ``board`` (a preset or ``WxHxM``) under first-click ``rule`` (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium declares it so)
 
     def __init__(
         self,

@@ -54,11 +54,11 @@ def test_action_mask_marks_covered_cells_and_illegal_moves_change_nothing():
 def test_progress_reward_adds_to_one_on_a_won_game_and_loss_is_penalised():
     env = MinesweeperEnv(board="5x5x1", reward="progress", loss=-2.0)
     for seed in range(20):
-        obs, info = env.reset(seed=seed)
+        _, info = env.reset(seed=seed)
         total = 0.0
         done = False
         while not done:
-            obs, r, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            _, r, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
             total += r
         if info["state"] == "won":
             assert total == pytest.approx(1.0)
