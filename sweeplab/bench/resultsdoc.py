@@ -235,6 +235,7 @@ def build(results: Path, explanations: dict[str, str]) -> tuple[str, list[str]]:
         [],
         None,
     )
+    _learned_players(doc)
     _closing(doc)
     stale = sorted(set(explanations) - doc.used)
     if stale:
@@ -893,6 +894,117 @@ def _seed_table(doc: Doc, levels: dict[str, Any] | None, group: str, heading: st
         doc.differences(diffs)
     else:
         doc.add("Nothing published to compare with.")
+
+
+LEARN_BOARDS = ("beginner", "intermediate", "expert")
+
+
+def _learned_players(doc: Doc) -> None:
+    """Seed 003's learned players (issue 12): win rates beside dsscsp-manhattan and exact on the same layouts, the
+    learned probabilities against the exact engine's, and the training cost, from ``results/learn/``."""
+    import csv
+    import gzip
+
+    from sweeplab.bench.stats import paired_difference
+
+    root = doc.results / "learn"
+    doc.add("## Seed 003's learned players: XGBoost, the iterative network, deep Q-learning")
+    if not root.exists():
+        doc.add("Not measured yet: see `results/learn/README.md` for the commands.")
+        return
+    readme = root / "README.md"
+    if readme.exists():
+        doc.add(readme.read_text())
+    rows = []
+    for board in LEARN_BOARDS:
+        folder = root / "winrates" / board
+        bench_path = folder / "bench.json"
+        if not bench_path.exists():
+            continue
+        bench = json.loads(bench_path.read_text())
+        games_path = folder / "games.csv.gz"
+        outcomes: dict[str, list[bool]] = {}
+        if games_path.exists():
+            with gzip.open(games_path, "rt", newline="") as handle:
+                for r in csv.DictReader(handle):
+                    outcomes.setdefault(r["strategy"], []).append(r["won"] == "1")
+        for s in bench["summaries"]:
+            name = s["strategy"]
+            cells = []
+            for base in ("dsscsp-manhattan", "exact"):
+                if name == base or base not in outcomes or name not in outcomes:
+                    cells.append("-")
+                    continue
+                diff, se = paired_difference(outcomes[name], outcomes[base])
+                cells.append(f"{100 * diff:+.2f} ± {100 * se:.2f}")
+            rows.append(
+                [
+                    f"{s['board']} ({board})",
+                    name,
+                    s["games"],
+                    _pm(s["win_rate"], s["sem"]),
+                    *cells,
+                    f"{1000 * s['cpu_mean']:.2f} / {1000 * s['cpu_median']:.2f}",
+                ]
+            )
+        command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
+        doc.add(f"Data: `results/learn/winrates/{board}/` (`bench.json`, `games.csv.gz`), produced by `{command}`.")
+    if rows:
+        doc.add(
+            "Win rates on the same layouts (seed 0, safe first click; ± the standard error over 10 equal sets). Paired "
+            "differences are this player minus the named one, game by game, ± their standard error. Seed 003's Table 4 "
+            "lost its numbers in extraction, so only its ranking can be compared: it puts the Q-learning versions first, "
+            "then the classifiers, then the Manhattan version.\n\n"
+            + _table(
+                [
+                    "board",
+                    "strategy",
+                    "games",
+                    "win % ± SE",
+                    "minus dsscsp-manhattan (pts)",
+                    "minus exact (pts)",
+                    "CPU ms/game mean / median",
+                ],
+                rows,
+            )
+        )
+    summary_path = root / "probabilities" / "summary.json"
+    if summary_path.exists():
+        summary = json.loads(summary_path.read_text())
+        doc.add("### The learned mine probabilities against the exact engine's")
+        doc.add((root / "probabilities" / "table.md").read_text())
+        doc.add(
+            f"Data: `results/learn/probabilities/` (`positions.csv`, `calibration.csv`, `summary.json`), produced by "
+            f"`{summary['command']}`.\n\n![calibration](../results/learn/probabilities/calibration.png)"
+        )
+    cards = sorted((root / "cards").glob("*.json")) if (root / "cards").exists() else []
+    if cards:
+        table = []
+        for path in cards:
+            card = json.loads(path.read_text())
+            v = card.get("validation", {})
+            score = (
+                f"accuracy {100 * v['accuracy']:.1f}%, log loss {v['log_loss']:.3f}"
+                if "accuracy" in v
+                else f"MSE {v.get('mse', float('nan')):.3f}, sign accuracy {100 * v.get('sign_accuracy', float('nan')):.1f}%"
+            )
+            data = card.get("data", {})
+            games = data.get("games") or sum(e.get("games", 0) for e in card.get("episodes", []))
+            table.append(
+                [
+                    path.stem,
+                    games,
+                    card.get("train_rows", data.get("rows", "")),
+                    f"{card['training_seconds']['cpu']:.0f} / {card['training_seconds']['wall']:.0f}",
+                    f"{v.get('rows', '')} rows: {score}",
+                    f"`{card.get('command', '')}`",
+                ]
+            )
+        doc.add(
+            "### Training cost\n\nFrom the model cards (copies in `results/learn/cards/`; the models ship in "
+            "`sweeplab/learn/models/`). CPU seconds include playing the training games.\n\n"
+            + _table(["model", "games played", "rows trained on", "CPU / wall s", "validation", "command"], table)
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -113,7 +113,9 @@ class Dataset:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as handle:
             np.savez_compressed(handle, x=self.x, y=self.y, game=self.game, names=np.array(self.names))
-        manifest = dict(manifest, rows=len(self), columns=len(self.names), mines=int(self.y.sum()), file=path.name)
+        manifest = dict(
+            manifest, rows=len(self), columns=len(self.names), mines=int(self.y.sum()), file=path.name, bytes=path.stat().st_size
+        )
         manifest_path(path).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
         return path
 

@@ -96,3 +96,31 @@ def test_a_finished_runs_wall_time_and_cores_are_shown(tmp_path):
     assert "Wall time 90 min on a 2-core machine shared with other work (finished 1970-01-01)." in text
     (tmp_path / "levels" / "run.json").write_text(json.dumps({**run, "finished": False}))
     assert "Wall time" not in build(tmp_path, {})[0]
+
+
+def test_learned_players_section_reads_results_learn(tmp_path):
+    import gzip
+
+    board = tmp_path / "learn" / "winrates" / "beginner"
+    board.mkdir(parents=True)
+    summary = {"board": "9x9x10", "games": 4, "win_rate": 0.5, "sem": 0.25, "cpu_mean": 0.002, "cpu_median": 0.001}
+    bench = {"summaries": [dict(summary, strategy="dsscsp-manhattan"), dict(summary, strategy="xgboost", win_rate=0.75)]}
+    (board / "bench.json").write_text(json.dumps(bench))
+    (board / "command.txt").write_text("sweeplab bench --strategy dsscsp-manhattan,xgboost\n")
+    rows = (
+        ["strategy,game,won"]
+        + [f"dsscsp-manhattan,{i},{int(i < 2)}" for i in range(4)]
+        + [f"xgboost,{i},{int(i < 3)}" for i in range(4)]
+    )
+    with gzip.open(board / "games.csv.gz", "wt") as handle:
+        handle.write("\n".join(rows) + "\n")
+    cards = tmp_path / "learn" / "cards"
+    cards.mkdir()
+    card = {"validation": {"rows": 10, "accuracy": 0.75, "log_loss": 0.5}, "training_seconds": {"cpu": 3, "wall": 4}}
+    (cards / "xgboost.json").write_text(
+        json.dumps(dict(card, data={"games": 100, "rows": 900}, command="sweeplab learn train xgboost"))
+    )
+    text, _ = build(tmp_path, {})
+    assert "| 9x9x10 (beginner) | xgboost | 4 | 75.0 ± 25.0 | +25.00 ± 25.00 | - | 2.00 / 1.00 |" in text
+    assert "produced by `sweeplab bench --strategy dsscsp-manhattan,xgboost`" in text
+    assert "| xgboost | 100 | 900 | 3 / 4 | 10 rows: accuracy 75.0%, log loss 0.500 | `sweeplab learn train xgboost` |" in text
