@@ -200,7 +200,7 @@ def data_command(
     default=None,
     help="nn: episodes of Algorithm 4 (default 5); dqn: iterative episodes after the single pass (default 4; 0 = single pass)",
 )
-@click.option("--epochs", type=click.IntRange(min=1), default=None, help="passes over each batch (nn default 3, dqn default 5)")
+@click.option("--epochs", type=click.IntRange(min=1), default=None, help="passes over each batch (nn default 2, dqn default 5)")
 @click.option("--rounds", type=click.IntRange(min=1), default=None, help="xgboost: boosting rounds (default 200)")
 @click.option(
     "--alpha-games",
@@ -283,7 +283,7 @@ def train_command(
                     games,
                     seed,
                     boards,
-                    epochs or 3,
+                    epochs or 2,
                     first=first,
                     progress=advance,
                     log=log,

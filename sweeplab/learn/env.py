@@ -25,9 +25,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError:  # pragma: no cover - depends on the install
+    raise ImportError("sweeplab's Gymnasium environment needs gymnasium: pip install 'sweeplab[learn]'") from None
 
 from sweeplab.analysis.constraints import constraints_from
 from sweeplab.core.game import Game, GameState

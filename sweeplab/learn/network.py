@@ -137,8 +137,10 @@ def fit(
     learning_rate: float = 1e-3,
     seed: int = 0,
     optimizer: Any = None,
+    weight_decay: float = 0.0,
 ) -> tuple[Any, float]:
-    """Train ``model`` in place on (x, y) with Adam (``loss`` ``"bce"`` or ``"mse"``), shuffling with ``seed``.
+    """Train ``model`` in place on (x, y) with Adam (``loss`` ``"bce"`` or ``"mse"``; L2 ``weight_decay``),
+    shuffling with ``seed``.
 
     Returns the optimizer (pass it back to continue training, as the iterative methods do) and the CPU seconds.
     """
@@ -146,7 +148,7 @@ def fit(
 
     start = time.process_time()
     if optimizer is None:
-        optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+        optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate, weight_decay=weight_decay)
     criterion = torch.nn.BCELoss() if loss == "bce" else torch.nn.MSELoss()
     xt = torch.as_tensor(np.asarray(x, dtype=np.float32))
     yt = torch.as_tensor(np.asarray(y, dtype=np.float32)).reshape(-1, 1)

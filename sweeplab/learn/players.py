@@ -112,6 +112,8 @@ class LearnedStrategy(DSScspStrategy):
         if not 0.0 <= explore <= 1.0:
             raise StrategyError(f"strategy {self.name!r}: explore must be between 0 and 1, not {explore}")
         self.explore = explore
+        if scorer is not None and not callable(getattr(scorer, "values", None)):
+            raise StrategyError(f"strategy {self.name!r}: scorer must be a model object (set it from Python), not {scorer!r}")
         self.scorer: Scorer = (
             scorer if scorer is not None else load_scorer(self.kind, Path(model) if model else shipped(self.default_model))
         )

@@ -3,8 +3,9 @@ import pytest
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules
 from sweeplab.learn.models import ModelError, shipped
-from sweeplab.strategies import make, make_spec, names, options
+from sweeplab.strategies import make, names
 from sweeplab.strategies.base import StrategyError, play
+from sweeplab.strategies.registry import make_spec, options
 
 LEARNED = ["xgboost", "nn", "dqn", "dqn-single"]
 
