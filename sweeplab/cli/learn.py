@@ -274,8 +274,9 @@ def train_command(
             task = bar.add_task("games", total=total) if bar is not None else None
             advance = (lambda n: bar.advance(task, n)) if bar is not None else None
             if kind == "nn":
-                from sweeplab.learn.classifiers import save_nn, train_nn
+                from sweeplab.learn.classifiers import train_nn
                 from sweeplab.learn.data import Dataset
+                from sweeplab.learn.network import save_network
 
                 first = Dataset.load(data) if data is not None else None
                 network, card = train_nn(
@@ -288,11 +289,12 @@ def train_command(
                     progress=advance,
                     log=log,
                 )
-                save_nn(network, card, out)
+                save_network(network, card, out)
             else:
                 if data is not None:
                     raise LearnSetupError("--data does not apply to dqn: it plays its own games (sub-states and rewards)")
-                from sweeplab.learn.dqn import save_dqn, train_dqn
+                from sweeplab.learn.dqn import train_dqn
+                from sweeplab.learn.network import save_network
 
                 network, card = train_dqn(
                     games,
@@ -304,7 +306,7 @@ def train_command(
                     progress=advance,
                     log=log,
                 )
-                save_dqn(network, card, out)
+                save_network(network, card, out)
         card["command"] = _command()
         card["reproducible"] = (
             "bit-exact on the same PyTorch version and CPU (one thread, torch.manual_seed, deterministic algorithms, "

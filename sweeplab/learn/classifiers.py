@@ -274,12 +274,6 @@ def train_nn(
     return network, card
 
 
-def save_nn(network: Network, card: dict[str, Any], folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    network.save(folder / "model.npz")
-    write_card(folder, card)
-
-
 def load_nn(folder: Path, card: dict) -> ClassifierScorer:
     _check_columns(card, folder)
     try:
@@ -297,7 +291,6 @@ __all__ = [
     "load_nn",
     "load_xgboost",
     "nn_sizes",
-    "save_nn",
     "save_xgboost",
     "scores",
     "train_nn",

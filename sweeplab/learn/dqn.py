@@ -45,7 +45,7 @@ from sweeplab.core.observation import COVERED, Observation
 from sweeplab.learn.classifiers import environment
 from sweeplab.learn.data import BoardRange, boards_manifest, deals
 from sweeplab.learn.features import location_scores
-from sweeplab.learn.models import ModelError, write_card
+from sweeplab.learn.models import ModelError
 from sweeplab.learn.network import Network, fit, from_torch, set_deterministic, torch_model
 from sweeplab.learn.players import DQNStrategy, LearnedStrategy, ManhattanPlayer
 from sweeplab.strategies.base import play
@@ -386,12 +386,6 @@ def train_dqn(
     return network, card
 
 
-def save_dqn(network: Network, card: dict[str, Any], folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    network.save(folder / "model.npz")
-    write_card(folder, card)
-
-
 def load_dqn(folder: Path, card: dict) -> DQNScorer:
     try:
         network = Network.load(folder / "model.npz")
@@ -414,7 +408,6 @@ __all__ = [
     "load_dqn",
     "returns",
     "reward",
-    "save_dqn",
     "scores",
     "simulate",
     "substates",

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from sweeplab.learn.models import write_card
+
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "relu": lambda x: np.maximum(x, 0.0),
     "tanh": np.tanh,
@@ -84,6 +86,13 @@ class Network:
         if not layers:
             raise ValueError(f"{path}: no network layers found (expected arrays w0, b0, a0, ...)")
         return cls(layers, mean, std, meta)
+
+
+def save_network(network: Network, card: dict[str, Any], folder: Path) -> None:
+    """Write a model folder: ``model.npz`` and ``card.json``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    network.save(folder / "model.npz")
+    write_card(folder, card)
 
 
 def set_deterministic(seed: int) -> Any:
@@ -167,4 +176,4 @@ def fit(
     return optimizer, time.process_time() - start
 
 
-__all__ = ["ACTIVATIONS", "Network", "fit", "from_torch", "set_deterministic", "torch_model"]
+__all__ = ["ACTIVATIONS", "Network", "fit", "from_torch", "save_network", "set_deterministic", "torch_model"]

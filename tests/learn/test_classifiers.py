@@ -2,9 +2,10 @@ import numpy as np
 import pytest
 
 from sweeplab.core.rules import make_rules
-from sweeplab.learn.classifiers import load_nn, load_xgboost, save_nn, save_xgboost, scores, train_nn, train_xgboost
+from sweeplab.learn.classifiers import load_nn, load_xgboost, save_xgboost, scores, train_nn, train_xgboost
 from sweeplab.learn.data import BoardRange, collect
 from sweeplab.learn.models import read_card
+from sweeplab.learn.network import save_network
 from sweeplab.learn.players import ManhattanPlayer, NNStrategy, XGBoostStrategy
 
 from .conftest import beginner_wins
@@ -39,7 +40,7 @@ def test_tiny_iterative_network_beats_random_and_retrains_identically(random_win
     network, card = train_nn(2, 60, seed=0, boards=boards, epochs=10)
     assert [e["episode"] for e in card["episodes"]] == [1, 2]
     assert card["parameters"]["layers"][3:] == [5, 5, 1]  # Table 1: sizeof(x), sizeof(x), 5, 5, 1
-    save_nn(network, card, tmp_path / "nn")
+    save_network(network, card, tmp_path / "nn")
     scorer = load_nn(tmp_path / "nn", read_card(tmp_path / "nn"))
     assert beginner_wins(lambda s: NNStrategy(s, scorer=scorer)) >= random_wins + 50
     again, _ = train_nn(2, 60, seed=0, boards=boards, epochs=10)

@@ -12,13 +12,13 @@ from sweeplab.learn.dqn import (
     load_dqn,
     returns,
     reward,
-    save_dqn,
     scores,
     simulate,
     substates,
     train_dqn,
 )
 from sweeplab.learn.models import read_card
+from sweeplab.learn.network import save_network
 from sweeplab.learn.players import DQNStrategy, ManhattanPlayer
 
 from .conftest import beginner_wins
@@ -63,7 +63,7 @@ def test_tiny_q_learning_beats_random_and_retrains_identically(random_wins, tmp_
     boards = BoardRange.fixed(Rules(9, 9, 10))
     network, card = train_dqn(60, episodes=1, seed=0, boards=boards, coefficients=(0.1, 0, 0, 0), epochs=5)
     assert [e["player"] for e in card["episodes"]] == ["dsscsp-manhattan", "dqn (explore 0.1)"]
-    save_dqn(network, card, tmp_path / "dqn")
+    save_network(network, card, tmp_path / "dqn")
     scorer = load_dqn(tmp_path / "dqn", read_card(tmp_path / "dqn"))
     assert scorer.coefficients == (0.1, 0.0, 0.0, 0.0)
     assert beginner_wins(lambda s: DQNStrategy(s, scorer=scorer)) >= random_wins + 50
