@@ -995,14 +995,16 @@ def _learned_players(doc: Doc) -> None:
                     path.stem,
                     games,
                     card.get("train_rows", data.get("rows", "")),
-                    f"{card['training_seconds']['cpu'] + data.get('play_cpu_seconds', 0):.0f} / {card['training_seconds']['wall']:.0f}",
+                    f"{card['training_seconds']['cpu'] + data.get('play_cpu_seconds', 0):.0f} / "
+                    f"{card['training_seconds']['wall']:.0f}",
                     f"{v.get('rows', '')} rows: {score}",
                     f"`{card.get('command', '')}`",
                 ]
             )
         doc.add(
             "### Training cost\n\nFrom the model cards (copies in `results/learn/cards/`; the models ship in "
-            "`sweeplab/learn/models/`). CPU seconds include playing the training games; wall seconds are on the shared, busy machine.\n\n"
+            "`sweeplab/learn/models/`). CPU seconds include playing the training games; wall seconds are on the shared, "
+            "busy machine.\n\n"
             + _table(["model", "games played", "rows trained on", "CPU / wall s", "validation", "command"], table)
         )
 
