@@ -87,12 +87,12 @@ def board_options(fn: Any) -> Any:
     return fn
 
 
-@main.group("learn")
+@main.group("learn", short_help="Train and study seed 003's learned players.")
 def learn_group() -> None:
     """Seed 003's learned players: make data, train models (needs the learn extra: pip install 'sweeplab[learn]')."""
 
 
-@learn_group.command("data")
+@learn_group.command("data", short_help="Play games and record candidate-cell features.")
 @click.option("--games", "-n", type=click.IntRange(min=1), required=True, help="games to play")
 @click.option(
     "--out",
@@ -170,7 +170,7 @@ def data_command(
     )
 
 
-@learn_group.command("train")
+@learn_group.command("train", short_help="Train a model (xgboost, nn, dqn) and its card.")
 @click.argument("kind", type=click.Choice(["xgboost", "nn", "dqn"]))
 @click.option(
     "--out",
@@ -319,7 +319,7 @@ def train_command(
     click.echo(f"{kind} model -> {out} (card: {out / 'card.json'}); validation {v}; training {card['training_seconds']}")
 
 
-@learn_group.command("compare")
+@learn_group.command("compare", short_help="Learned against exact mine probabilities.")
 @click.option(
     "--positions", "-n", type=click.IntRange(min=1), default=10_000, show_default=True, help="guess positions to compare on"
 )
