@@ -1,0 +1,217 @@
+"""The optimal-play search against a plain game-tree search, the published values, and its own invariances."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sweeplab.analysis.optimal import (
+    OptimalSearch,
+    SearchBudgetExceeded,
+    SearchError,
+    dealt_layouts,
+    layout_masks,
+    symmetries,
+    xp_move,
+)
+from sweeplab.core.game import Game
+from sweeplab.core.geometry import Board
+from sweeplab.core.rules import Rules
+
+# ----- a plain game-tree search: every move tried, the game's own flood fill, no table, no pruning, no symmetry -----
+
+
+def plain_deal(rules: Rules, click: int) -> list[frozenset[int]]:
+    """The layouts dealt for a first click, one per way of dealing, written from the rules' descriptions."""
+    board = rules.board
+    cells = range(board.cells)
+    every = [frozenset(c) for c in combinations(cells, rules.mines)]
+    if rules.first_click == "unsafe":
+        return every
+    if rules.first_click == "xp":
+        out = []
+        for layout in every:
+            if click in layout:
+                target = min(c for c in cells if c != click and c not in layout)
+                layout = (layout - {click}) | {target}
+            out.append(layout)
+        return out
+    keep = {click}
+    if rules.first_click == "zero" and board.cells - len(board.neighbours[click]) - 1 >= rules.mines:
+        keep |= set(board.neighbours[click])
+    return [layout for layout in every if not layout & keep]
+
+
+def plain_reveal(board: Board, layout: frozenset[int], view: tuple[int, ...], cell: int) -> tuple[int, ...] | None:
+    """The view after revealing ``cell`` (None: a mine), with the flood fill of zeros."""
+    if cell in layout:
+        return None
+    out = list(view)
+    stack = [cell]
+    while stack:
+        c = stack.pop()
+        if out[c] >= 0:
+            continue
+        out[c] = sum(n in layout for n in board.neighbours[c])
+        if out[c] == 0:
+            stack.extend(n for n in board.neighbours[c] if out[n] < 0)
+    return tuple(out)
+
+
+def plain_optimal(rules: Rules) -> Fraction:
+    board = rules.board
+    safe_cells = board.cells - rules.mines
+
+    @cache
+    def wins(view: tuple[int, ...], layouts: tuple[frozenset[int], ...]) -> int:
+        if sum(v >= 0 for v in view) == safe_cells:
+            return len(layouts)
+        best = 0
+        for cell in (c for c, v in enumerate(view) if v < 0):
+            best = max(best, move(view, layouts, cell))
+        return best
+
+    def move(view: tuple[int, ...], layouts: tuple[frozenset[int], ...], cell: int) -> int:
+        outcomes: dict[tuple[int, ...], list[frozenset[int]]] = {}
+        for layout in layouts:
+            after = plain_reveal(board, layout, view, cell)
+            if after is not None:
+                outcomes.setdefault(after, []).append(layout)
+        return sum(wins(after, tuple(group)) for after, group in outcomes.items())
+
+    start = (-1,) * board.cells
+    return max(
+        Fraction(move(start, tuple(plain_deal(rules, c)), c), len(plain_deal(rules, c))) for c in range(board.cells)
+    )
+
+
+SMALL = [(w, h) for w, h in ((1, 4), (2, 2), (4, 1), (1, 5), (1, 6), (2, 3), (3, 2), (6, 1))]
+
+
+def _small_cases() -> list[tuple[int, int, int, str]]:
+    out = []
+    for w, h in SMALL:
+        for mines in range(1, w * h):
+            for rule in ("unsafe", "safe", "zero", "xp"):
+                try:
+                    Rules(w, h, mines, rule)
+                except ValueError:
+                    continue
+                out.append((w, h, mines, rule))
+    return out
+
+
+@pytest.mark.parametrize("w,h,mines,rule", _small_cases())
+def test_search_equals_plain_game_tree(w, h, mines, rule):
+    rules = Rules(w, h, mines, rule)
+    assert OptimalSearch(w, h, mines).solve(rule).value == plain_optimal(rules)
+
+
+# ----- published values -----
+
+
+def test_three_by_three_two_mines_is_two_thirds():
+    result = OptimalSearch(3, 3, 2).solve("unsafe")
+    assert (result.wins, result.layouts) == (24, 36)
+
+
+def test_four_by_four_four_mines_is_961_of_1820():
+    result = OptimalSearch(4, 4, 4).solve("unsafe")
+    assert (result.wins, result.layouts) == (961, 1820)
+    assert result.best == (1, 2, 4, 7, 8, 11, 13, 14)  # the edge cells next to the corners
+
+
+def test_safe_is_unsafe_given_a_surviving_first_click():
+    """Under ``unsafe`` every first click survives with chance (cells - mines) / cells and then faces the ``safe`` deal."""
+    search = OptimalSearch(4, 4, 3)
+    unsafe, safe = search.solve("unsafe"), search.solve("safe")
+    assert safe.value == unsafe.value * Fraction(16, 13)
+    assert safe.best == unsafe.best
+
+
+# ----- invariances -----
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 4), st.integers(1, 4), st.data())
+def test_symmetry_folding_changes_no_value(w, h, data):
+    mines = data.draw(st.integers(0, w * h))
+    rule = data.draw(st.sampled_from(["unsafe", "safe", "zero", "xp"]))
+    try:
+        Rules(w, h, mines, rule)
+    except ValueError:
+        return
+    folded = OptimalSearch(w, h, mines).solve(rule, every_first_click=True)
+    plain = OptimalSearch(w, h, mines, symmetry=False).solve(rule, every_first_click=True)
+    assert folded.value == plain.value
+    values = {c: f.value for f in plain.first_clicks for c in f.cells}
+    for f in folded.first_clicks:
+        for c in f.cells:
+            assert values[c] == f.value
+
+
+# ----- dealing: the same as the game's -----
+
+
+def test_dealt_layouts_match_the_games_deal():
+    """Every layout the game deals (seeded deals, first click 4 on 3x3) is one the model lists, and the model's
+    multiset has the size of the uniform deal it stands for."""
+    for rule in ("unsafe", "safe", "zero", "xp"):
+        rules = Rules(3, 3, 2, rule)
+        model = dealt_layouts(rules, 0)
+        seen = set()
+        for seed in range(300):
+            game = Game(rules, seed)
+            game.reveal(0)
+            seen.add(sum(1 << c for c in game.mine_cells()))
+        assert seen == set(model), rule
+        expected = {"unsafe": 36, "xp": 36, "safe": math.comb(8, 2), "zero": math.comb(5, 2)}[rule]
+        assert len(model) == expected
+
+
+def test_xp_move_matches_the_game():
+    rules = Rules(3, 3, 3, "xp")
+    for seed in range(200):
+        game = Game(rules, seed)
+        before = sum(1 << c for c in game.mine_cells())
+        game.reveal(4)
+        assert sum(1 << c for c in game.mine_cells()) == xp_move(before, 4, 9)
+
+
+def test_zero_on_a_dense_board_keeps_only_the_click():
+    """3x3 with 2 mines: the centre's neighbourhood is the whole board, so the game keeps just the centre free."""
+    assert len(dealt_layouts(Rules(3, 3, 2, "zero"), 4)) == math.comb(8, 2)
+
+
+def test_layout_masks_are_every_combination():
+    assert sorted(layout_masks(6, 3)) == sorted(sum(1 << c for c in combo) for combo in combinations(range(6), 3))
+    assert layout_masks(5, 0) == [0]
+
+
+def test_symmetries_are_permutations():
+    for w, h in ((4, 4), (3, 5), (1, 7)):
+        for perm in symmetries(Board(w, h)):
+            assert sorted(perm) == list(range(w * h))
+
+
+# ----- errors -----
+
+
+def test_refuses_the_hint_rule_and_huge_boards():
+    with pytest.raises(SearchError, match="'hint' rule is not modelled"):
+        OptimalSearch(3, 3, 2).solve("hint")
+    with pytest.raises(SearchError, match="more than the 1,000"):
+        OptimalSearch(8, 8, 10, max_layouts=1000)
+
+
+def test_budget_stops_the_search():
+    search = OptimalSearch(4, 4, 4)
+    search.max_states = 10
+    with pytest.raises(SearchBudgetExceeded, match="more than 10 states"):
+        search.solve("unsafe")
