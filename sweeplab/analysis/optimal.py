@@ -304,6 +304,7 @@ class OptimalSearch:
         self.stats = Stats()
         self._every: list[int] | None = None
         self._every_encoded: list[int] | None = None
+        self._results: dict[str, OptimalResult] = {}
         self.deadline: float | None = None
         self.max_states: int | None = None
         self.progress: Callable[[Stats], None] | None = None
@@ -594,6 +595,13 @@ class OptimalSearch:
             seconds=time.perf_counter() - start,
             symmetry=self.symmetry,
         )
+
+    def result(self, rule: str) -> OptimalResult:
+        """:meth:`solve` for ``rule``, computed once per search."""
+        found = self._results.get(rule)
+        if found is None:
+            found = self._results[rule] = self.solve(rule)
+        return found
 
     def _dealt_count(self, rules: Rules, click: int) -> int:
         cells, mines = self.cells, self.mines

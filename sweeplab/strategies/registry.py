@@ -38,6 +38,7 @@ _BUILTIN: dict[str, str] = {
     "level2": "sweeplab.strategies.levels:Level2Strategy",
     "level3": "sweeplab.strategies.levels:Level3Strategy",
     "exact": "sweeplab.strategies.exact:ExactStrategy",
+    "optimal": "sweeplab.strategies.optimal:OptimalStrategy",
     "corners": "sweeplab.strategies.corners:CornersStrategy",
     "sa": "sweeplab.strategies.local_search:SimulatedAnnealingStrategy",
     "ga": "sweeplab.strategies.local_search:GeneticAlgorithmStrategy",
