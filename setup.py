@@ -1,4 +1,5 @@
-"""Build the optional C kernel of the exact engine; without a C compiler sweeplab falls back to pure Python."""
+"""Build the optional C kernels (the exact engine's counting, the optimal-play search); without a C compiler sweeplab
+falls back to pure Python."""
 
 from setuptools import Extension, setup
 
@@ -9,6 +10,12 @@ setup(
             ["sweeplab/analysis/_kernel.c"],
             extra_compile_args=["-O2"],
             optional=True,
-        )
+        ),
+        Extension(
+            "sweeplab.analysis._optimal",
+            ["sweeplab/analysis/_optimal.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
     ]
 )

@@ -43,17 +43,27 @@ How the search is kept small (each step keeps every value exact; the tests check
 from __future__ import annotations
 
 import math
+import os
 import time
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import reduce
 from itertools import groupby
 from operator import or_
+from typing import Any
 
-from sweeplab.core.errors import RuleError, SweeplabError
+from sweeplab.core.errors import SweeplabError
 from sweeplab.core.geometry import Board
 from sweeplab.core.rules import Rules
+
+try:  # the optional C search (setup.py builds it when a C compiler is present)
+    import sweeplab.analysis._optimal as _built_kernel  # a C extension without a stub: mypy sees Any
+except ImportError:  # pragma: no cover - depends on the build
+    _built_kernel = None
+KERNEL = None if os.environ.get("SWEEPLAB_PURE_PYTHON") else _built_kernel
+KERNEL_MAX_CELLS = 64  #: the C search keeps a layout in one 64-bit word
 
 #: First-click rules the search models (``hint`` is not: see the module docstring).
 RULES = ("unsafe", "safe", "zero", "xp")
@@ -78,7 +88,7 @@ def layout_masks(cells: int, mines: int) -> list[int]:
     """
     if mines == 0:
         return [0]
-    out = []
+    out: list[int] = []
     x = (1 << mines) - 1
     limit = 1 << cells
     append = out.append
@@ -175,6 +185,22 @@ def symmetries(board: Board) -> list[tuple[int, ...]]:
     return list(seen)
 
 
+class _State:
+    """A closed information state in the search: revealed cells, code, layouts, and what is known of its value."""
+
+    __slots__ = ("bound", "code", "exact", "fixing", "key", "layouts", "moves", "revealed")
+
+    def __init__(self, revealed: int, code: int, layouts: list[int]) -> None:
+        self.revealed = revealed
+        self.code = code
+        self.layouts = layouts
+        self.exact: int | None = None
+        self.bound = 0
+        self.key = 0
+        self.fixing: list[int] | None = None
+        self.moves: list[tuple[int, int]] | None = None
+
+
 @dataclass(frozen=True)
 class FirstClick:
     """One first click's result: the layouts it wins (counted with dealing weight) out of the layouts dealt for it.
@@ -234,6 +260,8 @@ class OptimalSearch:
     every call, so asking for ``safe`` after ``unsafe`` (or the strategy's moves after :meth:`solve`) costs little.
 
     ``symmetry=False`` turns the folding of symmetric states and moves off (for the test that it changes nothing).
+    ``kernel`` chooses the C search (``sweeplab.analysis._optimal``, the same search step for step, on boards of up to
+    64 cells) or the pure-Python one; by default the C one when it is built and ``SWEEPLAB_PURE_PYTHON`` is not set.
     ``deadline`` (a ``time.perf_counter`` value) and ``max_states`` bound the work; past either the search raises
     :class:`SearchBudgetExceeded`. ``progress(stats)`` is called every ``progress_every`` expanded states.
 
@@ -250,6 +278,7 @@ class OptimalSearch:
         *,
         symmetry: bool = True,
         max_layouts: int = MAX_LAYOUTS,
+        kernel: bool | None = None,
     ) -> None:
         self.board = Board(width, height)
         Rules(width, height, mines, "unsafe")  # validates the mine count
@@ -309,6 +338,10 @@ class OptimalSearch:
         self.max_states: int | None = None
         self.progress: Callable[[Stats], None] | None = None
         self.progress_every = 20_000
+        if kernel and (KERNEL is None or cells > KERNEL_MAX_CELLS):
+            raise SearchError("the C search is not built (or the board has more than 64 cells); use the pure-Python one")
+        use_kernel = KERNEL is not None and cells <= KERNEL_MAX_CELLS if kernel is None else kernel
+        self._kernel = KERNEL.Search(cells, mines, self.nbr, [list(p) for p in self.perms]) if use_kernel and KERNEL else None
 
     # ----- layouts -----
     def every_layout(self) -> list[int]:
@@ -438,7 +471,7 @@ class OptimalSearch:
             self.progress(stats)
         if self.max_states is not None and stats.states > self.max_states:
             raise SearchBudgetExceeded(f"the search expanded more than {self.max_states:,} states without finishing")
-        if self.deadline is not None and stats.states % 256 == 0 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and stats.states % 256 == 1 and time.perf_counter() > self.deadline:
             raise SearchBudgetExceeded("the search ran past its time limit without finishing")
 
     def _safe_counts(self, revealed: int, layouts: list[int]) -> list[tuple[int, int]]:
@@ -466,70 +499,119 @@ class OptimalSearch:
                         out.append((safe, c))
         return out
 
-    def _value(self, revealed: int, code: int, layouts: list[int], alpha: int, namespace: int) -> int:
-        """``W`` of a closed state when it exceeds ``alpha``; otherwise some upper bound that is at most ``alpha``."""
+    def _prepare(self, revealed: int, code: int, layouts: list[int], namespace: int) -> _State:
+        """A closed state with what is known of its value without searching it: exact when won, when at most two layouts
+        are left (one: all its safe cells are certain; two: every move has a mine in one of them and the other is then
+        certain) or when the table has it; otherwise an upper bound, from the table or from the safest move."""
+        state = _State(revealed, code, layouts)
         total = len(layouts)
         if (self.full & ~revealed).bit_count() == self.mines:
-            return total  # won: every safe cell is revealed
+            state.exact = total  # won: every safe cell is revealed
+            return state
         if total <= 2:
-            # one layout: its safe cells are all certain; two distinct layouts (a closed state): every move has a mine in
-            # one of them, and the one left after a move that survives is certain
-            return 1
-        key, fixing = self._key(code, namespace)
-        memo = self.memo
-        entry = memo.get(key)
+            state.exact = 1
+            return state
+        state.key, state.fixing = self._key(code, namespace)
+        entry = self.memo.get(state.key)
         if entry is not None:
             self.stats.hits += 1
             if entry >= 0:
-                return entry
-            if -entry - 1 <= alpha:
-                return -entry - 1
-        moves = self._safe_counts(revealed, layouts)
-        bound = max(s for s, _ in moves)
-        if bound <= alpha:
-            memo[key] = -bound - 1
-            return bound
+                state.exact = entry
+            else:
+                state.bound = -entry - 1
+            return state
+        state.moves = self._safe_counts(revealed, layouts)
+        state.bound = max(s for s, _ in state.moves)
+        return state
+
+    def _value(self, state: _State, alpha: int, namespace: int) -> int:
+        """``W`` of a prepared closed state when it exceeds ``alpha``; otherwise an upper bound that is at most ``alpha``."""
+        if state.exact is not None:
+            return state.exact
+        if state.bound <= alpha:
+            if state.moves is not None:  # a bound of its own, not one read from the table
+                self.memo[state.key] = -state.bound - 1
+            return state.bound
+        moves = state.moves if state.moves is not None else self._safe_counts(state.revealed, state.layouts)
         self.stats.states += 1
         self._check_budget()
-        if fixing:
-            moves = [(s, c) for s, c in moves if all(self.perms[i][c] >= c for i in fixing)]
+        if state.fixing:
+            perms = self.perms
+            moves = [(s, c) for s, c in moves if all(perms[i][c] >= c for i in state.fixing)]
         moves.sort(key=lambda m: (-m[0], m[1]))
         best = alpha
         for safe, cell in moves:
             if safe <= best:
                 break
-            value = self._move(revealed, code, layouts, cell, best, namespace)
+            value = self._move(state.revealed, state.code, state.layouts, cell, best, namespace)
             if value > best:
                 best = value
         if best > alpha:
-            memo[key] = best
+            self.memo[state.key] = best
             return best
-        memo[key] = -alpha - 1
+        self.memo[state.key] = -alpha - 1
         return alpha
 
     def _move(self, revealed: int, code: int, layouts: list[int], cell: int, alpha: int, namespace: int) -> int:
-        """``W`` of revealing ``cell`` when it exceeds ``alpha``; otherwise an upper bound that is at most ``alpha``."""
+        """``W`` of revealing ``cell`` when it exceeds ``alpha``; otherwise an upper bound that is at most ``alpha``.
+
+        Every child's bound is known before any is searched; children are then searched largest bound first, each
+        only as far as it takes to show whether the move can still beat ``alpha``."""
         self.stats.moves += 1
-        children = self._reveal(revealed, code, layouts, cell)
-        reach = sum(len(g) for _, _, g in children)
-        if reach <= alpha:
-            return reach
-        # a closed child that is not yet won loses at least one layout whatever is played
-        mines = self.mines
-        bound = reach - sum(1 for r, _, g in children if len(g) > 1 and (self.full & ~r).bit_count() != mines)
+        children = [self._prepare(r, c, g, namespace) for r, c, g in self._reveal(revealed, code, layouts, cell)]
+        bound = sum(child.exact if child.exact is not None else child.bound for child in children)
         if bound <= alpha:
             return bound
-        slack = reach - alpha - 1  # the layouts this move may still lose and beat alpha
-        lost = 0
-        children.sort(key=lambda child: -len(child[2]))
-        for child_revealed, child_code, group in children:
-            size = len(group)
-            need = size - (slack - lost) - 1
-            value = self._value(child_revealed, child_code, group, max(need, -1), namespace)
+        open_children = [child for child in children if child.exact is None]
+        open_children.sort(key=lambda child: -child.bound)
+        for child in open_children:
+            need = alpha - bound + child.bound  # the child must win more than this for the move to beat alpha
+            value = self._value(child, max(need, -1), namespace)
+            bound += value - child.bound
             if value <= need:
-                return reach - lost - size + value
-            lost += size - value
-        return reach - lost
+                return bound
+        return bound
+
+    def _top_move(self, revealed: int, code: int, layouts: list[int], cell: int, alpha: int, namespace: int) -> int:
+        """:meth:`_move` from outside the search: in C when the kernel is in use."""
+        kernel = self._kernel
+        if kernel is None:
+            return self._move(revealed, code, layouts, cell, alpha, namespace)
+        stats = self.stats
+        done = kernel.stats[0]
+        max_states = -1 if self.max_states is None else max(0, self.max_states - stats.states + done)
+        seconds = -1.0 if self.deadline is None else max(0.0, self.deadline - time.perf_counter())
+        progress = self.progress
+
+        def report() -> None:
+            self._sync(done)
+            if progress is not None:
+                progress(self.stats)
+
+        kernel.set_budget(max_states, seconds, report, self.progress_every)
+        full = self.full
+        value = kernel.move(revealed, code, array("Q", [e & full for e in layouts]), cell, alpha, namespace)
+        self._sync(done)
+        if value is None:
+            if kernel.aborted == 1:
+                raise SearchBudgetExceeded(f"the search expanded more than {self.max_states:,} states without finishing")
+            raise SearchBudgetExceeded("the search ran past its time limit without finishing")
+        return int(value)
+
+    def _sync(self, done: int) -> None:
+        """Add the kernel's counts since ``done`` states to :attr:`stats` (once per call)."""
+        assert self._kernel is not None
+        states, hits, moves, _ = self._kernel.stats
+        base = self.__dict__.setdefault("_synced", [0, 0, 0])
+        self.stats.states += states - base[0]
+        self.stats.hits += hits - base[1]
+        self.stats.moves += moves - base[2]
+        base[:] = [states, hits, moves]
+
+    @property
+    def stored(self) -> int:
+        """Distinct states in the table."""
+        return int(self._kernel.stats[3]) if self._kernel is not None else len(self.memo)
 
     # ----- public entry points -----
     def first_click_orbits(self, rule: str) -> list[tuple[int, ...]]:
@@ -551,7 +633,7 @@ class OptimalSearch:
         """(wins, layouts dealt, exact) for first click ``click`` under ``rule``; ``wins`` is exact when above ``alpha``."""
         dealt = self.dealt_encoded(rule, click)
         namespace = click if rule == "xp" else -1
-        value = self._move(0, 0, dealt, click, alpha, namespace)
+        value = self._top_move(0, 0, dealt, click, alpha, namespace)
         return value, len(dealt), value > alpha
 
     def solve(
@@ -591,10 +673,41 @@ class OptimalSearch:
             best=tuple(sorted(c for r in winners for c in r.cells)),
             first_clicks=tuple(results),
             states=self.stats.states - states0,
-            stored=len(self.memo),
+            stored=self.stored,
             seconds=time.perf_counter() - start,
             symmetry=self.symmetry,
         )
+
+    def policy_tree(self, rule: str, click: int, depth: int) -> list[dict[str, Any]]:
+        """The optimal policy after first click ``click``, ``depth`` moves deep: for each thing the click can show (the
+        cells revealed, with every certainly safe cell revealed too, and their numbers), the optimal next reveal and
+        its exact win probability, then the same for what that reveal can show."""
+        namespace = click if rule == "xp" else -1
+        children = self._reveal(0, 0, self.dealt_encoded(rule, click), click)
+        return [self._policy_node(0, r, code, group, namespace, depth) for r, code, group in children]
+
+    def _policy_node(
+        self, before: int, revealed: int, code: int, layouts: list[int], namespace: int, depth: int
+    ) -> dict[str, Any]:
+        shows = {}
+        for c in range(self.cells):
+            if revealed >> c & 1 and not before >> c & 1:
+                x, y = self.board.xy(c)
+                shows[f"{x},{y}"] = (code >> (4 * c) & 15) - 1
+        node: dict[str, Any] = {"shows": shows, "layouts": len(layouts)}
+        if (self.full & ~revealed).bit_count() == self.mines or len(layouts) == 1:
+            node["won"] = True
+            return node
+        wins, cell, _ = self.move_values(revealed, code, layouts, namespace)[0]
+        node["move"] = "{},{}".format(*self.board.xy(cell))
+        node["wins"] = wins
+        node["win_probability"] = str(Fraction(wins, len(layouts)))
+        if depth > 1:
+            node["then"] = [
+                self._policy_node(revealed, r, c, g, namespace, depth - 1)
+                for r, c, g in self._reveal(revealed, code, layouts, cell)
+            ]
+        return node
 
     def result(self, rule: str) -> OptimalResult:
         """:meth:`solve` for ``rule``, computed once per search."""
@@ -615,9 +728,9 @@ class OptimalSearch:
     def move_values(
         self, revealed: int, code: int, layouts: list[int], namespace: int = -1, exact: bool = False
     ) -> list[tuple[int, int, bool]]:
-        """(wins, cell, exact) for every move of a closed state (``layouts`` in the search's form), best first: the first is exact and optimal. With
-        ``exact`` every move's value is exact; otherwise a move found no better than the best carries an upper bound
-        (``exact`` False) and sorts after exact moves of the same value."""
+        """(wins, cell, exact) for every move of a closed state (``layouts`` in the search's form), best first: the
+        first is exact and optimal. With ``exact`` every move's value is exact; otherwise a move found no better than
+        the best carries an upper bound (``exact`` False) and sorts after exact moves of the same value."""
         moves = self._safe_counts(revealed, layouts)
         moves.sort(key=lambda m: (-m[0], m[1]))
         out: list[tuple[int, int, bool]] = []
@@ -627,7 +740,7 @@ class OptimalSearch:
                 out.append((safe, cell, False))
                 continue
             alpha = -1 if exact else best
-            value = self._move(revealed, code, layouts, cell, alpha, namespace)
+            value = self._top_move(revealed, code, layouts, cell, alpha, namespace)
             out.append((value, cell, value > alpha))
             best = max(best, value)
         out.sort(key=lambda m: (-m[0], not m[2], m[1]))

@@ -185,4 +185,3 @@ def evaluate(
         seconds=time.perf_counter() - start,
         cpu_seconds=sum(p[2] for p in parts),
     )
-

@@ -127,4 +127,3 @@ class OptimalStrategy(Strategy):
             raise StrategyError("optimal: no layout agrees with the numbers shown (the position is inconsistent)")
         self._layouts, self._revealed = layouts, revealed
         return layouts
-

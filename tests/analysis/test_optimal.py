@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sweeplab.analysis.optimal import (
+    KERNEL,
     OptimalSearch,
     SearchBudgetExceeded,
     SearchError,
@@ -86,9 +87,7 @@ def plain_optimal(rules: Rules) -> Fraction:
         return sum(wins(after, tuple(group)) for after, group in outcomes.items())
 
     start = (-1,) * board.cells
-    return max(
-        Fraction(move(start, tuple(plain_deal(rules, c)), c), len(plain_deal(rules, c))) for c in range(board.cells)
-    )
+    return max(Fraction(move(start, tuple(plain_deal(rules, c)), c), len(plain_deal(rules, c))) for c in range(board.cells))
 
 
 SMALL = [(w, h) for w, h in ((1, 4), (2, 2), (4, 1), (1, 5), (1, 6), (2, 3), (3, 2), (6, 1))]
@@ -107,10 +106,29 @@ def _small_cases() -> list[tuple[int, int, int, str]]:
     return out
 
 
+ENGINES = [False, True] if KERNEL is not None else [False]
+
+
+@pytest.mark.parametrize("kernel", ENGINES, ids=lambda k: "C" if k else "python")
 @pytest.mark.parametrize("w,h,mines,rule", _small_cases())
-def test_search_equals_plain_game_tree(w, h, mines, rule):
+def test_search_equals_plain_game_tree(w, h, mines, rule, kernel):
     rules = Rules(w, h, mines, rule)
-    assert OptimalSearch(w, h, mines).solve(rule).value == plain_optimal(rules)
+    assert OptimalSearch(w, h, mines, kernel=kernel).solve(rule).value == plain_optimal(rules)
+
+
+@pytest.mark.skipif(KERNEL is None, reason="the C search is not built")
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 4), st.integers(1, 3), st.data())
+def test_c_search_equals_python_search(w, h, data):
+    mines = data.draw(st.integers(0, w * h))
+    rule = data.draw(st.sampled_from(["unsafe", "safe", "zero", "xp"]))
+    try:
+        Rules(w, h, mines, rule)
+    except ValueError:
+        return
+    c = OptimalSearch(w, h, mines, kernel=True).solve(rule, every_first_click=True)
+    python = OptimalSearch(w, h, mines, kernel=False).solve(rule, every_first_click=True)
+    assert [(f.cell, f.wins, f.layouts) for f in c.first_clicks] == [(f.cell, f.wins, f.layouts) for f in python.first_clicks]
 
 
 # ----- published values -----
@@ -142,13 +160,14 @@ def test_safe_is_unsafe_given_a_surviving_first_click():
 @given(st.integers(1, 4), st.integers(1, 4), st.data())
 def test_symmetry_folding_changes_no_value(w, h, data):
     mines = data.draw(st.integers(0, w * h))
-    rule = data.draw(st.sampled_from(["unsafe", "safe", "zero", "xp"]))
+    rule = data.draw(st.sampled_from(["unsafe", "safe", "zero"]))
+    kernel = data.draw(st.sampled_from(ENGINES)) if w * h <= 12 else None
     try:
         Rules(w, h, mines, rule)
     except ValueError:
         return
-    folded = OptimalSearch(w, h, mines).solve(rule, every_first_click=True)
-    plain = OptimalSearch(w, h, mines, symmetry=False).solve(rule, every_first_click=True)
+    folded = OptimalSearch(w, h, mines, kernel=kernel).solve(rule, every_first_click=True)
+    plain = OptimalSearch(w, h, mines, symmetry=False, kernel=kernel).solve(rule, every_first_click=True)
     assert folded.value == plain.value
     values = {c: f.value for f in plain.first_clicks for c in f.cells}
     for f in folded.first_clicks:
@@ -210,8 +229,13 @@ def test_refuses_the_hint_rule_and_huge_boards():
         OptimalSearch(8, 8, 10, max_layouts=1000)
 
 
-def test_budget_stops_the_search():
-    search = OptimalSearch(4, 4, 4)
+@pytest.mark.parametrize("kernel", ENGINES, ids=lambda k: "C" if k else "python")
+def test_budget_stops_the_search(kernel):
+    search = OptimalSearch(4, 4, 4, kernel=kernel)
     search.max_states = 10
     with pytest.raises(SearchBudgetExceeded, match="more than 10 states"):
+        search.solve("unsafe")
+    search = OptimalSearch(4, 4, 4, kernel=kernel)
+    search.deadline = 0.0  # long past
+    with pytest.raises(SearchBudgetExceeded, match="time limit"):
         search.solve("unsafe")

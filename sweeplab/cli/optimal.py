@@ -1,0 +1,239 @@
+"""``sweeplab evaluate`` and ``sweeplab optimal``: exact win probabilities on small boards (every layout, not a sample)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sweeplab.cli.app import BOARD_HELP, EXECUTOR_CHOICE, executor_for, friendly_errors, main, parse_cell, strategy_list
+from sweeplab.core.rules import Rules, make_rules
+
+#: Exit status when the search ran out of its budget (the project's "undecided within the budget").
+EXIT_BUDGET = 4
+
+MODELLED_RULES = click.Choice(["unsafe", "safe", "zero", "xp"])
+
+
+def _percent(value: Any) -> str:
+    return f"{100 * float(value):.4f}%"
+
+
+@main.command("evaluate", short_help="A strategy's exact win probability: played on every layout of a small board.")
+@click.option(
+    "--strategy",
+    "-s",
+    default="exact",
+    show_default=True,
+    help="strategy spec, e.g. exact or cspstrategy or optimal[rule=zero] (see `sweeplab strategies --options NAME`)",
+)
+@click.option("--board", "-b", required=True, help=BOARD_HELP + " (small: every layout is played)")
+@click.option("--rule", "-r", type=MODELLED_RULES, default="safe", show_default=True, help="first-click rule")
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="the strategy's seed, the same for every layout: a strategy with random choices is evaluated as the one "
+    "deterministic player this seed makes of it",
+)
+@click.option(
+    "--first-click", default=None, metavar="X,Y", help="reveal this cell before the strategy plays (as bench --first-click)"
+)
+@click.option(
+    "--max-layouts",
+    type=click.IntRange(min=1),
+    default=2_000_000,
+    show_default=True,
+    help="refuse a board with more layouts than this",
+)
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes  [default: all cores]")
+@click.option("--executor", type=EXECUTOR_CHOICE, default="local", show_default=True, help="local processes, or Dask")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="an existing Dask scheduler (with --executor dask)")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON (no progress on stderr)")
+@friendly_errors
+def evaluate_command(
+    strategy: str,
+    board: str,
+    rule: str,
+    seed: int,
+    first_click: str | None,
+    max_layouts: int,
+    jobs: int | None,
+    executor: str,
+    scheduler: str | None,
+    as_json: bool,
+) -> None:
+    """Play a strategy on every layout the rule can deal on BOARD and print its exact win probability.
+
+    Each layout is played through the real engine, as `bench` plays a game, by a fresh strategy with the same --seed.
+    Under safe, zero and xp the deal depends on the first click: the strategy's opening move on the empty board is
+    found first and the layouts dealt for it are played (each counted once per way the game deals it). Prints the
+    fraction, the decimal, the layouts and the time.
+    """
+    from sweeplab.bench.evaluate import evaluate
+    from sweeplab.cli.progress import game_progress
+
+    specs = strategy_list(strategy)
+    if len(specs) != 1:
+        raise click.BadParameter(f"give one strategy, not {len(specs)}", param_hint="--strategy")
+    spec = specs[0]
+    rules = make_rules(board, rule)
+    click_cell = parse_cell(first_click, rules.board) if first_click is not None else None
+    total = math.comb(rules.board.cells, rules.mines)
+    with executor_for(executor, jobs, scheduler) as ex, game_progress("evaluate", total, quiet=as_json) as advance:
+        result = evaluate(spec, rules, seed=seed, first_click=click_cell, executor=ex, max_layouts=max_layouts, on_games=advance)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    x, y = rules.board.xy(result.first_click)
+    who = "the harness's" if result.harness_click else "its"
+    click.echo(
+        f"{spec} on {rules.spec()} ({rule}), strategy seed {seed}: wins {result.wins}/{result.layouts} = "
+        f"{result.value.numerator}/{result.value.denominator} = {float(result.value):.6f} ({_percent(result.value)})"
+    )
+    click.echo(
+        f"{who} first click ({x}, {y}); {result.games:,} layouts played in {result.seconds:.1f} s "
+        f"({result.cpu_seconds:.1f} s CPU)"
+    )
+
+
+@main.command("optimal", short_help="The best win probability any player can reach on a small board, exactly.")
+@click.option("--board", "-b", required=True, help=BOARD_HELP + " (small: the search enumerates every layout)")
+@click.option("--rule", "-r", type=MODELLED_RULES, default="safe", show_default=True, help="first-click rule")
+@click.option(
+    "--policy",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="write every first click's exact value and the optimal replies to it (JSON) here",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(min=1, max=4),
+    default=2,
+    show_default=True,
+    help="with --policy: moves of the optimal policy to write (1: the first clicks only)",
+)
+@click.option("--no-symmetry", is_flag=True, help="do not fold the board's symmetries (slower; for checking)")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help=f"give up after this long (exit status {EXIT_BUDGET})",
+)
+@click.option("--max-layouts", type=click.IntRange(min=1), default=50_000_000, show_default=True, help="refuse larger boards")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON (no progress on stderr)")
+@friendly_errors
+def optimal_command(
+    board: str,
+    rule: str,
+    policy: Path | None,
+    depth: int,
+    no_symmetry: bool,
+    time_limit: float | None,
+    max_layouts: int,
+    as_json: bool,
+) -> None:
+    """Compute the highest probability with which any player can win on BOARD under RULE.
+
+    The search runs over what the player sees (the revealed numbers), with every layout still possible counted
+    exactly, memoised, with the board's symmetries folded and branches cut when a bound shows they cannot beat the
+    best move found. Prints the exact fraction, the states searched and the time. Only reveals are moves (flags
+    change nothing the player knows); under unsafe the first click can lose.
+    """
+    from sweeplab.analysis.optimal import OptimalSearch, SearchBudgetExceeded
+
+    rules = make_rules(board, rule)
+    if policy is not None and policy.exists() and policy.is_dir():
+        raise click.BadParameter(f"{policy} is a directory", param_hint="--policy")
+    search = OptimalSearch(rules.width, rules.height, rules.mines, symmetry=not no_symmetry, max_layouts=max_layouts)
+    if time_limit is not None:
+        search.deadline = time.perf_counter() + time_limit
+    if not as_json:
+        search.progress = _search_progress(search)
+    try:
+        result = search.solve(rule, every_first_click=policy is not None)
+        tree = _policy(search, rules, result, depth) if policy is not None else None
+    except SearchBudgetExceeded as error:
+        click.echo(f"error: {error} ({search.stats.states:,} states searched); the value is undecided", err=True)
+        sys.exit(EXIT_BUDGET)
+    if tree is not None and policy is not None:
+        policy.parent.mkdir(parents=True, exist_ok=True)
+        policy.write_text(json.dumps(tree, indent=1) + "\n")
+    data = _result_dict(result, rules)
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    cells = ", ".join(str(rules.board.xy(c)) for c in result.best)
+    click.echo(
+        f"optimal on {rules.spec()} ({rule}): {result.value.numerator}/{result.value.denominator} = "
+        f"{float(result.value):.6f} ({_percent(result.value)}), {result.wins} of {result.layouts} layouts"
+    )
+    click.echo(f"best first click(s): {cells}")
+    click.echo(f"{result.states:,} states searched ({result.stored:,} kept) in {result.seconds:.2f} s")
+    if policy is not None:
+        click.echo(f"wrote {policy}")
+
+
+def _result_dict(result: Any, rules: Rules) -> dict[str, Any]:
+    board = rules.board
+    return {
+        "board": rules.spec(),
+        "rule": rules.first_click,
+        "win_probability": str(result.value),
+        "win_rate": float(result.value),
+        "wins": result.wins,
+        "layouts": result.layouts,
+        "best_first_clicks": ["{},{}".format(*board.xy(c)) for c in result.best],
+        "states": result.states,
+        "stored": result.stored,
+        "seconds": round(result.seconds, 3),
+        "symmetry": result.symmetry,
+    }
+
+
+def _search_progress(search: Any) -> Any:
+    """A progress callback printing a plain line on stderr every few seconds."""
+    from sweeplab.cli.progress import interval
+
+    every = interval()
+    last = [time.monotonic()]
+    start = last[0]
+
+    def report(stats: Any) -> None:
+        now = time.monotonic()
+        if now - last[0] >= every:
+            last[0] = now
+            rate = stats.states / max(now - start, 1e-9)
+            click.echo(f"optimal: {stats.states:,} states searched, {rate:,.0f} states/s, {len(search.memo):,} kept", err=True)
+
+    search.progress_every = 2_000
+    return report
+
+
+def _policy(search: Any, rules: Rules, result: Any, depth: int) -> dict[str, Any]:
+    """Every first click's exact value, then for the best first click the optimal reply to each thing it can show,
+    down to ``depth`` moves."""
+    board = rules.board
+    clicks = []
+    for f in result.first_clicks:
+        for c in f.cells:
+            x, y = board.xy(c)
+            clicks.append({"cell": f"{x},{y}", "wins": f.wins, "layouts": f.layouts, "win_probability": str(f.value)})
+    clicks.sort(key=lambda d: -d["wins"] / d["layouts"])
+    first = result.best[0]
+    out: dict[str, Any] = _result_dict(result, rules)
+    out["first_clicks"] = clicks
+    out["policy"] = search.policy_tree(rules.first_click, first, depth - 1) if depth > 1 else None
+    out["policy_note"] = (
+        "cells are x,y (0-based). policy: from the best first click, for each thing it can show ('shows': the cells "
+        "revealed, with every certainly safe cell revealed too, and their numbers), the optimal next reveal ('move') with "
+        "the layouts it wins of those still possible"
+    )
+    return out
