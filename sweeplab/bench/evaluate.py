@@ -84,7 +84,12 @@ def opening_move(spec: str, rules: Rules, seed: int) -> int:
     player = make_spec(spec, seed)
     game = Game(Rules(rules.width, rules.height, rules.mines, "unsafe"), layout=range(rules.mines))
     for _ in range(10 * rules.board.cells + 10):
-        move = player.choose(game.observation())
+        try:
+            move = player.choose(game.observation())
+        except SweeplabError as error:
+            raise EvaluationError(f"{spec} failed on the empty board: {error}") from None
+        except Exception as error:
+            raise EvaluationError(f"{spec} crashed on the empty board: {type(error).__name__}: {error}") from error
         if move.kind == "reveal":
             return move.cell
         try:
@@ -126,6 +131,10 @@ def _play_task(task: _Task) -> tuple[int, int, float]:
             play(make_spec(task.spec, task.seed), game)
         except SweeplabError as error:
             raise EvaluationError(f"{task.spec} failed on the layout with mines at {_cells(mask)}: {error}") from None
+        except Exception as error:  # a strategy bug: name the layout so that it can be replayed
+            raise EvaluationError(
+                f"{task.spec} crashed on the layout with mines at {_cells(mask)}: {type(error).__name__}: {error}"
+            ) from error
         opened = next((m.cell for m in game.history if m.kind == "reveal"), None)
         if not task.harness and opened != task.click:
             raise EvaluationError(

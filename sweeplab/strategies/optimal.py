@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from sweeplab.analysis.optimal import RULES, OptimalSearch
 from sweeplab.core.game import Move
-from sweeplab.core.observation import Observation
+from sweeplab.core.observation import FLAGGED, Observation
 from sweeplab.strategies.base import Explanation, Strategy, StrategyError
 
 #: Searches kept per process, by (width, height, mines): their tables are what makes later moves and games cheap.
@@ -41,7 +41,8 @@ class OptimalStrategy(Strategy):
     ``zero`` the best first click differs (the deal depends on it); ``unsafe`` and ``safe`` share theirs; under ``xp``
     the layouts' weights depend on the first click, so the strategy must make it itself. The first move of the first
     game on a board runs the whole search (kept for later games in the process). Ties go to the lowest cell index.
-    Flags are ignored (treated as covered): they say nothing the numbers do not. A board with more than
+    Flags are ignored (treated as covered: they say nothing the numbers do not); a flagged cell it wants to reveal is
+    unflagged first. A board with more than
     ``max_layouts`` layouts is refused. Guesses are logged as "first" or "educated" with their exact chance of being
     safe; the explanation gives the move's exact win probability.
     """
@@ -91,10 +92,13 @@ class OptimalStrategy(Strategy):
             union |= layout
         safe = search.full & ~revealed & ~union
         if safe:
-            return Move.reveal((safe & -safe).bit_length() - 1)
+            cell = (safe & -safe).bit_length() - 1
+            return Move.unflag(cell) if view[cell] == FLAGGED else Move.reveal(cell)
         namespace = self._first if self.rule == "xp" and self._first is not None else -1
         values = search.move_values(revealed, code, layouts, namespace)
         wins, cell, _ = values[0]
+        if view[cell] == FLAGGED:
+            return Move.unflag(cell)  # the next look reveals it
         safe_in = sum(1 for layout in layouts if not layout >> cell & 1)
         explanation = Explanation(
             f"wins {wins} of the {len(layouts)} layouts still possible with optimal play after it "
