@@ -24,7 +24,7 @@ def _percent(value: Any) -> str:
     return f"{100 * float(value):.4f}%"
 
 
-@main.command("evaluate", short_help="A strategy's exact win probability: played on every layout of a small board.")
+@main.command("evaluate", short_help="A strategy's exact win rate over every layout.")
 @click.option(
     "--strategy",
     "-s",
@@ -103,7 +103,7 @@ def evaluate_command(
     )
 
 
-@main.command("optimal", short_help="The best win probability any player can reach on a small board, exactly.")
+@main.command("optimal", short_help="The best possible win probability, exactly.")
 @click.option("--board", "-b", required=True, help=BOARD_HELP + " (small: the search enumerates every layout)")
 @click.option("--rule", "-r", type=MODELLED_RULES, default="safe", show_default=True, help="first-click rule")
 @click.option(
