@@ -623,6 +623,20 @@ class Analyzer:
         self._count(components, tallies, clock)
         return _combine(observation, problem.unconstrained, problem.mines_left, components, tallies, clock)
 
+    def try_analyze(self, observation: Observation) -> Probabilities | None:
+        """Like :meth:`analyze`, but None for a position proved inconsistent, and without the work of naming the
+        number that fails (for callers that test many hypothetical positions, such as a look-ahead over the numbers
+        a cell could show). :class:`UndecidedError` still propagates."""
+        if not self.use_kernel:
+            try:
+                return self.analyze(observation)
+            except InconsistentPositionError:
+                return None
+        try:
+            return self._analyze_with_kernel(observation, _Clock.starting(self.budget), explain=False)
+        except InconsistentPositionError:
+            return None
+
     def _count(self, components: list[Component], tallies: list[Tally | None], clock: _Clock) -> None:
         """Fill in the missing tallies: exact counts (smallest first) until the exact deadline, then estimates."""
         todo = sorted((i for i, t in enumerate(tallies) if t is None), key=lambda i: len(components[i].cells))
@@ -654,17 +668,20 @@ class Analyzer:
             if share > 0:
                 tallies[i] = sample(components[i], self.budget, now + share, use_kernel=self.use_kernel)
 
-    def _analyze_with_kernel(self, observation: Observation, clock: _Clock) -> Probabilities:
+    def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:
         if KERNEL is None:  # use_kernel is only true when the kernel is built
             raise RuntimeError("the C kernel is not built (sweeplab.analysis._kernel) or SWEEPLAB_PURE_PYTHON is set")
         board, view = observation.board, observation.view
         flags = view.count(FLAGGED)
         if flags > observation.mines:
+            if not explain:
+                raise InconsistentPositionError("more flags than mines")
             constraints_from(observation)  # raises, naming the flags
         seconds = max(clock.exact - time.perf_counter(), 0.0)
         out = KERNEL.tally(array("b", view), board.width, board.height, self.budget.max_states, self.budget.max_bytes, seconds)
         if out[0] == "local":
-            constraints_from(observation)  # raises, naming the number in its own words
+            if explain:
+                constraints_from(observation)  # raises, naming the number in its own words
             raise InconsistentPositionError(f"the number at {board.name(out[1])} cannot hold", cells=(out[1],))
         found, unconstrained = out
         components: list[Component] = []
@@ -685,9 +702,10 @@ class Analyzer:
                 left.append(i)
         self._estimate(components, tallies, sorted(left, key=lambda i: len(components[i].cells)), clock)
         try:
-            return _combine(observation, unconstrained, observation.mines - flags, components, tallies, clock)
+            return _combine(observation, unconstrained, observation.mines - flags, components, tallies, clock, explain)
         except InconsistentPositionError:
-            constraints_from(observation)  # two numbers over the same cells that disagree: say it in those words
+            if explain:
+                constraints_from(observation)  # two numbers over the same cells that disagree: say it in those words
             raise
 
 
@@ -868,6 +886,7 @@ def _combine(
     components: list[Component],
     tallies: list[Tally | None],
     clock: _Clock,
+    explain: bool = True,
 ) -> Probabilities:
     """Combine the components' tallies into every covered cell's probability, weighting by the unconstrained cells.
 
@@ -876,7 +895,7 @@ def _combine(
     U, R = len(unconstrained), mines_left
     for comp, t in zip(components, tallies, strict=True):
         if t is not None and t.exact and not t.weight:
-            raise _blame(comp, observation, clock.end)
+            raise _blame(comp, observation, clock.end) if explain else InconsistentPositionError("no layout fits the numbers")
     missing = [comp for comp, t in zip(components, tallies, strict=True) if t is None or not t.weight]
     if missing:
         frontier = sum(len(comp.cells) for comp in missing)

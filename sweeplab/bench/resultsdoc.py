@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sweeplab.bench.best_results import section as best_section
 from sweeplab.bench.published import (
     SEED_000_FRONTIER,
     SEED_000_FRONTIER_GAMES,
@@ -236,6 +237,9 @@ def build(results: Path, explanations: dict[str, str]) -> tuple[str, list[str]]:
         None,
     )
     _learned_players(doc)
+    best = best_section(results)  # the best strategy against the published solvers (sweeplab.bench.best_results)
+    if best:
+        doc.add(best)
     _closing(doc)
     stale = sorted(set(explanations) - doc.used)
     if stale:

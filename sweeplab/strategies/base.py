@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.observation import COVERED, Observation
+from sweeplab.core.rules import Rules
 
 #: Guess kinds used across strategies (seed 000's log: craps shoot / educated / unconstrained).
 GUESS_KINDS = ("first", "craps", "educated", "unconstrained", "random")
@@ -72,6 +73,11 @@ class Strategy(ABC):
         self.guesses: list[Guess] = []
         self.pending_guess: Guess | None = None
         self._queue: deque[Move] = deque()
+
+    def begin(self, rules: Rules) -> None:
+        """Told the game's public rules (board, mine count, first-click rule) before its first move; ignored by
+        default. A strategy may use them, e.g. to open where the first-click rule makes an opening most likely."""
+        return None
 
     @abstractmethod
     def choose(self, observation: Observation) -> Move:
@@ -145,6 +151,7 @@ def play(
     that would loop forever, so no strategy can hang a run.
     """
     limit = max_moves if max_moves is not None else 10 * game.board.cells + 10
+    strategy.begin(game.rules)
     while game.state is GameState.PLAYING:
         if game.moves >= limit:
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")

@@ -39,6 +39,7 @@ _BUILTIN: dict[str, str] = {
     "level3": "sweeplab.strategies.levels:Level3Strategy",
     "exact": "sweeplab.strategies.exact:ExactStrategy",
     "optimal": "sweeplab.strategies.optimal:OptimalStrategy",
+    "best": "sweeplab.strategies.best:BestStrategy",
     "corners": "sweeplab.strategies.corners:CornersStrategy",
     "sa": "sweeplab.strategies.local_search:SimulatedAnnealingStrategy",
     "ga": "sweeplab.strategies.local_search:GeneticAlgorithmStrategy",

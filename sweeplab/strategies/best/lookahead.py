@@ -1,0 +1,145 @@
+"""One-move look-ahead for a guess: for each number a covered cell could show, its exact probability and how good the
+position after it is (a certain-safe cell, or the safety of the best next guess).
+
+The score of a cell is ``sum over numbers v of P(cell safe and shows v) * next(v)``, where ``next(v)`` is 1 when the
+position after seeing ``v`` has a certainly safe cell ("progress") and otherwise a blend of the two best safeties
+there, ``(4 * best + second) / 5`` (JSMinesweeper's "secondary safety": the second-best cell stands for the chance
+that the best one is a dead end). The score is at most the cell's own safety, which lets a search over candidates
+stop early (see :func:`evaluate`'s ``bar``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sweeplab.analysis.exact import Analyzer, Probabilities
+from sweeplab.core.observation import COVERED, Observation
+
+#: Weights of the best and second-best next safety in the blended "next" figure (JSMinesweeper's 4:1).
+BLEND = (4.0, 1.0)
+
+
+@dataclass
+class Outcome:
+    """One number a cell may show: P(the cell is safe and shows it), and the position after it."""
+
+    value: int
+    probability: float
+    progress: bool  # the position after it has a certainly safe cell
+    next_safety: float  # the blended safety of the best next guesses (1.0 with progress)
+
+    def to_dict(self) -> dict[str, float | int | bool]:
+        return {
+            "value": self.value,
+            "probability": round(self.probability, 6),
+            "progress": self.progress,
+            "next_safety": round(self.next_safety, 6),
+        }
+
+
+@dataclass
+class Candidate:
+    """A cell considered for a guess, with its safety and (once evaluated) its look-ahead score."""
+
+    cell: int
+    safety: float
+    score: float | None = None
+    outcomes: list[Outcome] = field(default_factory=list)
+    pruned: bool = False  # evaluation stopped once the score could no longer beat the best one
+
+    @property
+    def dead(self) -> bool:
+        """Evaluated in full and only one number is possible: opening it tells nothing new."""
+        return self.score is not None and not self.pruned and len(self.outcomes) <= 1
+
+    @property
+    def progress(self) -> float:
+        """P(safe, and the next position has a certainly safe cell)."""
+        return sum(o.probability for o in self.outcomes if o.progress)
+
+
+def best_two(result: Probabilities) -> tuple[float, float]:
+    """The two highest safeties among the covered cells of a position (a cell counted once; 0.0 when missing)."""
+    b1 = b2 = 0.0
+    for comp in result.components:
+        for sc in comp.supercells:
+            s = 1.0 - result.probability(sc[0])  # the cells of a super-cell share one probability
+            if s > b1:
+                b1, b2 = s, (b1 if len(sc) == 1 else s)
+            elif s > b2:
+                b2 = s
+    un = result.unconstrained_probability
+    if un is not None:
+        s = 1.0 - un
+        n = len(result.unconstrained)
+        if s > b1:
+            b1, b2 = s, (b1 if n == 1 else s)
+        elif s > b2:
+            b2 = s
+    return b1, b2
+
+
+def next_safety(result: Probabilities) -> tuple[bool, float]:
+    """(progress, blended next safety) of a position: (True, 1.0) if a cell is certainly safe."""
+    if result.safe:
+        return True, 1.0
+    b1, b2 = best_two(result)
+    w1, w2 = BLEND
+    return False, (w1 * b1 + w2 * b2) / (w1 + w2)
+
+
+def possible_values(observation: Observation, result: Probabilities, cell: int, mines: frozenset[int]) -> list[int]:
+    """The numbers ``cell`` can show as far as its neighbours' certain mines allow, likeliest first (nearest the
+    expected number, from the neighbours' mine probabilities), so that an evaluation can stop early."""
+    view = observation.view
+    known = unknown = 0
+    expected = 0.0
+    for n in observation.board.neighbours[cell]:
+        v = view[n]
+        if v >= 0:
+            continue
+        if v != COVERED or n in mines:
+            known += 1  # a flag or a certain mine
+        else:
+            unknown += 1
+            expected += result.probability(n)
+    centre = known + expected
+    return sorted(range(known, known + unknown + 1), key=lambda v: (abs(v - centre), v))
+
+
+def evaluate(
+    analyzer: Analyzer,
+    observation: Observation,
+    result: Probabilities,
+    candidate: Candidate,
+    bar: float = -1.0,
+    mines: frozenset[int] = frozenset(),
+) -> Candidate:
+    """Fill in ``candidate``'s outcomes and score. Stops (``pruned``) once the score cannot exceed ``bar``.
+
+    Each number is tried by analysing the position with the cell showing it; the layouts of that position are exactly
+    the layouts of this one in which the cell is safe and shows that number, so their count over this position's gives
+    its probability.
+    """
+    cell = candidate.cell
+    total = result.layouts
+    view = list(observation.view)
+    board, mine_count, moves = observation.board, observation.mines, observation.moves
+    score = 0.0
+    left = candidate.safety
+    candidate.outcomes = []
+    for value in possible_values(observation, result, cell, mines):
+        if score + left <= bar:
+            candidate.pruned = True
+            break
+        view[cell] = value
+        after = analyzer.try_analyze(Observation(board, mine_count, tuple(view), moves + 1))
+        if after is None or not after.layouts:
+            continue
+        p = after.layouts / total
+        left -= p
+        progress, nxt = next_safety(after)
+        score += p * nxt
+        candidate.outcomes.append(Outcome(value, p, progress, nxt))
+    candidate.score = score
+    return candidate

@@ -1,0 +1,325 @@
+"""The strongest player [best]: certain cells first, like ``exact``; the work is in the guess.
+
+Techniques, each a named option (on by default) so that its worth can be measured by turning it off:
+
+- ``lookahead``: among cells nearly as safe as the safest (within ``tolerance``), play the one whose reveal most likely
+  leaves a good position (:mod:`.lookahead`).
+- ``dead``: a cell whose number is already determined if it is safe tells nothing new; living cells go first.
+- ``forced``: an isolated set that no future information can change (seed 000's craps shoot, e.g. a 50/50 with no
+  covered cell around it) is taken as soon as nothing certain is left, rather than after other guesses.
+- ``endgame``: when few layouts remain, search the whole game tree and play the move with the highest exact chance
+  of winning (:mod:`.endgame`); past its budget it falls back to the rules above.
+- ``opening``: the first click from measured data for the board and first-click rule (:mod:`.opening`).
+
+Every guess carries an :class:`~sweeplab.strategies.base.Explanation` with its figures.
+"""
+
+from __future__ import annotations
+
+from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, CrapsShoot, Probabilities
+from sweeplab.core.game import Move
+from sweeplab.core.observation import COVERED, Observation
+from sweeplab.core.rules import Rules
+from sweeplab.strategies.base import Explanation, Strategy, StrategyError
+from sweeplab.strategies.best.endgame import Decision, Endgame, SearchBudgetExceeded, list_component, list_layouts
+from sweeplab.strategies.best.lookahead import Candidate, evaluate
+from sweeplab.strategies.exact import TIE, preferred_cell
+
+FORCED_TEXT = "forced: an isolated set of {n} cells that no other cell can inform must be guessed some time; taking it now"
+
+
+class BestStrategy(Strategy):
+    """Certain safe cells first; otherwise the guess most likely to win, by the techniques in the module docstring.
+
+    Options: ``lookahead``, ``dead``, ``forced``, ``endgame``, ``opening`` (each True by default), ``tolerance``
+    (a cell is a look-ahead candidate when its safety is at least ``(1 - tolerance)`` times the best safety),
+    ``off_edge`` (at most this many cells no number touches are looked at), ``endgame_layouts`` (the search starts
+    when at most this many layouts remain) and ``endgame_nodes`` (its budget in positions searched).
+    """
+
+    name = "best"
+    source = "sweeplab's exact engine with look-ahead, dead cells, forced guesses and an exhaustive endgame (issue 9)"
+    summary = "certain safes; else look-ahead on near-safest cells, living before dead, forced sets early, endgame search"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        lookahead: bool = True,
+        dead: bool = True,
+        forced: bool = True,
+        endgame: bool = True,
+        opening: bool = True,
+        tolerance: float = 0.1,
+        off_edge: int = 8,
+        endgame_layouts: int = 200,
+        endgame_nodes: int = 10000,
+        budget: Budget = DEFAULT_BUDGET,
+    ) -> None:
+        super().__init__(seed)
+        if not 0 <= tolerance < 1:
+            raise StrategyError(f"strategy 'best': tolerance must be at least 0 and below 1, not {tolerance}")
+        self.lookahead = lookahead
+        self.dead = dead
+        self.forced = forced
+        self.endgame = endgame
+        self.opening = opening
+        self.tolerance = tolerance
+        self.off_edge = off_edge
+        self.endgame_layouts = endgame_layouts
+        self.endgame_nodes = endgame_nodes
+        self.analyzer = Analyzer(budget)
+        self.rules: Rules | None = None
+        self._endgame: Endgame | None = None
+        self.searches = 0  # endgame searches started
+        self.searches_over_budget = 0  # ... and given up past endgame_nodes
+
+    def begin(self, rules: Rules) -> None:
+        self.rules = rules
+
+    # ----- moves -----
+    def choose(self, observation: Observation) -> Move:
+        move = self.next_queued(observation)
+        if move is not None:
+            return move
+        if observation.is_start():
+            return self.first_move(observation)
+        result = self.analyzer.analyze(observation)
+        if result.safe:
+            self.queue(Move.reveal(c) for c in result.safe)
+            return Move.reveal(self._queue.popleft().cell)
+        return self.pick_guess(observation, result)
+
+    def first_move(self, observation: Observation) -> Move:
+        from sweeplab.strategies.best.opening import opening_cell
+
+        board = observation.board
+        rule = self.rules.first_click if self.rules is not None else None
+        cell, why = opening_cell(board, observation.mines, rule) if self.opening else (0, "the top-left corner")
+        safety = 1.0 if rule in ("safe", "xp", "zero") else 1 - observation.mines / board.cells
+        text = f"first click {board.name(cell)}: {why}"
+        return self.guess(observation, cell, "first", safety, Explanation(text, {"rule": rule, "cell": board.xy(cell)}))
+
+    def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
+        if self.endgame and result.exact and result.layouts <= self.endgame_layouts:
+            decision = self.search(observation, result)
+            if decision is not None:
+                return self.endgame_guess(observation, result, decision)
+        shoot = result.craps[0] if self.forced and result.craps else None
+        if shoot is not None and self.endgame:
+            decision = self.search_set(observation, result, shoot)
+            if decision is not None:
+                return self.endgame_guess(observation, result, decision, shoot)
+        candidates = self.candidates(observation, result, shoot.cells if shoot is not None else None)
+        if self.lookahead:
+            chosen = self.look_ahead(observation, result, candidates)
+        else:
+            chosen = self.safest(observation, result, candidates)
+        kind = "craps" if shoot is not None else self.kind(result, chosen.cell)
+        return self.guess(observation, chosen.cell, kind, chosen.safety, self.explain(observation, chosen, candidates, shoot))
+
+    # ----- endgame -----
+    def search(self, observation: Observation, result: Probabilities) -> Decision | None:
+        """The endgame search's decision, or None when the layouts cannot be listed or the budget runs out."""
+        S = 0
+        if self._endgame is not None:
+            S = self._endgame.known(observation)
+            if S.bit_count() != result.layouts:
+                self._endgame = None
+        if self._endgame is None:
+            listed = list_layouts(result, self.endgame_layouts)
+            if listed is None:
+                return None
+            self._endgame = Endgame(observation, *listed)
+            S = self._endgame.all
+        self.searches += 1
+        try:
+            return self._endgame.decide(S, self.endgame_nodes)
+        except SearchBudgetExceeded:
+            self.searches_over_budget += 1
+            return None
+
+    def search_set(self, observation: Observation, result: Probabilities, shoot: CrapsShoot) -> Decision | None:
+        """The endgame search over an isolated set alone: the best way to clear it (None past the budget)."""
+        component = next(comp for comp in result.components if set(comp.cells) == set(shoot.cells))
+        listed = list_component(component, self.endgame_layouts)
+        if listed is None:
+            return None
+        self.searches += 1
+        endgame = Endgame(observation, *listed)
+        try:
+            return endgame.decide(endgame.all, self.endgame_nodes)
+        except SearchBudgetExceeded:
+            self.searches_over_budget += 1
+            return None
+
+    def endgame_guess(
+        self, observation: Observation, result: Probabilities, decision: Decision, shoot: CrapsShoot | None = None
+    ) -> Move:
+        name = observation.board.name
+        safety = 1.0 - result.probability(decision.cell)
+        close = sorted(decision.alternatives, key=lambda t: -t[1])[:3]
+        others = ", ".join(f"{name(c)} {w / decision.layouts:.1%}" for c, w in close)
+        what = "wins" if shoot is None else "clears the set"
+        text = (
+            ("" if shoot is None else FORCED_TEXT.format(n=len(shoot.cells)) + "; ")
+            + f"endgame search: {name(decision.cell)} {what} with probability {decision.probability:.2%} "
+            f"({decision.wins} of {decision.layouts} layouts; {safety:.1%} safe)" + (f"; next best: {others}" if others else "")
+        )
+        figures = {
+            "win_probability": decision.probability,
+            "wins": decision.wins,
+            "layouts": decision.layouts,
+            "safety": safety,
+            "alternatives": [
+                {"cell": observation.board.xy(c), "win_probability": w / decision.layouts} for c, w in decision.alternatives
+            ],
+        }
+        if shoot is not None:
+            figures["set"] = [observation.board.xy(c) for c in shoot.cells]
+        kind = "craps" if shoot is not None else self.kind(result, decision.cell)
+        return self.guess(observation, decision.cell, kind, safety, Explanation(text, figures))
+
+    # ----- candidates -----
+    def candidates(
+        self, observation: Observation, result: Probabilities, within: tuple[int, ...] | None = None
+    ) -> list[Candidate]:
+        """Covered cells whose safety is within ``tolerance`` (relative) of the best, safest first; of the cells no
+        number touches (all equally safe) at most ``off_edge`` (the fewest covered neighbours first). ``within``
+        limits them to a set of cells (a forced set)."""
+        frontier = [(c, 1.0 - result.probability(sc[0])) for comp in result.components for sc in comp.supercells for c in sc]
+        un = result.unconstrained_probability
+        if within is not None:
+            inside = set(within)
+            frontier = [(c, s) for c, s in frontier if c in inside]
+            un = None
+        best = max([s for _, s in frontier] + ([1.0 - un] if un is not None else []))
+        cut = best * (1 - self.tolerance) if self.lookahead else best - TIE
+        mines = set(result.mines)
+        found = [Candidate(c, s) for c, s in frontier if s >= cut and c not in mines]
+        if un is not None and 1.0 - un >= cut:
+            found.extend(Candidate(c, 1.0 - un) for c in self.off_edge_cells(observation, result))
+        found.sort(key=lambda k: -k.safety)
+        return found
+
+    def off_edge_cells(self, observation: Observation, result: Probabilities) -> list[int]:
+        """Representatives of the cells no number touches (all equally safe, so they differ only in what they may
+        show): the corners, and the cells beside the frontier (whose number also tells about it); fewest covered
+        neighbours first (the likeliest to show a zero), then most frontier neighbours."""
+        board, view = observation.board, observation.view
+        neighbours = board.neighbours
+        in_frontier = {c for comp in result.components for c in comp.cells}
+        unconstrained = set(result.unconstrained)
+        w, h = board.width, board.height
+        pool = {c for c in (0, w - 1, (h - 1) * w, h * w - 1) if c in unconstrained}
+        for c in in_frontier:
+            pool.update(n for n in neighbours[c] if n in unconstrained)
+        if not pool:
+            pool = unconstrained
+
+        def rank(cell: int) -> tuple[int, int, int]:
+            covered = touching = 0
+            for n in neighbours[cell]:
+                if view[n] == COVERED:
+                    covered += 1
+                    touching += n in in_frontier
+            return (covered, -touching, cell)
+
+        return sorted(pool, key=rank)[: max(self.off_edge, 1)]
+
+    # ----- choosing -----
+    def look_ahead(self, observation: Observation, result: Probabilities, candidates: list[Candidate]) -> Candidate:
+        if len(candidates) == 1:
+            return candidates[0]  # nothing to compare
+        mines = frozenset(result.mines)
+        best_living: Candidate | None = None
+        best_any: Candidate | None = None
+        for candidate in candidates:
+            bar_from = best_living if self.dead else best_any
+            bar = bar_from.score if bar_from is not None and bar_from.score is not None else -1.0
+            if candidate.safety <= bar:
+                candidate.pruned = True
+                continue
+            evaluate(self.analyzer, observation, result, candidate, bar, mines)
+            if candidate.pruned:
+                continue
+            if best_any is None or self._better(observation, candidate, best_any):
+                best_any = candidate
+            if not candidate.dead and (best_living is None or self._better(observation, candidate, best_living)):
+                best_living = candidate
+        if self.dead and best_living is not None:
+            return best_living
+        assert best_any is not None
+        return best_any
+
+    def _better(self, observation: Observation, a: Candidate, b: Candidate) -> bool:
+        assert a.score is not None and b.score is not None
+        if abs(a.score - b.score) > TIE:
+            return a.score > b.score
+        if abs(a.safety - b.safety) > TIE:
+            return a.safety > b.safety
+        return preferred_cell(observation, [a.cell, b.cell]) == a.cell
+
+    def safest(self, observation: Observation, result: Probabilities, candidates: list[Candidate]) -> Candidate:
+        """Without look-ahead: the safest cell (``candidates`` are the cells tied for it); with ``dead``, a living one."""
+        pool = candidates
+        if self.dead and len(candidates) > 1:
+            mines = frozenset(result.mines)
+            for candidate in candidates:
+                evaluate(self.analyzer, observation, result, candidate, -1.0, mines)
+            living = [k for k in candidates if not k.dead]
+            pool = living or candidates
+        cell = preferred_cell(observation, [k.cell for k in pool])
+        return next(k for k in pool if k.cell == cell)
+
+    # ----- records -----
+    @staticmethod
+    def kind(result: Probabilities, cell: int) -> str:
+        return "unconstrained" if cell in result.unconstrained else "educated"
+
+    def explain(
+        self, observation: Observation, chosen: Candidate, candidates: list[Candidate], shoot: CrapsShoot | None = None
+    ) -> Explanation:
+        explanation = self._explain(observation, chosen, candidates)
+        if shoot is None:
+            return explanation
+        figures = dict(explanation.figures)
+        figures["set"] = [observation.board.xy(c) for c in shoot.cells]
+        return Explanation(FORCED_TEXT.format(n=len(shoot.cells)) + "; " + explanation.text, figures)
+
+    def _explain(self, observation: Observation, chosen: Candidate, candidates: list[Candidate]) -> Explanation:
+        name = observation.board.name
+        alternatives = [
+            {
+                "cell": observation.board.xy(k.cell),
+                "safety": round(k.safety, 6),
+                "score": None if k.score is None else round(k.score, 6),
+                "dead": k.dead,
+                "pruned": k.pruned,
+            }
+            for k in candidates
+            if k is not chosen
+        ]
+        figures: dict[str, object] = {
+            "safety": round(chosen.safety, 6),
+            "score": None if chosen.score is None else round(chosen.score, 6),
+            "dead": chosen.dead,
+            "outcomes": [o.to_dict() for o in chosen.outcomes],
+            "alternatives": alternatives,
+        }
+        if chosen.score is None or not self.lookahead:
+            text = f"safest cell {name(chosen.cell)}: {chosen.safety:.1%} safe"
+            if self.dead and len(candidates) > 1:
+                text += f"; living cells preferred among {len(candidates)} equally safe"
+            return Explanation(text, figures)
+        close = sorted(
+            (k for k in candidates if k is not chosen and k.score is not None and not k.pruned), key=lambda k: -(k.score or 0)
+        )[:3]
+        others = ", ".join(f"{name(k.cell)} {k.safety:.1%} safe, score {k.score:.4f}" for k in close)
+        text = (
+            f"look-ahead {name(chosen.cell)}: {chosen.safety:.1%} safe, P(safe and a certain cell next) {chosen.progress:.1%}, "
+            f"score {chosen.score:.4f}"
+            + (" (dead: its number is already known)" if chosen.dead else "")
+            + (f"; next best: {others}" if others else "")
+            + f"; {len(candidates)} candidates within {self.tolerance:.0%} of the best safety"
+        )
+        return Explanation(text, figures)

@@ -1,0 +1,139 @@
+"""The best strategy: each technique chooses the cell it should in a hand-checked position, and can be turned off."""
+
+from __future__ import annotations
+
+import ast
+import json
+import pathlib
+from fractions import Fraction
+
+import pytest
+
+import sweeplab.strategies.best as best_package
+from sweeplab.core.errors import SweeplabError
+from sweeplab.core.game import Game, GameState
+from sweeplab.core.rules import Rules, make_rules
+from sweeplab.formats.position import parse_position
+from sweeplab.strategies import make, play
+from sweeplab.strategies.best.opening import opening_cell
+from sweeplab.strategies.registry import make_spec, parse_spec
+from tests.strategies.best.brute import consistent_layouts, game_value, move_value
+
+#: Look-ahead: exact opens (3, 5), 69.6% safe; the look-ahead opens (0, 4) or (6, 4), 67.0% safe, each of which always
+#: leaves a certainly safe cell.
+LOOKAHEAD = "7x7x9\n1100000\nH100000\n1111100\n112H211\nHH3H3HH\nHHHHHHH\nHHHHHHH\n"
+#: Dead cells: (7, 3), (6, 4), (7, 4) and (7, 5) are equally safe; all but (7, 3) would show a number already known.
+DEAD = "8x8x10\n00000000\n01111110\n02H21H21\n02H223HH\n12112HHH\nH1002H5H\n110012HH\n00000122\n"
+#: Endgame: (5, 0) is 80% safe but wins only 2 of 5 layouts; (4, 4) is 60% safe and wins 3 of 5.
+ENDGAME = "6x6x7\n001H2H\n0012HH\n0012H2\n002H4H\n002HHH\n0012HH\n"
+#: Forced: (0, 0) and (1, 0) hold one mine and no other cell can tell which (a wall of flags); the right-hand cells
+#: are 5/6 safe.
+FORCED = "5x3x5\nHHFHH\n14FHH\n02FHH\n"
+
+
+def choose(spec: str, text: str) -> tuple[tuple[int, int], object]:
+    observation = parse_position(text)
+    player = make_spec(spec, seed=1)
+    move = player.choose(observation)
+    assert player.pending_guess is not None and player.pending_guess.cell == move.cell
+    return observation.board.xy(move.cell), player.pending_guess
+
+
+def test_lookahead_takes_the_slightly_riskier_cell_that_opens_the_board():
+    assert choose("exact", LOOKAHEAD)[0] == (3, 5)
+    cell, guess = choose("best[endgame=False]", LOOKAHEAD)
+    assert cell in ((0, 4), (6, 4))
+    assert guess.safety == pytest.approx(154 / 230)  # 67.0%, below the safest cell's 69.6%
+    assert guess.explanation.text.startswith("look-ahead")
+    assert choose("best[lookahead=False,endgame=False]", LOOKAHEAD)[0] == (3, 5)
+
+
+def test_dead_cells_come_after_living_ones():
+    observation = parse_position(DEAD)
+    board = observation.board
+    layouts = consistent_layouts(observation)
+    for xy, dead in (((7, 3), False), ((6, 4), True), ((7, 4), True), ((7, 5), True)):
+        cell = board.index(*xy)
+        numbers = {sum(n in m for n in board.neighbours[cell]) for m in layouts if cell not in m}
+        assert (len(numbers) == 1) is dead, xy
+    assert choose("exact", DEAD)[0] == (7, 4)
+    # the ten covered cells are an isolated set; with ``forced`` it is taken now, and still the living cell is chosen
+    for spec in ("best[endgame=False]", "best[endgame=False,forced=False]", "best[endgame=False,lookahead=False]"):
+        assert choose(spec, DEAD)[0] == (7, 3), spec
+    assert choose("best[endgame=False,lookahead=False,dead=False,forced=False]", DEAD)[0] == (7, 4)
+
+
+def test_endgame_search_beats_the_lowest_probability():
+    observation = parse_position(ENDGAME)
+    board = observation.board
+    assert choose("exact", ENDGAME)[0] == (5, 0)
+    cell, guess = choose("best", ENDGAME)
+    assert cell == (4, 4)
+    assert move_value(observation, board.index(4, 4)) == game_value(observation) == Fraction(3, 5)
+    assert move_value(observation, board.index(5, 0)) == Fraction(2, 5)
+    assert guess.explanation.text.startswith("endgame search")
+    assert guess.explanation.figures["win_probability"] == pytest.approx(0.6)
+    assert choose("best[endgame=False]", ENDGAME)[0] != (4, 4)
+
+
+def test_forced_guess_is_taken_first():
+    assert choose("exact", FORCED)[0][0] >= 3
+    cell, guess = choose("best[endgame=False]", FORCED)
+    assert cell in ((0, 0), (1, 0)) and guess.kind == "craps" and guess.safety == 0.5
+    assert choose("best[endgame=False,forced=False]", FORCED)[0][0] >= 3
+
+
+def test_every_guess_is_explained_in_json():
+    for seed in range(3):
+        player = make("best", seed=seed)
+        play(player, Game(make_rules("intermediate", "safe"), seed))
+        assert player.guesses
+        for guess in player.guesses:
+            assert guess.explanation is not None and guess.explanation.text
+            json.dumps(guess.explanation.to_dict())
+
+
+@pytest.mark.parametrize("rule", ["safe", "zero"])
+def test_first_click_follows_the_rule(rule):
+    rules = make_rules("expert", rule)
+    game = Game(rules, 0)
+    player = make("best", seed=0)
+    player.begin(rules)
+    move = player.choose(game.observation())
+    assert move.cell == opening_cell(game.board, rules.mines, rule)[0]
+    assert (game.board.xy(move.cell) == (0, 0)) is (rule == "safe")
+    assert player.pending_guess.kind == "first" and "first click" in player.pending_guess.explanation.text
+    plain = make("best", seed=0, opening=False)
+    plain.begin(rules)
+    assert game.board.xy(plain.choose(game.observation()).cell) == (0, 0)
+
+
+def test_options_are_checked():
+    assert parse_spec("best[lookahead=False,tolerance=0.05]") == ("best", {"lookahead": False, "tolerance": 0.05})
+    with pytest.raises(SweeplabError, match="tolerance"):
+        make("best", tolerance=1.5)
+
+
+def test_wins_beginner_games():
+    wins = 0
+    for seed in range(40):
+        game = play(make("best", seed=seed), Game(Rules(9, 9, 10, "safe"), seed))
+        wins += game.state is GameState.WON
+    assert wins >= 30
+
+
+def test_no_module_of_the_package_reads_the_layout():
+    """The contract test reads the strategy's own module; the helpers must not touch a game's hidden state either."""
+    forbidden = {"mine_cells", "_mine", "_number", "number", "exploded", "three_bv"}
+    for path in pathlib.Path(best_package.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            assert not (isinstance(node, ast.Attribute) and node.attr in forbidden), (path.name, node.lineno)
+            assert not (isinstance(node, ast.Name) and node.id == "Game"), (path.name, node.lineno)
+
+
+def test_begin_receives_the_rules_in_play():
+    rules = Rules(9, 9, 10, "zero")
+    player = make("best", seed=3)
+    play(player, Game(rules, 3))
+    assert player.rules == rules
