@@ -101,6 +101,11 @@ def _material() -> dict[str, str]:
 MATERIAL = _material()
 
 
+def _case_id(args: list[str], width: int) -> str:
+    """A test id without the temporary folder's random name (pytest-xdist's workers must collect the same ids)."""
+    return " ".join(args).replace(str(ROOT), "TMP")[:width]
+
+
 def fresh_dir() -> str:
     return tempfile.mkdtemp(dir=ROOT)
 
@@ -141,6 +146,8 @@ STRATEGY = one_of_values(
     ["single-point", "random", "exact", "single-point,random", "gac[pairs=False]", "equation[guess=pgms]"],
     ["nope", "", "exact,exact", "gac[nope=1]", "exact[", "]", ","],
 )
+#: Boards for the commands whose work grows with every layout of the board (optimal, evaluate, learning).
+SMALL_BOARD = one_of_values(["3x3x2", "4x3x2", "2x2x1", "3x3x0"], ["huge", "0x0x0", "3x3x9", "1025x1x1", "", "8x8x10"])
 CELL = one_of_values(["0,0", "1,1", "auto"], ["9,9", "-1,0", "a,b", "", "0", "0,0,0", "1" * 23 + ",0", "1,1 "])
 POSITION_FILE = one_of_values([MATERIAL[k] for k in MATERIAL if k.startswith(("position", "empty", "hello"))], SYSTEM_PATHS)
 LOG_FILE = one_of_values(
@@ -242,6 +249,63 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "scheduler": one_of_values(["garbage", "", "tcp://"]),
         "time_limit": TIME_LIMIT,
     },
+    "learn data": {
+        "games": ("!", sizes(["1", "2"])),
+        "out": ("!", OUT_FILE),
+        "seed": SEED,
+        "probability": choice("dsscsp", "exact"),
+        "extra": sizes(["0", "8"]),
+        "widths": one_of_values(["8-9", "8"], JUNK_TEXT, ["9-8", "0-1", "8-100000"]),
+        "heights": one_of_values(["8-9", "8"], JUNK_TEXT, ["9-8", "0-1"]),
+        "densities": one_of_values(["0.10-0.21", "0.15"], JUNK_TEXT, ["0.5-0.1", "1.5", "nan"]),
+        "board": SMALL_BOARD,
+        "rule": RULE,
+    },
+    "learn train": {
+        "kind": choice("xgboost", "nn", "dqn"),
+        "out": ("!", OUT_DIR),
+        "seed": SEED,
+        "data": one_of_values([MATERIAL["hello.txt"], MATERIAL["empty.txt"]], SYSTEM_PATHS),
+        "games": ("!", sizes(["1", "2"])),
+        "episodes": ("!", sizes(["0", "1"])),
+        "epochs": ("!", sizes(["1"])),
+        "rounds": ("!", sizes(["1", "2"])),
+        "alpha_games": ("!", sizes(["1"])),
+        "widths": one_of_values(["8-9", "8"], JUNK_TEXT),
+        "heights": one_of_values(["8-9", "8"], JUNK_TEXT),
+        "densities": one_of_values(["0.10-0.21"], JUNK_TEXT),
+        "board": ("!", SMALL_BOARD),
+        "rule": RULE,
+    },
+    "learn compare": {
+        "positions": ("!", sizes(["1", "2"])),
+        "boards": ("!", SMALL_BOARD),
+        "rule": RULE,
+        "seed": SEED,
+        "out": ("!", OUT_DIR),
+    },
+    "evaluate": {
+        "strategy": STRATEGY,
+        "board": ("!", SMALL_BOARD),
+        "rule": RULE,
+        "seed": SEED,
+        "first_click": CELL,
+        "max_layouts": ("!", sizes(["50", "500"])),
+        "jobs": sizes(["1", "2", "500"]),
+        "executor": choice("local"),
+        "scheduler": one_of_values(["garbage", "", "tcp://"]),
+        "as_json": FLAG,
+    },
+    "optimal": {
+        "board": ("!", SMALL_BOARD),
+        "rule": RULE,
+        "policy": OUT_FILE,
+        "depth": sizes(["1", "2", "4"]),
+        "no_symmetry": FLAG,
+        "time_limit": ("!", TIME_LIMIT),
+        "max_layouts": ("!", sizes(["50", "500"])),
+        "as_json": FLAG,
+    },
     "serve": {  # the server is not run (see quiet_server): only the arguments and the bind are checked
         "host": one_of_values(["127.0.0.1", "::1", "localhost", "0.0.0.0"], ["garbage", "", "999.1.1.1", "[", "1" * 23]),
         "port": one_of_values(["0", "0", "8000"], ["65536", "-1", "abc", "", "1" * 23, "nan"]),
@@ -282,9 +346,23 @@ def _param_name(param: click.Parameter) -> str:
     return param.name
 
 
+def _commands(group: click.Group = main, prefix: str = "") -> dict[str, click.Command]:
+    """Every command a user can run, by its words ("learn train" for a command in a group)."""
+    found: dict[str, click.Command] = {}
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            found.update(_commands(command, f"{prefix}{name} "))
+        else:
+            found[prefix + name] = command
+    return found
+
+
+COMMANDS = _commands()
+
+
 def test_the_fuzzer_knows_every_command_and_option():
     """A new command or option must be added to OPTIONS, so that the fuzzer covers it."""
-    for name, command in main.commands.items():
+    for name, command in COMMANDS.items():
         assert name in OPTIONS, f"add the command {name!r} to tests/test_cli_fuzz.py OPTIONS"
         params = {_param_name(p) for p in command.params if p.name != "help"}
         assert params == set(OPTIONS[name]), f"{name}: fuzzer options differ from the command's: {params ^ set(OPTIONS[name])}"
@@ -294,8 +372,8 @@ def test_the_fuzzer_knows_every_command_and_option():
 def invocations(draw: st.DrawFn) -> list[str]:
     """A command line: a command, then each of its options given (or not) with a drawn value."""
     name = draw(st.sampled_from(sorted(OPTIONS)))
-    command = main.commands[name]
-    args = [name]
+    command = COMMANDS[name]
+    args = name.split()
     for param in command.params:
         key = _param_name(param)
         if key == "help":
@@ -316,7 +394,7 @@ def invocations(draw: st.DrawFn) -> list[str]:
                 args.append(flag)
             continue
         args += [flag, draw(values)]
-    if name in ("bench", "experiment") and "--executor" in args and "dask" in args:
+    if name in ("bench", "experiment", "evaluate") and "--executor" in args and "dask" in args:
         args += ["--scheduler", "garbage"]  # never start a real LocalCluster from the fuzzer
     return args
 
@@ -386,7 +464,7 @@ FOUND_BY_FUZZING = [
 ]
 
 
-@pytest.mark.parametrize("args", FOUND_BY_FUZZING, ids=lambda a: " ".join(a)[:70])
+@pytest.mark.parametrize("args", FOUND_BY_FUZZING, ids=lambda a: _case_id(a, 70))
 def test_cases_the_fuzzer_found(args):
     runner = CliRunner()
     with hang_guard(HANG_SECONDS), scratch_cwd():
@@ -411,7 +489,7 @@ SUBPROCESS_CASES = [
 ]
 
 
-@pytest.mark.parametrize("args", SUBPROCESS_CASES, ids=lambda a: " ".join(a)[:60])
+@pytest.mark.parametrize("args", SUBPROCESS_CASES, ids=lambda a: _case_id(a, 60))
 def test_real_processes_exit_cleanly(args):
     sweeplab = Path(sys.executable).with_name("sweeplab")
     command = [str(sweeplab)] if sweeplab.exists() else [sys.executable, "-m", "sweeplab.cli"]

@@ -221,7 +221,9 @@ def consistent_command(file: str, method: str, budget: int, seconds: float, seed
 
 
 @main.command("consistency-report", short_help="Compare seed 004's local searches with the exact engine.")
-@click.option("--count", type=click.IntRange(min=1), default=25, show_default=True, help="positions per board")
+@click.option(
+    "--count", type=click.IntRange(1, 100_000), default=25, show_default=True, help="positions per board (at most 100,000)"
+)
 @click.option("--budget", type=click.IntRange(min=1), default=20_000, show_default=True, help="iterations per search")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True, help="time cap")
 @click.option("--seed", type=int, default=0, show_default=True, help="root seed of the games and the searches")
