@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from sweeplab.cli.app import BOARD_HELP, RULE_CHOICE, friendly_errors, main, progress_bar
+from sweeplab.cli.outputs import check_regular_file, check_writable
 from sweeplab.core.errors import SweeplabError
 
 INSTALL = "pip install 'sweeplab[learn]'"
@@ -132,11 +133,13 @@ def data_command(
 ) -> None:
     """Play GAMES games with seed 003's Manhattan version and record, at every guess, the features of the candidate
     cells and whether each was a mine."""
-    from sweeplab.learn.data import boards_manifest, collect
+    from sweeplab.learn.data import boards_manifest, collect, manifest_path
     from sweeplab.learn.features import FEATURE_NAMES
     from sweeplab.learn.players import ManhattanPlayer
 
     boards = _boards(widths, heights, densities, board, rule)
+    check_regular_file(out, f"--out {out}")
+    check_writable(manifest_path(out), f"--out {out} (its manifest)")
     with progress_bar(sys.stderr.isatty(), "playing") as bar:
         task = bar.add_task("games", total=games) if bar is not None else None
         collected = collect(
@@ -228,7 +231,10 @@ def train_command(
     rule: str,
 ) -> None:
     """Train seed 003's KIND model with a seed and write it with its card (data, parameters, time, validation)."""
+    from sweeplab.bench.journal import check_writable as check_directory
+
     boards = _boards(widths, heights, densities, board, rule)
+    check_directory(out)
     log = click.echo
     if kind == "xgboost":
         _need("xgboost", "training the xgboost model")
@@ -346,8 +352,10 @@ def train_command(
 def compare_command(positions: int, boards: tuple[str, ...], rule: str, seed: int, out: Path) -> None:
     """The classifiers' mine probabilities against the exact engine's on guess positions of the Manhattan player:
     log loss, calibration, how often the learned choice differs from the exact-safest cell and what it costs."""
+    from sweeplab.bench.journal import check_writable as check_directory
     from sweeplab.learn.evaluate import compare_probabilities
 
+    check_directory(out)
     with progress_bar(sys.stderr.isatty(), "positions") as bar:
         task = bar.add_task("positions", total=positions) if bar is not None else None
         summary = compare_probabilities(

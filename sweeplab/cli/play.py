@@ -7,22 +7,18 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
 
 from sweeplab.cli.app import BOARD_HELP, RULE_CHOICE, friendly_errors, main, parse_cell, strategy_list
-from sweeplab.core.errors import SweeplabError
+from sweeplab.cli.outputs import check_writable, open_output, write_output
 from sweeplab.core.game import Game, Move
 from sweeplab.core.rules import Rules, make_rules
 from sweeplab.formats.movelog import LoggedMove
 
 #: In a --save-position name, replaced by the move number: one file per guess, the position before it.
 MOVE_FIELD = "{move}"
-
-
-class OutputError(SweeplabError):
-    """A file the command was asked to write that cannot be written."""
 
 
 @main.command("strategies", short_help="List the strategies, or one strategy's options.")
@@ -90,37 +86,6 @@ def first_click_guess(rules: Rules) -> tuple[float | None, str]:
     if rules.first_click == "hint":
         return None, "chosen with --first-click, after the game opened its hint"
     return 1.0, f"chosen with --first-click; the {rules.first_click} rule keeps it mine-free"
-
-
-def open_output(path: Path, option: str) -> IO[str]:
-    """``path`` opened for writing before the game starts, so a path that cannot be written fails at once."""
-    try:
-        return path.open("w", encoding="utf-8")
-    except (OSError, ValueError) as error:
-        raise OutputError(f"{option} {path}: cannot write it ({error.__class__.__name__}: {error})") from None
-
-
-def check_writable(path: Path, option: str) -> None:
-    """Refuse, before the game starts, an output path that is a folder or lies in a folder that is missing or
-    cannot be written (the file itself is written at the end). ``option`` is how messages name it."""
-    if path.is_dir():
-        raise OutputError(f"{option}: is a folder; give a file name")
-    if path.exists():
-        if not os.access(path, os.W_OK):
-            raise OutputError(f"{option}: cannot write it (permission denied)")
-        return
-    folder = path.parent
-    if not folder.is_dir():
-        raise OutputError(f"{option}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise OutputError(f"{option}: the folder {folder} cannot be written")
-
-
-def write_output(path: Path, text: str, option: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except (OSError, ValueError) as error:
-        raise OutputError(f"{option} {path}: cannot write it ({error.__class__.__name__}: {error})") from None
 
 
 @main.command("play", short_help="Play one game with a strategy and show the board.")
