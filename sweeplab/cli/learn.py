@@ -44,6 +44,19 @@ def _command() -> str:
     return shlex.join(words)
 
 
+def _training_seed(seed: int) -> int:
+    """The seed the model libraries get for the root seed ``seed``: itself from 0 to 2**31 - 1 (the shipped models'
+    seeds), else a value in that range drawn from numpy's SeedSequence of the seed, so any integer is a seed
+    (XGBoost and PyTorch take only non-negative machine integers)."""
+    if 0 <= seed < 2**31:
+        return seed
+    import numpy as np
+
+    from sweeplab.bench.runner import seed_entropy
+
+    return int(np.random.SeedSequence(seed_entropy(seed)).generate_state(1)[0]) & 0x7FFFFFFF
+
+
 def _span(text: str, kind: type, option: str) -> tuple[Any, Any]:
     """``LOW-HIGH`` or one value, as a (low, high) pair."""
     low, dash, high = text.partition("-") if not text.startswith("-") else (text, "", "")
@@ -264,7 +277,7 @@ def train_command(
                 "boards": boards_manifest(boards),
                 "play_cpu_seconds": round(collected.seconds, 2),
             }
-        booster, card = train_xgboost(dataset, seed, rounds or XGBOOST_ROUNDS)
+        booster, card = train_xgboost(dataset, _training_seed(seed), rounds or XGBOOST_ROUNDS)
         card["data"] = source
         card["command"] = _command()
         card["reproducible"] = "bit-exact on the same XGBoost version and CPU (nthread=1, fixed seed, deterministic data)"
@@ -288,7 +301,7 @@ def train_command(
                 network, card = train_nn(
                     episodes if episodes is not None else 5,
                     games,
-                    seed,
+                    _training_seed(seed),
                     boards,
                     epochs or 2,
                     first=first,
@@ -305,7 +318,7 @@ def train_command(
                 network, card = train_dqn(
                     games,
                     episodes if episodes is not None else 4,
-                    seed,
+                    _training_seed(seed),
                     boards,
                     alpha_games,
                     epochs=epochs or 5,

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from sweeplab.core.observation import Observation
-from sweeplab.learn.data import BoardRange, Collected, Dataset, boards_manifest, collect
+from sweeplab.learn.data import BoardRange, Collected, DataError, Dataset, boards_manifest, collect
 from sweeplab.learn.features import FEATURE_NAMES, build_features, probabilities_for
 from sweeplab.learn.models import ModelError, write_card
 from sweeplab.learn.network import Network, fit, from_torch, set_deterministic, torch_model
@@ -211,6 +211,8 @@ def train_nn(
             played = collect(factory, games, seed, boards, start=episode * games, progress=progress)
             batch = played.data
             total_cpu += played.seconds
+        if not len(batch):
+            raise DataError("no candidate cells were recorded (the games needed no guess): play more games, or a denser board")
         if mean is None:
             mean = batch.x.mean(axis=0).astype(np.float64)
             std = batch.x.std(axis=0).astype(np.float64)

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from sweeplab.bench.runner import seed_entropy
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.observation import Observation
@@ -78,7 +79,7 @@ class Deal:
 def deals(seed: int, games: int, boards: BoardRange, start: int = 0) -> Iterator[Deal]:
     """Games ``start`` to ``start + games - 1`` of root seed ``seed``."""
     for i in range(start, start + games):
-        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i,)))
+        rng = np.random.default_rng(np.random.SeedSequence(seed_entropy(seed), spawn_key=(i,)))
         rules = boards.draw(rng)
         if rules.first_click == "safe" and rules.mines >= rules.width * rules.height:
             rules = Rules(rules.width, rules.height, rules.width * rules.height - 1, rules.first_click)
@@ -100,6 +101,8 @@ class Dataset:
     def split(self, validation: float = 0.1) -> tuple[Dataset, Dataset]:
         """(train, validation): the last ``validation`` fraction of the games is held out (never split a game)."""
         games = np.unique(self.game)
+        if not len(games):
+            raise DataError("no candidate cells were recorded (the games needed no guess): play more games, or a denser board")
         cut = games[int(len(games) * (1 - validation))] if len(games) > 1 else games[-1] + 1
         held = self.game >= cut
         return self._take(~held), self._take(held)

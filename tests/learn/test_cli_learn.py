@@ -47,3 +47,27 @@ def test_strategies_lists_the_learned_players():
     assert result.exit_code == 0
     for name in ("xgboost", "nn", "dqn"):
         assert any(line.startswith(name + " ") for line in result.output.splitlines())
+
+
+def test_any_integer_is_a_seed_and_outputs_are_checked_first(tmp_path):
+    """Issue 8: a negative or huge --seed works as everywhere else; an --out that cannot hold the data is refused
+    before a game is played; games that never guessed leave no rows, said in words."""
+    runner = CliRunner()
+    for seed in ["-1", "-" + "1" * 23, "1" * 23]:
+        out = tmp_path / f"d{len(seed)}{seed[0]}.npz"
+        result = runner.invoke(main, ["learn", "data", "--games", "3", "--out", str(out), "--seed", seed, "-b", "beginner"])
+        assert result.exit_code == 0, result.output
+        assert json.loads((tmp_path / f"{out.name}.json").read_text())["seed"] == int(seed)
+    plus = runner.invoke(
+        main, ["learn", "data", "--games", "3", "--out", str(tmp_path / "e.npz"), "--seed", "1", "-b", "beginner"]
+    )
+    assert plus.exit_code == 0, plus.output
+    minus, one = Dataset.load(tmp_path / "d2-.npz").x, Dataset.load(tmp_path / "e.npz").x
+    assert minus.shape != one.shape or not (minus == one).all()  # -1 and 1 are different seeds
+    device = runner.invoke(main, ["learn", "data", "--games", "3", "--out", "/dev/null"])
+    assert device.exit_code == 2 and "not a regular file" in device.output
+    empty = runner.invoke(
+        main,
+        ["learn", "train", "nn", "--games", "1", "--episodes", "1", "--epochs", "1", "-b", "3x3x0", "--out", str(tmp_path / "m")],
+    )
+    assert empty.exit_code == 2 and "no candidate cells were recorded" in empty.output
