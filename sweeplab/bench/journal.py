@@ -265,6 +265,11 @@ class Journal:
         """Wall seconds recorded for part ``key`` so far (this session's included)."""
         return sum(self._walls.get(key, []))
 
+    @property
+    def timed(self) -> bool:
+        """Whether any part recorded its wall time here (an experiment that measures without the journal does not)."""
+        return bool(self._walls)
+
     def record(self, key: str, results: Sequence[GameResult], seconds: float) -> None:
         """Append a finished batch of part ``key`` (and the wall time it stands for); raises ``OSError`` if the disk
         refuses (whatever was written before stays readable)."""

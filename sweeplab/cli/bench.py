@@ -6,6 +6,7 @@ import json
 import math
 import shlex
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -641,6 +642,7 @@ def experiment_command(
                 return
             stopped = None
             with executor_for(executor, jobs, scheduler) as ex, game_progress(name, total, journal.resumed) as advance:
+                began = time.perf_counter()
                 try:
                     files = run_experiment(name, out, settings, ex, click.echo, lambda _total: advance, journal)
                 except Stopped as stop:
@@ -649,7 +651,8 @@ def experiment_command(
                 for label, finished, wanted in stopped.report:
                     click.echo(f"partial: {label}: {finished:,} of {wanted:,} games finished")
                 _stopped(stopped, journal, resume_command, total)
-            journal.finish(files)
+            # an experiment that measures outside the journal (zeros) is timed here, in one session
+            journal.finish(files, wall=None if journal.timed else time.perf_counter() - began)
     except Interrupted as error:
         _interrupted(error, journal, resume_command)
     except OSError as error:

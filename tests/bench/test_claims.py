@@ -90,3 +90,16 @@ def test_start_compares_the_corner_and_the_centre_on_the_same_layouts(tmp_path):
     assert [p["strategy"] for p in data["points"]] == ["cspstrategy", "cspstrategy[start=centre]"]
     (claim,) = data["claims"]
     assert "corner - centre" in claim["key"] and "+4 to +5" in claim["published"]
+
+
+def test_an_experiment_measured_outside_the_journal_still_records_its_wall_time(tmp_path):
+    """zeros plays its deals without the journal; run.json must still carry the run's wall time (not 0)."""
+    from click.testing import CliRunner
+
+    from sweeplab.cli import main
+
+    out = tmp_path / "zeros"
+    result = CliRunner().invoke(main, ["experiment", "zeros", "--quick", "--out", str(out), "-j", "1"])
+    assert result.exit_code == 0, result.output
+    run = json.loads((out / "run.json").read_text())
+    assert run["finished"] and run["wall_seconds"] > 0
