@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -34,9 +33,42 @@ CHOOSERS = ("dsscsp-manhattan", "xgboost", "nn", "dqn")
 _EPS = 1e-7
 
 
-def _xent(target: np.ndarray, p: np.ndarray) -> float:
+def _xent_cells(target: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Each cell's cross-entropy of ``p`` against the target probability (or 0/1 truth)."""
     p = np.clip(p, _EPS, 1 - _EPS)
-    return float(-np.mean(target * np.log(p) + (1 - target) * np.log(1 - p)))
+    return -(target * np.log(p) + (1 - target) * np.log(1 - p))
+
+
+def clustered_mean(values: np.ndarray, clusters: np.ndarray) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error with the clusters (games) as the independent units: cells and
+    positions of one game are not independent, so the SE is the cluster-robust one of a ratio estimate,
+    ``sqrt(k / (k - 1) * sum_g (S_g - mean * n_g)^2) / N`` over the k clusters (0 with fewer than two)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = float(values.mean())
+    ids, index = np.unique(clusters, return_inverse=True)
+    k = len(ids)
+    if k < 2:
+        return mean, 0.0
+    sums = np.bincount(index, weights=values, minlength=k)
+    counts = np.bincount(index, minlength=k)
+    resid = sums - mean * counts
+    return mean, float(np.sqrt(k / (k - 1) * np.sum(resid**2)) / n)
+
+
+def _scores(p: np.ndarray, exact: np.ndarray, mine: np.ndarray, games: np.ndarray) -> dict[str, float]:
+    """Log loss against the exact probabilities and against the true layout, and the mean absolute difference from
+    the exact probabilities, each with its SE over games."""
+    out: dict[str, float] = {}
+    for key, values in (
+        ("log_loss_vs_exact", _xent_cells(exact, p)),
+        ("log_loss_vs_truth", _xent_cells(mine, p)),
+        ("mean_abs_diff_vs_exact", np.abs(p - exact)),
+    ):
+        mean, se = clustered_mean(values, games)
+        out[key], out[f"{key}_se"] = round(mean, 5), round(se, 5)
+    return out
 
 
 def compare_probabilities(
@@ -61,11 +93,12 @@ def compare_probabilities(
     ties = random.Random(seed)
     per_board = [positions // len(boards) + (i < positions % len(boards)) for i in range(len(boards))]
     rows: list[dict[str, Any]] = []
-    cells_p: dict[str, list[np.ndarray]] = {k: [] for k in (*PROBABILISTIC, "exact", "mine")}
+    cells_p: dict[str, list[np.ndarray]] = {k: [] for k in (*PROBABILISTIC, "exact", "mine", "frontier", "game")}
+    games_played = 0
     start = time.process_time()
     for board, wanted in zip(boards, per_board, strict=True):
         rules = make_rules(board, rule)
-        found: list[tuple[Observation, dict[int, float], frozenset[int]]] = []
+        found: list[tuple[Observation, dict[int, float], frozenset[int], int]] = []
         for deal in deals(seed, 10**9, BoardRange.fixed(rules)):
             if len(found) >= wanted:
                 break
@@ -75,9 +108,14 @@ def compare_probabilities(
             player.watcher = lambda o, p, seen=seen: seen.append((o, p))  # type: ignore[misc]
             play(player, game)
             mines = game.mine_cells()
-            found.extend((o, p, mines) for o, p in seen[: wanted - len(found)])
-        for observation, probabilities, mines in found:
+            found.extend((o, p, mines, games_played) for o, p in seen[: wanted - len(found)])
+            games_played += 1
+        for observation, probabilities, mines, game_id in found:
             cells = sorted(probabilities)
+            view = observation.view
+            neighbours = observation.board.neighbours
+            cells_p["frontier"].append(np.array([any(view[n] >= 0 for n in neighbours[c]) for c in cells]))
+            cells_p["game"].append(np.full(len(cells), game_id))
             exact = analyzer.analyze(observation)
             q = np.array([exact.probability(c) for c in cells])
             p_dss = np.array([probabilities[c] for c in cells])
@@ -100,7 +138,7 @@ def compare_probabilities(
                 "nn": cells[int(np.argmin(p_nn))],
                 "dqn": cells[int(np.argmax(q_dqn))],
             }
-            row: dict[str, Any] = {"board": board, "covered": len(cells), "exact_min": round(best, 6)}
+            row: dict[str, Any] = {"board": board, "game": game_id, "covered": len(cells), "exact_min": round(best, 6)}
             for name, cell in choice.items():
                 cost = float(q[cells.index(cell)]) - best
                 row[f"{name}_differs"] = int(cost > 1e-9)
@@ -119,26 +157,36 @@ def compare_probabilities(
         "boards": list(boards),
         "cpu_seconds": round(cpu, 1),
     }
+    summary["games"] = games_played
+    frontier = flat["frontier"].astype(bool)
+    summary["frontier_cells"] = int(frontier.sum())
+    games = flat["game"]
     summary["probability"] = {}
     for name in PROBABILISTIC:
-        p = flat[name]
         summary["probability"][name] = {
-            "log_loss_vs_exact": round(_xent(flat["exact"], p), 5),
-            "exact_entropy": round(_xent(flat["exact"], flat["exact"]), 5),
-            "log_loss_vs_truth": round(_xent(flat["mine"], p), 5),
-            "mean_abs_diff_vs_exact": round(float(np.mean(np.abs(p - flat["exact"]))), 5),
+            **_scores(flat[name], flat["exact"], flat["mine"], games),
+            "exact_entropy": round(float(_xent_cells(flat["exact"], flat["exact"]).mean()), 5),
+            "frontier": {
+                **_scores(flat[name][frontier], flat["exact"][frontier], flat["mine"][frontier], games[frontier]),
+                "exact_entropy": round(float(_xent_cells(flat["exact"][frontier], flat["exact"][frontier]).mean()), 5),
+            },
         }
-    summary["probability"]["exact"] = {"log_loss_vs_truth": round(_xent(flat["mine"], flat["exact"]), 5)}
+    summary["probability"]["exact"] = {
+        "log_loss_vs_truth": round(float(_xent_cells(flat["mine"], flat["exact"]).mean()), 5),
+        "frontier": {"log_loss_vs_truth": round(float(_xent_cells(flat["mine"][frontier], flat["exact"][frontier]).mean()), 5)},
+    }
     summary["choice"] = {}
+    position_games = np.array([r["game"] for r in rows])
     for name in CHOOSERS:
         differs = np.array([r[f"{name}_differs"] for r in rows], dtype=np.float64)
         costs = np.array([r[f"{name}_cost"] for r in rows], dtype=np.float64)
-        n = len(rows)
+        rate, rate_se = clustered_mean(differs, position_games)
+        cost, cost_se = clustered_mean(costs, position_games)
         summary["choice"][name] = {
-            "differs": round(float(differs.mean()), 5),
-            "differs_se": round(float(differs.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0, 5),
-            "mean_cost": round(float(costs.mean()), 5),
-            "mean_cost_se": round(float(costs.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0, 5),
+            "differs": round(rate, 5),
+            "differs_se": round(rate_se, 5),
+            "mean_cost": round(cost, 5),
+            "mean_cost_se": round(cost_se, 5),
             "mean_cost_when_differs": round(float(costs[differs == 1].mean()) if differs.any() else 0.0, 5),
         }
     edges = np.linspace(0, 1, BINS + 1)
@@ -172,24 +220,41 @@ def compare_probabilities(
 
 
 def markdown(summary: dict[str, Any]) -> str:
-    """The comparison as Markdown tables."""
+    """The comparison as Markdown tables (± the SE over the games the positions come from)."""
+
+    def pm(score: dict[str, float], key: str) -> str:
+        se = score.get(f"{key}_se")
+        return f"{score[key]:.4f}" + ("" if se is None else f" ± {se:.4f}")
+
+    frontier_cells = summary.get("frontier_cells")
     lines = [
-        f"{summary['positions']} guess positions of dsscsp-manhattan ({', '.join(summary['boards'])}, rule {summary['rule']}, "
-        f"seed {summary['seed']}), {summary['cells']} covered cells",
+        f"{summary['positions']:,} guess positions of dsscsp-manhattan ({', '.join(summary['boards'])}, rule "
+        f"{summary['rule']}, seed {summary['seed']}"
+        + (f", from {summary['games']:,} games" if "games" in summary else "")
+        + f"), {summary['cells']:,} covered cells"
+        + ("" if frontier_cells is None else f", {frontier_cells:,} of them on the frontier (next to a number)")
+        + f"; {summary['cpu_seconds']:.0f} CPU s.",
         "",
-        "| probability | log loss vs exact (exact's own entropy {:.4f}) | log loss vs the true layout "
-        "| mean abs. diff. from exact |".format(summary["probability"]["dsscsp"]["exact_entropy"]),
-        "|---|---|---|---|",
+        "| probability | cells | log loss vs exact | exact's own entropy | log loss vs the true layout "
+        "| mean abs. diff. from exact |",
+        "|---|---|---|---|---|---|",
     ]
-    for name in PROBABILISTIC:
-        s = summary["probability"][name]
-        lines.append(
-            f"| {name} | {s['log_loss_vs_exact']:.4f} | {s['log_loss_vs_truth']:.4f} | {s['mean_abs_diff_vs_exact']:.4f} |"
-        )
-    lines.append(f"| exact | - | {summary['probability']['exact']['log_loss_vs_truth']:.4f} | 0 |")
+    scopes = [("all covered", None)] + ([("frontier", "frontier")] if frontier_cells is not None else [])
+    for label, key in scopes:
+        for name in PROBABILISTIC:
+            s = summary["probability"][name]
+            s = s[key] if key else s
+            lines.append(
+                f"| {name} | {label} | {pm(s, 'log_loss_vs_exact')} | {s['exact_entropy']:.4f} "
+                f"| {pm(s, 'log_loss_vs_truth')} | {pm(s, 'mean_abs_diff_vs_exact')} |"
+            )
+        e = summary["probability"]["exact"]
+        e = e[key] if key else e
+        lines.append(f"| exact | {label} | - | - | {e['log_loss_vs_truth']:.4f} | 0 |")
     lines += [
         "",
-        "| player's choice | differs from the exact-safest cell | extra exact mine probability per guess | when it differs |",
+        "| player's choice | picks a cell less safe than the exact-safest | extra exact mine probability per guess "
+        "| per guess where it differs |",
         "|---|---|---|---|",
     ]
     for name in CHOOSERS:
@@ -236,4 +301,4 @@ def _plot(calibration: list[dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
-__all__ = ["compare_probabilities", "markdown"]
+__all__ = ["clustered_mean", "compare_probabilities", "markdown"]
