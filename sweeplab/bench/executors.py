@@ -84,10 +84,12 @@ class LocalExecutor(_Base):
         self.workers = jobs if jobs is not None else (os.cpu_count() or 1)
         self._pool: ProcessPoolExecutor | None = None
         self._pool_size = 0
+        self._used = 0  # processes the last run really used (-j is capped by the number of batches)
 
     def imap_unordered(self, fn: Callable[[T], R], tasks: Iterable[T], count: int | None = None) -> Generator[R, None, None]:
         """Each ``fn(task)`` as it finishes (in any order); ``count`` (how many tasks, if known) caps the pool size."""
         if self.workers <= 1 or (count is not None and count <= 1):
+            self._used = 1
             for task in tasks:
                 yield fn(task)
             return
@@ -95,6 +97,7 @@ class LocalExecutor(_Base):
             size = self.workers if count is None else max(1, min(self.workers, count))
             self._pool = ProcessPoolExecutor(max_workers=size, initializer=worker_setup)
             self._pool_size = size
+        self._used = self._pool_size
         pool = self._pool
         window = 2 * self._pool_size  # the pool's real size: -j may ask for far more workers than there are tasks
         source = iter(tasks)
@@ -146,7 +149,9 @@ class LocalExecutor(_Base):
         self.close()
 
     def describe(self) -> str:
-        return f"{self.workers} local process(es)" if self.workers > 1 else "1 process"
+        """The processes that played (after a run: the pool's real size, which -j far above the batches does not reach)."""
+        used = self._used or self.workers
+        return f"{used} local processes" if used > 1 else "1 process"
 
 
 #: How long a Dask client waits for the scheduler before giving up, in seconds (``--scheduler`` never hangs); the

@@ -357,7 +357,6 @@ def bench_command(
             done = journal.resumed if journal is not None else 0
             stopped = None
             with executor_for(executor, jobs, scheduler) as ex, game_progress("bench", total, done, quiet=as_json) as advance:
-                workers = ex.describe()
                 try:
                     report = bench(
                         names,
@@ -375,6 +374,7 @@ def bench_command(
                     )
                 except Stopped as stop:
                     stopped = stop  # reported once the workers and the progress line have stopped
+                workers = ex.describe()  # after the run: the processes really used
             if stopped is not None:
                 stopped.report.settings["executor"] = workers
                 _print_report(stopped.report, workers, layout_set, games, as_json)

@@ -202,6 +202,10 @@ def test_many_jobs_for_few_games_start_no_more_processes_than_batches():
         results = run("random", Rules(9, 9, 10, "safe"), 6, executor=ex, batch=2)
         assert ex._pool is not None and len(ex._pool._processes) <= 3
     assert len(results) == 6
+    assert ex.describe() == "3 local processes"
+    line = invoke("bench", "-s", "random", "-b", "beginner", "-n", "4", "-j", "500").output
+    used = re.search(r"on (\d+) local processes", line)
+    assert used and int(used.group(1)) <= 4, line  # 4 games are at most 4 batches: never 500 processes
 
 
 def test_the_zero_rule_on_a_board_too_dense_for_an_opening_is_reported():
