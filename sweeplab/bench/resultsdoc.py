@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.bench.best_results import section as best_section
+from sweeplab.bench.optimal_table import section as optimal_section
 from sweeplab.bench.published import (
     SEED_000_FRONTIER,
     SEED_000_FRONTIER_GAMES,
@@ -240,6 +241,9 @@ def build(results: Path, explanations: dict[str, str]) -> tuple[str, list[str]]:
     best = best_section(results)  # the best strategy against the published solvers (sweeplab.bench.best_results)
     if best:
         doc.add(best)
+    optimal = optimal_section(results)  # optimal play against strategies on small boards (issue 10)
+    if optimal:
+        doc.add(optimal)
     _closing(doc)
     stale = sorted(set(explanations) - doc.used)
     if stale:

@@ -237,3 +237,103 @@ def _policy(search: Any, rules: Rules, result: Any, depth: int) -> dict[str, Any
         "the layouts it wins of those still possible"
     )
     return out
+
+
+@main.command("optimal-table", short_help="Optimal play beside strategies, exactly, on many small boards.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("results/optimal"),
+    show_default=True,
+    help="write data.json, data.csv, table.md and win-density.png here",
+)
+@click.option("--boards", default=None, metavar="LIST", help="WxHxM or WxHxA-B (mines A to B), comma-separated  [default: "
+              "3x3x1-7,4x4x1-10,4x5x1-8,5x5x1-6,6x6x1-4,8x8x1-4]")  # fmt: skip
+@click.option("--strategies", "-s", default="exact,best,cspstrategy", show_default=True, help="strategies to evaluate exactly")
+@click.option("--rules", "rule_list", default="unsafe,safe,zero", show_default=True, help="first-click rules")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=600.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="per board: a search still running after this long is recorded as not finished",
+)
+@click.option(
+    "--max-layouts",
+    type=click.IntRange(min=1),
+    default=200_000,
+    show_default=True,
+    help="evaluate strategies only on boards with at most this many layouts",
+)
+@click.option(
+    "--cap",
+    "caps",
+    multiple=True,
+    default=("best=20000",),
+    show_default=True,
+    metavar="STRATEGY=N",
+    help="a lower --max-layouts for one strategy (repeatable)",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="the strategies' seed (the same for every layout)")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes  [default: all cores]")
+@click.option("--resume", is_flag=True, help="keep the results already in --out and run only the rest")
+@friendly_errors
+def optimal_table_command(
+    out: Path,
+    boards: str | None,
+    strategies: str,
+    rule_list: str,
+    time_limit: float,
+    max_layouts: int,
+    caps: tuple[str, ...],
+    seed: int,
+    jobs: int | None,
+    resume: bool,
+) -> None:
+    """Issue 10's table: on every board listed, for each rule, the optimal win probability (a search per board,
+    stopped after --time-limit) and each strategy's exact win probability over every layout, with its gap to optimal.
+
+    Results are written after every finished task, so an interrupted run keeps them; --resume runs only the rest.
+    Prints the largest board whose search finished.
+    """
+    import os
+    import shlex
+
+    from sweeplab.bench import optimal_table as table
+
+    specs = strategy_list(strategies)
+    rules = [r.strip() for r in rule_list.split(",") if r.strip()]
+    for rule in rules:
+        if rule not in table.RULES:
+            raise click.BadParameter(f"{rule!r} is not one of {', '.join(table.RULES)}", param_hint="--rules")
+    cap_map: dict[str, int] = {}
+    for item in caps:
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().isdigit() or int(value) < 1:
+            raise click.BadParameter(f"{item!r}: expected STRATEGY=N with N a positive whole number", param_hint="--cap")
+        cap_map[name.strip()] = int(value)
+    settings = table.Settings(
+        boards=table.parse_boards(boards or table.DEFAULT_BOARDS),
+        strategies=specs,
+        rules=rules,
+        time_limit=time_limit,
+        max_layouts=max_layouts,
+        caps=cap_map,
+        seed=seed,
+        command="sweeplab " + " ".join(shlex.quote(a) for a in sys.argv[1:] if a != "--resume"),
+    )
+    workers = jobs or os.cpu_count() or 1
+
+    def report(task: Any, rows: list[dict[str, Any]], done: int, total: int) -> None:
+        what = ", ".join(
+            f"{r['rule']} {_percent(r['win_rate'])}" if r["status"] == "done" else f"{r['rule']} {r['note']}" for r in rows
+        )
+        spent = sum(r["seconds"] or 0 for r in rows) if task.player != "optimal" else max(r["seconds"] or 0 for r in rows)
+        click.echo(f"[{done}/{total}] {task.board.spec} {task.player}: {what} ({spent:.1f} s)", err=True)
+
+    data = table.run_table(settings, out, resume=resume, jobs=workers, on_task=report)
+    biggest = table.largest_finished(data)
+    click.echo(f"wrote {out}/data.json, data.csv, table.md" + (", win-density.png" if (out / "win-density.png").exists() else ""))
+    if biggest:
+        click.echo(f"largest board finished: {biggest[0]} ({biggest[1]:,} layouts)")
