@@ -306,6 +306,21 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "max_layouts": ("!", sizes(["50", "500"])),
         "as_json": FLAG,
     },
+    "optimal-table": {
+        "out": ("!", OUT_DIR),
+        "boards": (
+            "!",
+            one_of_values(["3x3x1-2", "2x2x1", "3x3x2,2x2x1-3"], ["huge", "3x3x10", "", "9x9x2", "3x3x2-1", "1" * 23 + "x1x1"]),
+        ),
+        "strategies": STRATEGY,
+        "rule_list": one_of_values(["unsafe", "safe,zero"], ["xp", "hint", "", ","]),
+        "time_limit": ("!", TIME_LIMIT),
+        "max_layouts": ("!", sizes(["50", "500"])),
+        "caps": one_of_values(["exact=10", "best=1"], ["exact", "x=0", "=", "", "a=-1"]),
+        "seed": SEED,
+        "jobs": sizes(["1", "2"]),
+        "resume": FLAG,
+    },
     "serve": {  # the server is not run (see quiet_server): only the arguments and the bind are checked
         "host": one_of_values(["127.0.0.1", "::1", "localhost", "0.0.0.0"], ["garbage", "", "999.1.1.1", "[", "1" * 23]),
         "port": one_of_values(["0", "0", "8000"], ["65536", "-1", "abc", "", "1" * 23, "nan"]),

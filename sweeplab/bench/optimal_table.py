@@ -91,13 +91,13 @@ def parse_boards(text: str) -> list[Board]:
         b = int(match[4]) if match[4] else a
         if b < a:
             raise TableError(f"board {item!r}: the mine range {a}-{b} is empty")
-        for m in range(a, b + 1):
+        if w * h > 64:
+            raise TableError(f"board {item!r}: the optimal search handles at most 64 cells")
+        for m in range(a, min(b, w * h + 1) + 1):
             try:
                 Rules(w, h, m, "unsafe")
             except SweeplabError as error:
                 raise TableError(f"board {item!r}: {error}") from None
-            if w * h > 64:
-                raise TableError(f"board {item!r}: the optimal search handles at most 64 cells")
             board = Board(w, h, m)
             if board not in out:
                 out.append(board)

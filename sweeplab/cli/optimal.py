@@ -270,10 +270,8 @@ def _policy(search: Any, rules: Rules, result: Any, depth: int) -> dict[str, Any
     "--cap",
     "caps",
     multiple=True,
-    default=("best=20000",),
-    show_default=True,
     metavar="STRATEGY=N",
-    help="a lower --max-layouts for one strategy (repeatable)",
+    help="a lower --max-layouts for one strategy (repeatable; best=20000 unless changed)",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="the strategies' seed (the same for every layout)")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes  [default: all cores]")
@@ -307,7 +305,9 @@ def optimal_table_command(
     for rule in rules:
         if rule not in table.RULES:
             raise click.BadParameter(f"{rule!r} is not one of {', '.join(table.RULES)}", param_hint="--rules")
-    cap_map: dict[str, int] = {}
+    if not rules:
+        raise click.BadParameter("name at least one rule", param_hint="--rules")
+    cap_map: dict[str, int] = dict(table.DEFAULT_CAPS)  # a --cap adds to (or changes) the default caps
     for item in caps:
         name, sep, value = item.partition("=")
         if not sep or not value.strip().isdigit() or int(value) < 1:
