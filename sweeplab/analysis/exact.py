@@ -589,7 +589,20 @@ class Probabilities:
 
     def covered(self) -> list[tuple[int, float]]:
         """(cell, probability) for every covered unflagged cell."""
-        return [(c, self.probability(c)) for c, v in enumerate(self.observation.view) if v == COVERED]
+        numerator, denominator = self._numerator, self._denominator
+        shared: float | None = None  # the unconstrained cells' probability, computed once
+        out = []
+        for c, v in enumerate(self.observation.view):
+            if v != COVERED:
+                continue
+            if c in numerator:
+                out.append((c, float(numerator[c] / denominator[c])))
+            else:
+                if shared is None:
+                    num, den = self._unconstrained
+                    shared = float(num / den)
+                out.append((c, shared))
+        return out
 
 
 class Analyzer:

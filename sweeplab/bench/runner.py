@@ -23,6 +23,7 @@ from sweeplab.bench.signals import Interrupted, deferred
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.rules import Rules
+from sweeplab.core.seeds import SEED_SPAN, seed_entropy  # noqa: F401  (SEED_SPAN: part of the runner's interface)
 from sweeplab.strategies.base import Guess, play
 from sweeplab.strategies.registry import make
 
@@ -187,29 +188,6 @@ class BenchSpec:
     def __post_init__(self) -> None:
         if self.time_limit is not None and not (isinstance(self.time_limit, int | float) and 0 < self.time_limit < math.inf):
             raise BenchError(f"the time limit must be a finite number of seconds above 0, not {self.time_limit!r}")
-
-
-#: Root seeds from 0 to ``SEED_SPAN - 1`` are used by numpy's SeedSequence as they are; see :func:`seed_entropy`.
-SEED_SPAN = 2**256
-
-
-def seed_entropy(root: int) -> int:
-    """The non-negative integer that numpy's SeedSequence gets for the root seed ``root`` (any Python integer).
-
-    Seeds from 0 to 2**256 - 1 are used as they are (so every earlier run keeps its games). The rest of the
-    integers are folded, one to one, above 2**256: a seed s >= 2**256 becomes 2**256 + 2 (s - 2**256) and a
-    negative seed s becomes 2**256 + 2 |s| - 1. Different seeds therefore always give different games.
-
-    >>> seed_entropy(5), seed_entropy(-1) - SEED_SPAN, seed_entropy(SEED_SPAN) - SEED_SPAN
-    (5, 1, 0)
-    """
-    if not isinstance(root, int) or isinstance(root, bool):
-        raise TypeError(f"a root seed is an integer, not {root!r}")
-    if 0 <= root < SEED_SPAN:
-        return root
-    if root >= SEED_SPAN:
-        return SEED_SPAN + 2 * (root - SEED_SPAN)
-    return SEED_SPAN + 2 * -root - 1
 
 
 def game_seeds(root: int, index: int) -> tuple[int, int]:

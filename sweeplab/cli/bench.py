@@ -52,7 +52,7 @@ EXPERIMENT_NAMES = (
 MAX_GAMES = 10**12
 
 SEED_HELP = (
-    "root seed, any integer (negative too: see `sweeplab.bench.runner.seed_entropy`, different seeds always give different games)"
+    "root seed, any integer (negative too: see `sweeplab.core.seeds.seed_entropy`, different seeds always give different games)"
 )
 
 

@@ -52,7 +52,7 @@ def _training_seed(seed: int) -> int:
         return seed
     import numpy as np
 
-    from sweeplab.bench.runner import seed_entropy
+    from sweeplab.core.seeds import seed_entropy
 
     return int(np.random.SeedSequence(seed_entropy(seed)).generate_state(1)[0]) & 0x7FFFFFFF
 

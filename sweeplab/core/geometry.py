@@ -29,6 +29,17 @@ def _neighbour_table(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
+@lru_cache(maxsize=64)
+def _border_table(width: int, height: int) -> tuple[int, ...]:
+    """Per cell: 0 for a corner, 1 for another border cell, 2 inside."""
+    table = []
+    for y in range(height):
+        for x in range(width):
+            on_x, on_y = x in (0, width - 1), y in (0, height - 1)
+            table.append(0 if on_x and on_y else 1 if on_x or on_y else 2)
+    return tuple(table)
+
+
 @dataclass(frozen=True)
 class Board:
     """A rectangular board of ``width`` x ``height`` cells; a cell is one int, ``y * width + x``.
@@ -41,6 +52,8 @@ class Board:
     width: int
     height: int
     neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    #: per cell: 0 a corner, 1 another border cell, 2 inside (``is_corner``/``is_edge`` without the checks)
+    border: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("width", "height"):
@@ -51,6 +64,7 @@ class Board:
         if self.width * self.height > MAX_CELLS:
             raise BoardSpecError(f"a {self.width}x{self.height} board has more than {MAX_CELLS} cells")
         object.__setattr__(self, "neighbours", _neighbour_table(self.width, self.height))
+        object.__setattr__(self, "border", _border_table(self.width, self.height))
 
     @property
     def cells(self) -> int:

@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from sweeplab.bench.runner import seed_entropy
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import Rules
+from sweeplab.core.seeds import seed_entropy
 from sweeplab.learn.features import FEATURE_NAMES, build_features, probabilities_for, sample_candidates
 from sweeplab.learn.players import WatchedStrategy
 from sweeplab.strategies.base import play

@@ -17,12 +17,17 @@ TIE = 1e-12  # probabilities closer than this are treated as equal
 def preferred_cell(observation: Observation, candidates: list[int]) -> int:
     """Among equally good cells: a corner, then an edge, then the cell with most covered neighbours; then the lowest index."""
     board, view = observation.board, observation.view
+    border = board.border
+    place = min(border[c] for c in candidates)  # corners first, then edges: rank the covered neighbours of those only
+    pool = [c for c in candidates if border[c] == place]
+    if len(pool) == 1:
+        return pool[0]
+    neighbours = board.neighbours
 
-    def rank(cell: int) -> tuple[int, int, int, int]:
-        covered_neighbours = sum(1 for n in board.neighbours[cell] if view[n] == COVERED)
-        return (not board.is_corner(cell), not board.is_edge(cell), -covered_neighbours, cell)
+    def rank(cell: int) -> tuple[int, int]:
+        return (-sum(1 for n in neighbours[cell] if view[n] == COVERED), cell)
 
-    return min(candidates, key=rank)
+    return min(pool, key=rank)
 
 
 def guess_kind(observation: Observation, result: Probabilities, cell: int) -> str:
