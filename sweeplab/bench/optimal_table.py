@@ -13,6 +13,7 @@ already there, so a cut-off run loses only the work in flight. The docs/results.
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import math
 import re
@@ -201,7 +202,42 @@ def run_task(task: Task) -> list[dict[str, Any]]:
             note=f"seed {task.seed}",
         )
         rows.append(row)
+        if rule == "zero":
+            rows.append(_from_best_click(task, rules))
     return rows
+
+
+#: Under ``zero`` the first click decides most of the value, so each strategy is also played from the optimal player's
+#: first click (the harness reveals it, as ``bench --first-click``): the row's player is the spec with this suffix.
+BEST_CLICK = "@best-click"
+
+
+def _from_best_click(task: Task, rules: Rules) -> dict[str, Any]:
+    from sweeplab.analysis.optimal import OptimalSearch, SearchBudgetExceeded
+    from sweeplab.bench.evaluate import evaluate
+
+    board = task.board
+    row = _base(board, rules.first_click, task.player + BEST_CLICK)
+    search = OptimalSearch(board.width, board.height, board.mines)
+    search.deadline = time.perf_counter() + task.time_limit
+    try:
+        click = search.solve(rules.first_click).best[0]
+    except SearchBudgetExceeded:
+        row.update(status="not finished", note=f"the optimal first click was not found within {task.time_limit:g} s")
+        return row
+    evaluation = evaluate(task.player, rules, seed=task.seed, first_click=click, max_layouts=board.layouts)
+    row.update(
+        status="done",
+        wins=evaluation.wins,
+        dealt=evaluation.layouts,
+        win_probability=str(evaluation.value),
+        win_rate=float(evaluation.value),
+        first_click="{},{}".format(*board_xy(board, click)),
+        seconds=round(evaluation.seconds, 3),
+        cpu_seconds=round(evaluation.cpu_seconds, 3),
+        note=f"seed {task.seed}; first click {board_xy(board, click)}, the optimal player's, revealed by the harness",
+    )
+    return row
 
 
 def board_xy(board: Board, cell: int) -> tuple[int, int]:
@@ -236,9 +272,11 @@ def plan(settings: Settings, done: Sequence[dict[str, Any]]) -> tuple[list[Task]
                 continue
             if player != "optimal" and board.layouts > settings.cap(player):
                 for rule in todo:
-                    row = _base(board, rule, player)
-                    row.update(status="skipped", note=f"not evaluated: {board.layouts:,} layouts, cap {settings.cap(player):,}")
-                    skipped.append(row)
+                    for name in (player, player + BEST_CLICK) if rule == "zero" else (player,):
+                        row = _base(board, rule, name)
+                        note = f"not evaluated: {board.layouts:,} layouts, cap {settings.cap(player):,}"
+                        row.update(status="skipped", note=note)
+                        skipped.append(row)
                 continue
             # the search's cost is only known when it runs all rules in one go, so it redoes every rule
             tasks.append(Task(board, player, rules if player == "optimal" else todo, settings.time_limit, settings.seed))
@@ -353,6 +391,7 @@ def _write(out: Path, settings: Settings, rows: list[dict[str, Any]], started: f
     write_text(out / "table.md", markdown(data))
     if final:
         plot(data, out / "win-density.png")
+        plot_cost(data, out / "cost.png")
     return data
 
 
@@ -390,12 +429,13 @@ def rule_table(data: dict[str, Any], rule: str) -> str:
     strategies = data["settings"]["strategies"]
     boards = list(dict.fromkeys(r["board"] for r in rows))
     by = {(r["board"], r["player"]): r for r in rows}
-    header = ["board", "density", "layouts", "optimal % (wins/dealt)", *[f"{s} % (gap)" for s in strategies]]
+    players = [*strategies, *([s + BEST_CLICK for s in strategies] if rule == "zero" else [])]
+    header = ["board", "density", "layouts", "optimal % (wins/dealt)", *[f"{s} % (gap)" for s in players]]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     for b in boards:
         first = next(r for r in rows if r["board"] == b)
         cells = [b, f"{first['density']:.3f}", f"{first['layouts']:,}", _optimal_cell(by.get((b, "optimal")))]
-        cells += [_cell(by.get((b, s))) for s in strategies]
+        cells += [_cell(by.get((b, s))) for s in players]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -471,11 +511,14 @@ def markdown(data: dict[str, Any]) -> str:
         f"Produced by `{data['command']}`.\n\n" if data["command"] else "",
         "Win probabilities in percent, exact over every layout (no sampling error); the gap is the strategy's value minus "
         "the optimal value, in percentage points. Strategies choose their own first click; the optimal value uses the "
-        "best first click.\n\n",
+        "best first click; under zero, `@best-click` plays the strategy from the optimal player's first click.\n\n",
     ]
     for rule in data["settings"]["rules"]:
         parts.append(f"## {rule}\n\n{rule_table(data, rule)}\n")
     parts.append("## Cost of the search\n\n" + cost_table(data) + "\n")
+    steps = growth(data)
+    if steps:
+        parts.append("Time per added mine: " + "; ".join(steps) + ".\n\n")
     for note in notes(data):
         parts.append(f"- {note}\n")
     return "".join(parts)
@@ -496,6 +539,7 @@ def plot(data: dict[str, Any], path: Path) -> Path | None:
         return None
     fig, axes = plt.subplots(len(rules), len(shapes), figsize=(2.6 * len(shapes) + 1, 2.4 * len(rules) + 0.5), squeeze=False)
     styles = {"optimal": ("black", "o", 2.0)}
+    top = max(r["density"] for r in rows) + 0.03
     colours = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
     for i, rule in enumerate(rules):
         for j, shape in enumerate(shapes):
@@ -511,6 +555,7 @@ def plot(data: dict[str, Any], path: Path) -> Path | None:
                 colour, marker, width = styles.get(player, (colours[k % len(colours)], ".", 1.0))
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, color=colour, lw=width, ms=3, label=player)
             ax.set_ylim(-0.02, 1.02)
+            ax.set_xlim(0, top)
             ax.grid(alpha=0.3)
             if i == 0:
                 ax.set_title(shape)
@@ -518,9 +563,70 @@ def plot(data: dict[str, Any], path: Path) -> Path | None:
                 ax.set_ylabel(f"{rule}: P(win)")
             if i == len(rules) - 1:
                 ax.set_xlabel("mine density")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(players), frameon=False)
-    fig.subplots_adjust(bottom=0.12)
+    axes[0][0].legend(fontsize=7, loc="lower left")
+    plots._save(fig, path)
+    return path
+
+
+def search_cost(data: dict[str, Any]) -> dict[str, tuple[int, int, float, bool]]:
+    """Per board: (layouts, states expanded, seconds, finished) of its search over every rule."""
+    per: dict[str, list[dict[str, Any]]] = {}
+    for r in data["rows"]:
+        if r["player"] == "optimal":
+            per.setdefault(r["board"], []).append(r)
+    out = {}
+    for board, rs in per.items():
+        finished = all(r["status"] == "done" for r in rs)
+        seconds = sum(r["seconds"] for r in rs) if finished else max(r["seconds"] for r in rs)
+        out[board] = (rs[0]["layouts"], sum(r["states"] or 0 for r in rs), seconds, finished)
+    return out
+
+
+def growth(data: dict[str, Any]) -> list[str]:
+    """Per board shape, how the search's time grows with each added mine, for the boards that took over 0.1 s."""
+    cost = search_cost(data)
+    shapes: dict[str, list[tuple[int, str, float, bool]]] = {}
+    for board, (_, _, seconds, finished) in cost.items():
+        shape, _, mines = board.rpartition("x")
+        shapes.setdefault(shape, []).append((int(mines), board, seconds, finished))
+    out = []
+    for shape, items in shapes.items():
+        items.sort()
+        steps = []
+        for (_, a, sa, fa), (_, b, sb, fb) in itertools.pairwise(items):
+            if sa >= 0.1 and fa:
+                steps.append(f"{a} to {b} x{sb / sa:.0f}" + ("" if fb else " (at least: not finished)"))
+        if steps:
+            out.append(f"{shape}: " + ", ".join(steps))
+    return out
+
+
+def plot_cost(data: dict[str, Any], path: Path) -> Path | None:
+    """The search's states expanded and seconds against the board's layouts (log-log), one marker per board shape."""
+    from sweeplab.bench import plots
+
+    cost = search_cost(data)
+    if not plots.available() or not cost:
+        return None
+    plt = plots._pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    shapes = list(dict.fromkeys(b.rpartition("x")[0] for b in cost))
+    markers = "os^vD<>p*h"
+    for k, shape in enumerate(shapes):
+        pts = sorted(v for b, v in cost.items() if b.rpartition("x")[0] == shape)
+        for ax, index in ((axes[0], 1), (axes[1], 2)):
+            done = [(p[0], max(p[index], 1 if index == 1 else 1e-3)) for p in pts if p[3]]
+            stopped = [(p[0], max(p[index], 1e-3)) for p in pts if not p[3]]
+            (line,) = ax.plot([p[0] for p in done], [p[1] for p in done], marker=markers[k % len(markers)], ls="-", label=shape)
+            if stopped:
+                ax.plot([p[0] for p in stopped], [p[1] for p in stopped], marker="x", ls="", color=line.get_color(), ms=9)
+    for ax, label in ((axes[0], "states expanded (all rules)"), (axes[1], "seconds (all rules)")):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("layouts of the board")
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3, which="both")
+    axes[1].legend(title="board (x: not finished)", fontsize=8)
     plots._save(fig, path)
     return path
 
@@ -539,7 +645,8 @@ def section(results: Path) -> str:
         "(`sweeplab evaluate`, strategy seed 0), choosing their own first click, so each number is an exact fraction "
         "(in `data.json`) with no sampling error: no standard error applies. Percent, with each strategy's gap to "
         "the optimal value in percentage points. Under `zero` the strategies open in a corner while the optimal "
-        "player picks the best first click, so part of that gap is the first click.\n",
+        "player picks the best first click, so most of that gap is the first click: the `@best-click` columns play "
+        "each strategy after the harness reveals the optimal player's first click.\n",
     ]
     for rule in data["settings"]["rules"]:
         parts.append(f"### {rule}\n\n{rule_table(data, rule)}")
@@ -550,8 +657,13 @@ def section(results: Path) -> str:
     )
     if biggest:
         parts.append(f"Largest board finished under every rule: {biggest[0]} ({biggest[1]:,} layouts).\n")
+    steps = growth(data)
+    if steps:
+        parts.append("How the time grows with each added mine (boards whose search took over 0.1 s): " + "; ".join(steps) + ".\n")
     for note in notes(data):
         parts.append(f"- {note}\n")
     if (results / "optimal" / "win-density.png").exists():
         parts.append("\n![win probability against mine density](../results/optimal/win-density.png)\n")
+    if (results / "optimal" / "cost.png").exists():
+        parts.append("![the search's cost against the board's layouts](../results/optimal/cost.png)\n")
     return "\n".join(parts)

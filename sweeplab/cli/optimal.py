@@ -334,6 +334,7 @@ def optimal_table_command(
 
     data = table.run_table(settings, out, resume=resume, jobs=workers, on_task=report)
     biggest = table.largest_finished(data)
-    click.echo(f"wrote {out}/data.json, data.csv, table.md" + (", win-density.png" if (out / "win-density.png").exists() else ""))
+    plots = [name for name in ("win-density.png", "cost.png") if (out / name).exists()]
+    click.echo(f"wrote {out}/" + ", ".join(["data.json", "data.csv", "table.md", *plots]))
     if biggest:
         click.echo(f"largest board finished: {biggest[0]} ({biggest[1]:,} layouts)")

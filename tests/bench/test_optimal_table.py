@@ -44,7 +44,12 @@ def test_table_values_and_gaps_match_the_search_and_evaluate(tmp_path):
             row = by(data, board, rule, "exact")
             assert Fraction(row["win_probability"]) == strategy
             assert Fraction(row["gap"]) == value - strategy >= 0
-    assert {p.name for p in tmp_path.iterdir()} >= {"data.json", "data.csv", "table.md", "win-density.png"}
+    # under zero each strategy is also played from the optimal player's first click, revealed by the harness
+    click = OptimalSearch(4, 4, 4).solve("zero").best[0]
+    row = by(data, "4x4x4", "zero", "exact@best-click")
+    assert Fraction(row["win_probability"]) == evaluate("exact", Rules(4, 4, 4, "zero"), first_click=click).value
+    assert row["first_click"] == f"{click % 4},{click // 4}" and row["first_click"] != "0,0"
+    assert {p.name for p in tmp_path.iterdir()} >= {"data.json", "data.csv", "table.md", "win-density.png", "cost.png"}
     text = (tmp_path / "table.md").read_text()
     assert "| 4x4x4 | 0.250 | 1,820 | 52.80 (961/1820) | 48.30 (-4.51) |" in text
     assert table.largest_finished(data) == ("4x4x4", 1820)
@@ -78,7 +83,8 @@ def test_resume_runs_only_what_is_missing(tmp_path, monkeypatch):
     monkeypatch.setattr(table, "run_task", counting)
     data = table.run_table(settings("3x3x1-3", strategies=["exact"]), tmp_path, resume=True)
     assert sorted(ran) == [("3x3x3", "exact", ("unsafe", "safe", "zero")), ("3x3x3", "optimal", ("unsafe", "safe", "zero"))]
-    assert len(data["rows"]) == 3 * 3 * 2 and len(json.loads((tmp_path / "data.json").read_text())["rows"]) == 18
+    rows = 3 * (3 + 3 + 1)  # per board: optimal and exact under each rule, exact@best-click under zero
+    assert len(data["rows"]) == rows and len(json.loads((tmp_path / "data.json").read_text())["rows"]) == rows
 
 
 def test_command_and_results_section(tmp_path):
