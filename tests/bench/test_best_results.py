@@ -1,0 +1,85 @@
+import gzip
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sweeplab.bench.best_results import cost, main, section, summarise, verdict
+from sweeplab.bench.resultsdoc import build
+from sweeplab.cli import main as cli
+
+
+def test_verdict_states_the_gap_to_the_target_plainly():
+    assert verdict(0.41, 0.005, 10_000, 41.5) == "41.00 ± 0.50 at n=10,000; target 41.5; not shown, 0.50 short"
+    assert (
+        verdict(0.418, 0.002, 40_000, 41.5)
+        == "41.80 ± 0.20 at n=40,000; target 41.5; above the target by 0.30, within 2 SE: not shown"
+    )
+    assert verdict(0.42, 0.002, 40_000, 41.5) == "42.00 ± 0.20 at n=40,000; target 41.5; shown, 0.50 above"
+
+
+def test_a_paired_bench_run_becomes_a_row_beside_the_anchors(tmp_path):
+    run = tmp_path / "best" / "paired" / "beginner-safe-0-0"
+    result = CliRunner().invoke(
+        cli,
+        [
+            "bench",
+            "-s",
+            "best,exact",
+            "-b",
+            "9x9x10",
+            "-r",
+            "safe",
+            "--first-click",
+            "0,0",
+            "-n",
+            "6",
+            "-j",
+            "1",
+            "--out",
+            str(run),
+        ],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    data = summarise(run, "sweeplab bench -s best,exact ...")
+    assert not (run / "games.csv").exists()
+    rows = gzip.decompress((run / "games.csv.gz").read_bytes()).decode().splitlines()
+    assert len(rows) == 1 + 12
+    by = {s["strategy"]: s for s in data["strategies"]}
+    bench = {s["strategy"]: s for s in json.loads((run / "bench.json").read_text())["summaries"]}
+    for name in ("best", "exact"):
+        assert by[name]["games"] == 6 and by[name]["wins"] == bench[name]["wins"]
+        cpu = by[name]["cpu_ms"]
+        assert 0 < cpu["median"] <= cpu["p99"] <= cpu["worst"] and cpu["mean"] <= cpu["worst"]
+    pair = data["paired"][0]
+    assert (pair["a"], pair["b"], pair["games"]) == ("best", "exact", 6)
+    assert pair["difference"] == pytest.approx((by["best"]["wins"] - by["exact"]["wins"]) / 6)
+    text = section(tmp_path)
+    row = next(line for line in text.splitlines() if line.startswith("| 9x9x10 safe (0, 0) | 6 |"))
+    assert "| 91.87 ± 0.27 |" in row and "target 92.3" in row and "at n=6" in row
+    assert "| 30x16x99 safe (0, 0) | not run |" in text
+    assert "sweeplab bench -s best,exact ..." in text
+    assert "## The best strategy" in build(tmp_path, {})[0]
+
+
+def test_cost_counts_games_and_endgame_searches(tmp_path, capsys):
+    point = cost("9x9x10", "safe", (0, 0), 5)
+    assert point["games"] == 5 and 0 <= point["wins"] <= 5
+    assert 0 <= point["budget_share"] <= point["searched_share"] <= 1
+    out = tmp_path / "best" / "cost"
+    assert main(["cost", "--board", "9x9x10", "--games", "3", "--out", str(out)]) == 0
+    assert main(["cost", "--board", "9x9x10", "--games", "2", "--out", str(out)]) == 0
+    assert main(["cost", "--board", "9x9x10", "--rule", "zero", "--first-click", "2,2", "--games", "2", "--out", str(out)]) == 0
+    points = json.loads((out / "data.json").read_text())["points"]
+    assert [(p["rule"], p["games"]) for p in points] == [("safe", 2), ("zero", 2)]  # a repeated point is replaced
+    assert points[0]["command"] == f"python -m sweeplab.bench.best_results cost --board 9x9x10 --games 2 --out {out}"
+    text = section(tmp_path)
+    assert "### Cost of best" in text and "| 9x9x10 zero (2, 2) | 2 |" in text
+
+
+def test_cost_rejects_a_bad_first_click(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["cost", "--first-click", "3", "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "a first click is X,Y" in capsys.readouterr().err
