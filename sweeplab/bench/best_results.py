@@ -209,7 +209,8 @@ def section(results: Path) -> str:
         return ""
     parts = [
         "## The best strategy against the strongest published solvers\n\n"
-        "`best` (issue 9; `docs/strategies.md`) beside `exact` on the same layouts, each row one paired run "
+        "`best` (issue 9; `sweeplab/strategies/best/`, options in `sweeplab strategies --options best`) beside "
+        "`exact` on the same layouts, each row one paired run "
         "(`sweeplab bench --strategy best,exact`, root seed 0, the strategy's default settings, fixed before these "
         "runs). Win rates are percent ± the binomial standard error; the paired difference's SE comes from the "
         "per-game differences. JSMinesweeper's rates are its solver measured on this machine on identical layouts "
