@@ -227,7 +227,7 @@ def section(results: Path) -> str:
         config = f"{board} {rule} ({click[0]}, {click[1]})"
         if data is None:
             rows.append(
-                [config, "not run", "", "", "", f"{jsm[0]:.2f} ± {jsm[1]:.2f}", f"{top[1]:.2f} ({top[0]})", "not measured"]
+                [config, "not run", "", "", "", f"{jsm[0]:.2f} ± {jsm[1]:.2f}", f"{top[1]:.2f}: {top[0]}", "not measured"]
             )
             continue
         commands.append(data["command"])
@@ -243,7 +243,7 @@ def section(results: Path) -> str:
                 _pct(e["rate"], e["se"]),
                 f"{100 * sign * pair['difference']:+.2f} ± {100 * pair['se']:.2f}",
                 f"{jsm[0]:.2f} ± {jsm[1]:.2f}",
-                f"{top[1]:.2f} ({top[0]})",
+                f"{top[1]:.2f}: {top[0]}",
                 verdict(b["rate"], b["se"], b["games"], target),
             ]
         )
