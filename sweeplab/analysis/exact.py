@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any
 
 from sweeplab.analysis.constraints import Constraint, constraints_from, coupled, describe
-from sweeplab.core.errors import InconsistentPositionError, SweeplabError, UndecidedError
+from sweeplab.core.errors import ArgumentError, InconsistentPositionError, SweeplabError, UndecidedError, shown
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
 try:  # the optional C kernel (setup.py builds it when a C compiler is present)
@@ -605,6 +605,16 @@ class Probabilities:
         return out
 
 
+def _observation(value: object, where: str) -> Observation:
+    """``value`` if it is an :class:`Observation`, else :class:`ArgumentError` naming ``where``."""
+    if not isinstance(value, Observation):
+        raise ArgumentError(
+            f"{where}: expected an Observation (game.observation(), or a position read with "
+            f"sweeplab.formats.read_position), not {shown(value)}"
+        )
+    return value
+
+
 class Analyzer:
     """Analyses positions within a :class:`Budget`. It counts with the C kernel when it is built
     (``sweeplab.analysis._kernel``) and in pure Python otherwise or when ``SWEEPLAB_PURE_PYTHON`` is set; both give
@@ -622,6 +632,7 @@ class Analyzer:
 
         Raises :class:`InconsistentPositionError` when no layout can produce the position (proved), and
         :class:`UndecidedError` when the budget ran out before even an estimate was had."""
+        observation = _observation(observation, "Analyzer.analyze(observation)")
         clock = _Clock.starting(self.budget)
         if self.use_kernel:
             return self._analyze_with_kernel(observation, clock)
@@ -1123,6 +1134,9 @@ def _blame(component: Component, observation: Observation, deadline: float | Non
 
 def analyze(observation: Observation, budget: Budget = DEFAULT_BUDGET) -> Probabilities:
     """Exact mine probabilities for a position (a fresh :class:`Analyzer`; strategies keep their own for reuse)."""
+    observation = _observation(observation, "analyze(observation)")
+    if not isinstance(budget, Budget):
+        raise ArgumentError(f"analyze(budget): expected a Budget such as Budget(seconds=2.0), not {shown(budget)}")
     return Analyzer(budget).analyze(observation)
 
 
@@ -1142,6 +1156,7 @@ def check_consistency(observation: Observation, budget: Budget = DEFAULT_BUDGET)
     component that fits the global mine count is chosen, and one solution of each is found by a memoised
     depth-first search. Raises :class:`UndecidedError` (also known as ``BudgetExceededError``) when a component is
     too large to count, or the search takes longer than ``budget.seconds``: consistency is never estimated."""
+    observation = _observation(observation, "check_consistency(observation)")
     start = time.perf_counter()
     clock = _Clock(start, start + budget.seconds, start + budget.seconds, budget.seconds)
     too_big = UndecidedError(
