@@ -1054,9 +1054,12 @@ def _learned_players(doc: Doc) -> None:
         command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
         asked = "" if games >= LEARN_GAMES_ASKED else f" {games:,} games per player; the issue asks {LEARN_GAMES_ASKED:,}."
         run = doc.run_record(f"learn/winrates/{board}")
+        missing = [n for n in LEARN_VERSIONS if n not in by_name]
         sources.append(
             f"- {board}: `results/learn/winrates/{board}/` (`bench.json`, `games.csv.gz`, `run.json`), produced by "
-            f"`{command}`.{asked}" + (f" {run}" if run else "")
+            f"`{command}`.{asked}"
+            + (f" Not played on this board: {', '.join(missing)}." if missing else "")
+            + (f" {run}" if run else "")
         )
         claims += _learn_claims(board, outcomes)
         learned = [n for n in ("xgboost", "nn", "dqn", "dqn-single") if n in by_name]
