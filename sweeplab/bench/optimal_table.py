@@ -423,6 +423,15 @@ def _optimal_cell(row: dict[str, Any] | None) -> str:
     return f"{_pct(row['win_rate'])} ({row['wins']}/{row['dealt']})"
 
 
+def _clicks(row: dict[str, Any] | None, most: int = 2) -> str:
+    """The optimal first clicks as "(x,y)", the first ``most`` of them and how many more."""
+    if row is None or not row.get("best_first_clicks"):
+        return ""
+    clicks = row["best_first_clicks"].split()
+    text = " ".join(f"({c})" for c in clicks[:most])
+    return text + (f" +{len(clicks) - most}" if len(clicks) > most else "")
+
+
 def rule_table(data: dict[str, Any], rule: str) -> str:
     """One rule's table: per board the optimal value and each strategy's value with its gap (percentage points)."""
     rows = [r for r in data["rows"] if r["rule"] == rule]
@@ -430,11 +439,12 @@ def rule_table(data: dict[str, Any], rule: str) -> str:
     boards = list(dict.fromkeys(r["board"] for r in rows))
     by = {(r["board"], r["player"]): r for r in rows}
     players = [*strategies, *([s + BEST_CLICK for s in strategies] if rule == "zero" else [])]
-    header = ["board", "density", "layouts", "optimal % (wins/dealt)", *[f"{s} % (gap)" for s in players]]
+    header = ["board", "density", "layouts", "optimal % (wins/dealt)", "its first clicks", *[f"{s} % (gap)" for s in players]]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     for b in boards:
         first = next(r for r in rows if r["board"] == b)
-        cells = [b, f"{first['density']:.3f}", f"{first['layouts']:,}", _optimal_cell(by.get((b, "optimal")))]
+        opt = by.get((b, "optimal"))
+        cells = [b, f"{first['density']:.3f}", f"{first['layouts']:,}", _optimal_cell(opt), _clicks(opt)]
         cells += [_cell(by.get((b, s))) for s in players]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
@@ -637,13 +647,18 @@ def section(results: Path) -> str:
     if data is None:
         return ""
     biggest = largest_finished(data)
+    clicks = sorted(
+        {r["first_click"] for r in data["rows"] if r["status"] == "done" and r["player"] in data["settings"]["strategies"]}
+    )
+    opened = "they opened at " + ", ".join(f"({c})" for c in clicks) if clicks else "none was evaluated"
     parts = [
         "## The limit of the game: optimal play on small boards (issue 10)\n\n"
         f"Produced by `{data['command']}` (data: `results/optimal/data.json`, `data.csv`; table: `table.md`). The optimal "
         "value is the highest win probability any player can reach, from a search over what the player sees "
         "(`sweeplab optimal`); the strategies are played through the engine on every layout the rule deals "
-        "(`sweeplab evaluate`, strategy seed 0), choosing their own first click, so each number is an exact fraction "
-        "(in `data.json`) with no sampling error: no standard error applies. Percent, with each strategy's gap to "
+        f"(`sweeplab evaluate`, strategy seed {data['settings']['seed']}), choosing their own first click "
+        f"({opened}), so each number is an exact fraction (in `data.json`) with no sampling error: no standard "
+        "error applies. Percent, with each strategy's gap to "
         "the optimal value in percentage points. Under `zero` the strategies open in a corner while the optimal "
         "player picks the best first click, so most of that gap is the first click: the `@best-click` columns play "
         "each strategy after the harness reveals the optimal player's first click.\n",

@@ -51,7 +51,7 @@ def test_table_values_and_gaps_match_the_search_and_evaluate(tmp_path):
     assert row["first_click"] == f"{click % 4},{click // 4}" and row["first_click"] != "0,0"
     assert {p.name for p in tmp_path.iterdir()} >= {"data.json", "data.csv", "table.md", "win-density.png", "cost.png"}
     text = (tmp_path / "table.md").read_text()
-    assert "| 4x4x4 | 0.250 | 1,820 | 52.80 (961/1820) | 48.30 (-4.51) |" in text
+    assert "| 4x4x4 | 0.250 | 1,820 | 52.80 (961/1820) | (1,0) (2,0) +6 | 48.30 (-4.51) |" in text
     assert table.largest_finished(data) == ("4x4x4", 1820)
 
 
@@ -98,6 +98,6 @@ def test_command_and_results_section(tmp_path):
     assert by(data, "3x3x2", "unsafe", "exact")["status"] == "skipped" and by(data, "3x3x1", "unsafe", "exact")["gap"] == "0"
     text, _ = build(tmp_path, {})
     assert "## The limit of the game: optimal play on small boards" in text
-    assert "| 3x3x2 | 0.222 | 36 | 66.67 (24/36) | not evaluated |" in text
+    assert "| 3x3x2 | 0.222 | 36 | 66.67 (24/36) | (1,0) (0,1) +2 | not evaluated |" in text
     bad = CliRunner().invoke(main, ["optimal-table", "--out", str(out), "--cap", "exact", "--resume"])
     assert bad.exit_code == 2 and "expected STRATEGY=N" in bad.output
