@@ -120,7 +120,8 @@ class Task:
         n = self.board.layouts * len(self.rules)
         if self.player == "optimal":
             density = self.board.mines / self.board.cells  # the search's cost grows with the layouts and the density
-            return min(self.time_limit, 1e-5 * self.board.layouts**1.3 * (density / 0.2) ** 3)
+            size = (self.board.cells / 20) ** 4
+            return min(self.time_limit, 1e-5 * self.board.layouts**1.3 * (density / 0.2) ** 3 * size)
         per_game = (2.5e-3 if self.player.startswith("best") else 3e-4) * self.board.cells / 16
         return n * per_game
 
