@@ -412,7 +412,8 @@ def _cell(row: dict[str, Any] | None) -> str:
         return str(row["note"] or row["status"])
     text = _pct(row["win_rate"])
     if row.get("gap_rate") is not None:
-        text += f" ({-100 * row['gap_rate']:+.2f})" if row["gap_rate"] else " (0)"
+        gap = -100 * row["gap_rate"]
+        text += " (0)" if not gap else f" ({gap:+.2f})" if abs(gap) >= 0.005 else f" ({gap:+.1e})"
     return text
 
 

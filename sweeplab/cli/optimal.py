@@ -327,7 +327,9 @@ def optimal_table_command(
 
     def report(task: Any, rows: list[dict[str, Any]], done: int, total: int) -> None:
         what = ", ".join(
-            f"{r['rule']} {_percent(r['win_rate'])}" if r["status"] == "done" else f"{r['rule']} {r['note']}" for r in rows
+            f"{r['rule']}{' from the best click' if '@' in r['player'] else ''} "
+            + (_percent(r["win_rate"]) if r["status"] == "done" else str(r["note"]))
+            for r in rows
         )
         spent = sum(r["seconds"] or 0 for r in rows) if task.player != "optimal" else max(r["seconds"] or 0 for r in rows)
         click.echo(f"[{done}/{total}] {task.board.spec} {task.player}: {what} ({spent:.1f} s)", err=True)
