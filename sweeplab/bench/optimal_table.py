@@ -501,8 +501,9 @@ def notes(data: dict[str, Any]) -> list[str]:
         if r["status"] == "skipped" and r["board"] not in skipped.setdefault(r["player"], []):
             skipped[r["player"]].append(r["board"])
     for player, boards in skipped.items():
-        if boards:
-            out.append(f"`{player}` is not evaluated on {', '.join(boards)} (more layouts than its cap).")
+        if boards and BEST_CLICK not in player:  # skipped with the strategy itself
+            cap = min(s["max_layouts"], s["caps"].get(player.partition("[")[0], s["max_layouts"]))
+            out.append(f"`{player}` is not evaluated on {', '.join(boards)} (more than its cap of {cap:,} layouts).")
     stopped = sorted({r["board"] for r in data["rows"] if r["status"] == "not finished"})
     if stopped:
         out.append(f"The search did not finish within {s['time_limit']:g} s on {', '.join(stopped)}.")
@@ -551,7 +552,10 @@ def plot(data: dict[str, Any], path: Path) -> Path | None:
         return None
     fig, axes = plt.subplots(len(rules), len(shapes), figsize=(2.6 * len(shapes) + 1, 2.4 * len(rules) + 0.5), squeeze=False)
     styles = {"optimal": ("black", "o", 2.0)}
-    top = max(r["density"] for r in rows) + 0.03
+    top: dict[str, float] = {}
+    for r in rows:
+        shape = f"{r['width']}x{r['height']}"
+        top[shape] = max(top.get(shape, 0.0), 1.1 * r["density"])
     colours = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
     for i, rule in enumerate(rules):
         for j, shape in enumerate(shapes):
@@ -567,7 +571,7 @@ def plot(data: dict[str, Any], path: Path) -> Path | None:
                 colour, marker, width = styles.get(player, (colours[k % len(colours)], ".", 1.0))
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, color=colour, lw=width, ms=3, label=player)
             ax.set_ylim(-0.02, 1.02)
-            ax.set_xlim(0, top)
+            ax.set_xlim(0, top[shape])
             ax.grid(alpha=0.3)
             if i == 0:
                 ax.set_title(shape)
@@ -663,7 +667,9 @@ def section(results: Path) -> str:
         "error applies. Percent, with each strategy's gap to "
         "the optimal value in percentage points. Under `zero` the strategies open in a corner while the optimal "
         "player picks the best first click, so most of that gap is the first click: the `@best-click` columns play "
-        "each strategy after the harness reveals the optimal player's first click.\n",
+        "each strategy after the harness reveals the optimal player's first click. The `zero` values are not monotone "
+        "in the mines: the rule frees the click's neighbours only while the other cells can hold every mine (else "
+        "only the click, as the game deals), and a board whose free opening leaves only mines covered is won at once.\n",
     ]
     for rule in data["settings"]["rules"]:
         parts.append(f"### {rule}\n\n{rule_table(data, rule)}")
@@ -673,12 +679,18 @@ def section(results: Path) -> str:
         + cost_table(data)
     )
     if biggest:
-        parts.append(f"Largest board finished under every rule: {biggest[0]} ({biggest[1]:,} layouts).\n")
+        cost = search_cost(data)
+        slow = max((v[2], b) for b, v in cost.items() if v[3])
+        parts.append(
+            f"Largest board finished under every rule: {biggest[0]} ({biggest[1]:,} layouts); the longest search "
+            f"finished: {slow[1]} ({slow[0]:.0f} s, {cost[slow[1]][1]:,} states).\n"
+        )
     steps = growth(data)
     if steps:
         parts.append("How the time grows with each added mine (boards whose search took over 0.1 s): " + "; ".join(steps) + ".\n")
-    for note in notes(data):
-        parts.append(f"- {note}\n")
+    found = notes(data)
+    if found:
+        parts.append("".join(f"- {note}\n" for note in found))
     if (results / "optimal" / "win-density.png").exists():
         parts.append("\n![win probability against mine density](../results/optimal/win-density.png)\n")
     if (results / "optimal" / "cost.png").exists():
