@@ -101,3 +101,18 @@ def test_command_and_results_section(tmp_path):
     assert "| 3x3x2 | 0.222 | 36 | 66.67 (24/36) | (1,0) (0,1) +2 | not evaluated |" in text
     bad = CliRunner().invoke(main, ["optimal-table", "--out", str(out), "--cap", "exact", "--resume"])
     assert bad.exit_code == 2 and "expected STRATEGY=N" in bad.output
+
+
+def test_cost_growth_per_added_mine():
+    def row(board, rule, seconds, states, status="done"):
+        return {"board": board, "rule": rule, "player": "optimal", "status": status, "seconds": seconds,
+                "states": states, "layouts": 1000 * int(board[-1])}  # fmt: skip
+
+    data = {"rows": [
+        row("5x5x4", "unsafe", 1.0, 10), row("5x5x4", "safe", 0.5, 0), row("5x5x5", "unsafe", 15.0, 200),
+        row("5x5x5", "safe", 0.0, 0), row("5x5x6", "unsafe", 60.0, 900, "not finished"), row("4x4x3", "unsafe", 0.01, 5),
+        row("4x4x4", "unsafe", 0.02, 9),
+    ]}  # fmt: skip
+    assert table.search_cost(data)["5x5x4"] == (4000, 10, 1.5, True)
+    assert table.growth(data) == ["5x5: 5x5x4 to 5x5x5 x10, 5x5x5 to 5x5x6 x4 (at least: not finished)"]
+    assert table.largest_finished(data) == ("5x5x5", 5000)
