@@ -16,6 +16,9 @@ from sweeplab.cli.outputs import check_regular_file, check_writable
 from sweeplab.core.errors import SweeplabError
 
 INSTALL = "pip install 'sweeplab[learn]'"
+#: Upper bounds on how much work one command is asked for (a count with 23 digits is a typo, not a plan).
+MAX_GAMES = 10_000_000
+MAX_POSITIONS = 1_000_000
 
 
 class LearnSetupError(SweeplabError):
@@ -107,7 +110,7 @@ def learn_group() -> None:
 
 
 @learn_group.command("data", short_help="Play games and record candidate-cell features.")
-@click.option("--games", "-n", type=click.IntRange(min=1), required=True, help="games to play")
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), required=True, help="games to play")
 @click.option(
     "--out",
     "-o",
@@ -125,7 +128,7 @@ def learn_group() -> None:
 )
 @click.option(
     "--extra",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, 10_000),
     default=8,
     show_default=True,
     help="random covered cells off the frontier recorded per position",
@@ -205,22 +208,24 @@ def data_command(
 @click.option(
     "--games",
     "-n",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, MAX_GAMES),
     default=2000,
     show_default=True,
     help="games per batch (xgboost: when no --data; nn, dqn: per episode)",
 )
 @click.option(
     "--episodes",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, 1_000),
     default=None,
     help="nn: episodes of Algorithm 4 (default 5); dqn: iterative episodes after the single pass (default 4; 0 = single pass)",
 )
-@click.option("--epochs", type=click.IntRange(min=1), default=None, help="passes over each batch (nn default 2, dqn default 5)")
-@click.option("--rounds", type=click.IntRange(min=1), default=None, help="xgboost: boosting rounds (default 200)")
+@click.option(
+    "--epochs", type=click.IntRange(1, 10_000), default=None, help="passes over each batch (nn default 2, dqn default 5)"
+)
+@click.option("--rounds", type=click.IntRange(1, 100_000), default=None, help="xgboost: boosting rounds (default 200)")
 @click.option(
     "--alpha-games",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, MAX_GAMES),
     default=100,
     show_default=True,
     help="dqn: games per (board, alpha) when fitting equation (10)",
@@ -340,7 +345,12 @@ def train_command(
 
 @learn_group.command("compare", short_help="Learned against exact mine probabilities.")
 @click.option(
-    "--positions", "-n", type=click.IntRange(min=1), default=10_000, show_default=True, help="guess positions to compare on"
+    "--positions",
+    "-n",
+    type=click.IntRange(1, MAX_POSITIONS),
+    default=10_000,
+    show_default=True,
+    help="guess positions to compare on",
 )
 @click.option(
     "--board",

@@ -239,7 +239,7 @@ def _policy(search: Any, rules: Rules, result: Any, depth: int) -> dict[str, Any
     return out
 
 
-@main.command("optimal-table", short_help="Optimal play beside strategies, exactly, on many small boards.")
+@main.command("optimal-table", short_help="Optimal play beside strategies on many small boards.")
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),

@@ -20,7 +20,7 @@ from sweeplab.core.game import Game
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import make_rules
 from sweeplab.learn.classifiers import ClassifierScorer
-from sweeplab.learn.data import BoardRange, deals
+from sweeplab.learn.data import BoardRange, DataError, deals
 from sweeplab.learn.dqn import DQNScorer
 from sweeplab.learn.models import shipped
 from sweeplab.learn.players import ManhattanPlayer, load_scorer
@@ -99,7 +99,8 @@ def compare_probabilities(
     for board, wanted in zip(boards, per_board, strict=True):
         rules = make_rules(board, rule)
         found: list[tuple[Observation, dict[int, float], frozenset[int], int]] = []
-        for deal in deals(seed, 10**9, BoardRange.fixed(rules)):
+        limit = max(1_000, 50 * wanted)  # a board where the player never guesses must not make this loop forever
+        for deal in deals(seed, limit, BoardRange.fixed(rules)):
             if len(found) >= wanted:
                 break
             game = Game(deal.rules, deal.game_seed)
@@ -110,6 +111,11 @@ def compare_probabilities(
             mines = game.mine_cells()
             found.extend((o, p, mines, games_played) for o, p in seen[: wanted - len(found)])
             games_played += 1
+        if len(found) < wanted:
+            raise DataError(
+                f"--board {board}: {limit:,} games gave only {len(found):,} of the {wanted:,} positions asked where the "
+                "player had to guess; choose a board with more mines, or fewer --positions"
+            )
         for observation, probabilities, mines, game_id in found:
             cells = sorted(probabilities)
             view = observation.view
