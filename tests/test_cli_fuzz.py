@@ -476,6 +476,8 @@ FOUND_BY_FUZZING = [
     ["consistency-report", "--count", "1" * 23, "--budget", "1", "--seconds", "0.05"],  # ran forever: count capped
     ["learn", "compare", "--positions", "1" * 23, "--board", "3x3x2", "--out", str(ROOT / "lc")],  # ran forever: capped
     ["learn", "data", "--games", "1" * 23, "--out", str(ROOT / "ld.npz")],  # would play forever: games capped
+    ["optimal-table", "--out", str(ROOT / "ot"), "--boards", "", "--time-limit", "inf"],  # ran the whole default table
+    ["consistency-report", "--count", "1", "--seconds", "nan"],  # silently no time cap: finite seconds only
     ["consistent", MATERIAL["position-inconsistent.txt"], "--budget", "5", "--seconds", "0.05"],  # exit 1, now 3 or 4
     ["consistent", MATERIAL["position.txt"], "--budget", "1", "--seconds", "0.05"],  # exit 1 (not found), now 4
 ]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from sweeplab.analysis.exact import OVERHEAD_SECONDS
-from sweeplab.cli.app import EXIT_INCONSISTENT, EXIT_UNDECIDED, friendly_errors, main
+from sweeplab.cli.app import EXIT_INCONSISTENT, EXIT_UNDECIDED, SECONDS, friendly_errors, main
 from sweeplab.core.errors import UndecidedError
 from sweeplab.core.observation import FLAGGED
 
@@ -225,7 +225,7 @@ def consistent_command(file: str, method: str, budget: int, seconds: float, seed
     "--count", type=click.IntRange(1, 100_000), default=25, show_default=True, help="positions per board (at most 100,000)"
 )
 @click.option("--budget", type=click.IntRange(min=1), default=20_000, show_default=True, help="iterations per search")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True, help="time cap")
+@click.option("--seconds", type=SECONDS, default=5.0, show_default=True, help="time cap")
 @click.option("--seed", type=int, default=0, show_default=True, help="root seed of the games and the searches")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="also write the Markdown table to this file")
 @friendly_errors

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -38,6 +39,24 @@ Exit statuses (every command):
   4    undecided: the time budget ran out before an answer (raise --seconds)
   130  interrupted by Ctrl-C (SIGINT); 143 stopped by SIGTERM
 Set SWEEPLAB_DEBUG=1 to see the traceback of an internal error."""
+
+
+class Seconds(click.ParamType):
+    """A finite number of seconds above 0 (``nan``, ``inf``, 0 and negative numbers are refused)."""
+
+    name = "SECONDS"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not (0 < seconds < math.inf):
+            self.fail(f"{value!r} is not a finite number of seconds above 0", param, ctx)
+        return seconds
+
+
+SECONDS = Seconds()
 
 
 def exit_status(error: BaseException) -> int:

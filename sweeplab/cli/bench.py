@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import shlex
 import sys
 import time
@@ -17,6 +16,7 @@ from sweeplab.cli.app import (
     BOARD_HELP,
     EXECUTOR_CHOICE,
     RULE_CHOICE,
+    SECONDS,
     executor_for,
     friendly_errors,
     main,
@@ -55,23 +55,6 @@ SEED_HELP = (
     "root seed, any integer (negative too: see `sweeplab.core.seeds.seed_entropy`, different seeds always give different games)"
 )
 
-
-class Seconds(click.ParamType):
-    """A finite number of seconds above 0 (``nan``, ``inf``, 0 and negative numbers are refused)."""
-
-    name = "SECONDS"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not (0 < seconds < math.inf):
-            self.fail(f"{value!r} is not a finite number of seconds above 0", param, ctx)
-        return seconds
-
-
-SECONDS = Seconds()
 
 RESUME_HELP = "continue the run interrupted in --out (same settings; finished games are kept, the rest are played)"
 FORCE_HELP = "discard an unfinished run found in --out and start afresh"

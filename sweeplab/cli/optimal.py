@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from sweeplab.cli.app import BOARD_HELP, EXECUTOR_CHOICE, executor_for, friendly_errors, main, parse_cell, strategy_list
+from sweeplab.cli.app import BOARD_HELP, EXECUTOR_CHOICE, SECONDS, executor_for, friendly_errors, main, parse_cell, strategy_list
 from sweeplab.core.rules import Rules, make_rules
 
 #: Exit status when the search ran out of its budget (the project's "undecided within the budget").
@@ -122,7 +122,7 @@ def evaluate_command(
 @click.option("--no-symmetry", is_flag=True, help="do not fold the board's symmetries (slower; for checking)")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     metavar="SECONDS",
     help=f"give up after this long (exit status {EXIT_BUDGET})",
@@ -253,11 +253,11 @@ def _policy(search: Any, rules: Rules, result: Any, depth: int) -> dict[str, Any
 @click.option("--rules", "rule_list", default="unsafe,safe,zero", show_default=True, help="first-click rules")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=600.0,
     show_default=True,
     metavar="SECONDS",
-    help="per board: a search still running after this long is recorded as not finished",
+    help="per board: a search still running after this long is recorded as not finished ",
 )
 @click.option(
     "--max-layouts",
@@ -314,7 +314,7 @@ def optimal_table_command(
             raise click.BadParameter(f"{item!r}: expected STRATEGY=N with N a positive whole number", param_hint="--cap")
         cap_map[name.strip()] = int(value)
     settings = table.Settings(
-        boards=table.parse_boards(boards or table.DEFAULT_BOARDS),
+        boards=table.parse_boards(table.DEFAULT_BOARDS if boards is None else boards),
         strategies=specs,
         rules=rules,
         time_limit=time_limit,
