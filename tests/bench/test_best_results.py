@@ -83,3 +83,21 @@ def test_cost_rejects_a_bad_first_click(tmp_path, capsys):
         main(["cost", "--first-click", "3", "--out", str(tmp_path)])
     assert stop.value.code == 2
     assert "a first click is X,Y" in capsys.readouterr().err
+
+
+def test_runs_on_other_seeds_are_pooled_game_by_game(tmp_path):
+    dirs = []
+    for seed in (0, 1):
+        run = tmp_path / f"seed{seed}"
+        args = ["bench", "-s", "best,exact", "-b", "6x6x5", "-n", "3", "--seed", str(seed), "-j", "1", "--out", str(run)]
+        assert CliRunner().invoke(cli, args, catch_exceptions=False).exit_code == 0
+        dirs.append(run)
+    data = summarise(dirs[0], "first", [(dirs[1], "second")])
+    assert data["settings"]["games"] == 6 and [r["seed"] for r in data["runs"]] == [0, 1]
+    assert all(s["games"] == 6 for s in data["strategies"]) and data["paired"][0]["games"] == 6
+    assert not (dirs[1] / "games.csv").exists() and (dirs[1] / "games.csv.gz").exists()
+    other = tmp_path / "other"
+    args = ["bench", "-s", "exact", "-b", "6x6x5", "-n", "2", "-j", "1", "--out", str(other)]
+    assert CliRunner().invoke(cli, args, catch_exceptions=False).exit_code == 0
+    with pytest.raises(ValueError, match="strategies differ"):
+        summarise(dirs[0], "first", [(other, "x")])
