@@ -2,8 +2,9 @@
 
 Under ``safe`` (and ``xp``, ``hint``, ``unsafe``) the first click may show any number, and a corner, with the fewest
 neighbours, is the likeliest to show a zero and open an area. Under ``zero`` every first click opens an area; a cell
-away from the border opens a larger one, at the cost of numbers on all sides. :data:`OPENINGS` holds the cells
-measured best (``results/best/openings/``, made by ``benchmarks/best_openings.py``); elsewhere the defaults below.
+away from the border opens a larger one, at the cost of numbers on all sides. :data:`OPENINGS` is for the cells
+measured best per board and rule; it is empty today (no opening runs have been made, see issue 9), so the defaults
+below apply everywhere: a corner, and under ``zero`` the cell two in from the top-left corner.
 """
 
 from __future__ import annotations
