@@ -29,10 +29,11 @@ from sweeplab.bench.experiments import (
     paper_pool,
     paper_rows,
     pick_strategies,
+    run_grouped,
     write_csv,
 )
 from sweeplab.bench.journal import Journal
-from sweeplab.bench.runner import SAFE_FIRST_RULES, Batch, BenchSpec, GameResult, GuessRecord, game_seeds, make_batches
+from sweeplab.bench.runner import SAFE_FIRST_RULES, Batch, BenchSpec, GameResult, GuessRecord, game_seeds
 from sweeplab.bench.summary import Summary
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState, Move
@@ -227,26 +228,14 @@ class GuessAudit(Experiment):
         on_games: Callable[[int], None] | None,
         journal: Journal | None = None,
     ) -> list[list[GameResult]]:
-        from sweeplab.bench.executors import Executor, LocalExecutor
-
-        own = executor is None
-        ex: Executor = LocalExecutor(1) if executor is None else executor  # type: ignore[assignment]
-        tasks: list[Batch] = []
-        owners: list[int] = []
-        for k, (spec, games) in enumerate(specs):
-            for b in make_batches(spec, games, 25):
-                tasks.append(b)
-                owners.append(k)
-        try:
-            parts = ex.run(audit_batch, tasks, (lambda part: on_games(len(part[0]))) if on_games else None)
-        finally:
-            if own:
-                ex.close()
-        out: list[list[GameResult]] = [[] for _ in specs]
+        grouped = run_grouped(audit_batch, specs, 25, executor, (lambda part: on_games(len(part[0]))) if on_games else None)
+        out: list[list[GameResult]] = []
         self._rows = []
-        for k, (results, rows) in zip(owners, parts, strict=True):
-            out[k].extend(results)
-            self._rows.extend(rows)
+        for parts in grouped:
+            out.append([])
+            for results, rows in parts:
+                out[-1].extend(results)
+                self._rows.extend(rows)
         return out
 
     def write(

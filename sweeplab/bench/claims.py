@@ -29,10 +29,11 @@ from sweeplab.bench.experiments import (
     markdown_table,
     pick_strategies,
     rate_cell,
+    run_grouped,
 )
 from sweeplab.bench.journal import Journal
 from sweeplab.bench.published import SEED_002
-from sweeplab.bench.runner import Batch, BenchSpec, GameResult, game_seeds, make_batches
+from sweeplab.bench.runner import Batch, BenchSpec, GameResult, game_seeds
 from sweeplab.bench.summary import Summary, paired
 from sweeplab.core.game import Game
 from sweeplab.core.rules import Rules, make_rules
@@ -419,25 +420,8 @@ class ZerosClaim(ClaimExperiment):
         on_games: Callable[[int], None] | None,
         journal: Journal | None = None,
     ) -> list[list[GameResult]]:
-        from sweeplab.bench.executors import Executor, LocalExecutor
-
-        own = executor is None
-        ex: Executor = LocalExecutor(1) if executor is None else executor  # type: ignore[assignment]
-        tasks: list[Batch] = []
-        owners: list[int] = []
-        for k, (spec, games) in enumerate(specs):
-            for b in make_batches(spec, games, 1000):
-                tasks.append(b)
-                owners.append(k)
-        try:
-            parts = ex.run(_zero_batch, tasks, (lambda part: on_games(len(part))) if on_games else None)
-        finally:
-            if own:
-                ex.close()
-        out: list[list[GameResult]] = [[] for _ in specs]
-        for k, part in zip(owners, parts, strict=True):
-            out[k].extend(part)
-        return out
+        grouped = run_grouped(_zero_batch, specs, 1000, executor, (lambda part: on_games(len(part))) if on_games else None)
+        return [[result for part in parts for result in part] for parts in grouped]
 
     def claims(self, plan: Plan, results: list[list[GameResult]], summaries: list[Summary]) -> list[Claim]:
         out = []

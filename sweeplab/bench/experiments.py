@@ -31,7 +31,7 @@ from sweeplab.bench.published import (
     SEED_002,
     SEED_004,
 )
-from sweeplab.bench.runner import BenchSpec, GameResult, Stopped, run_many
+from sweeplab.bench.runner import Batch, BenchSpec, GameResult, Stopped, make_batches, run_many
 from sweeplab.bench.stats import calibration, fit_exponential, fit_logistic, logistic
 from sweeplab.bench.summary import OUTCOMES, Summary, outcome_counts, paired, summarize
 from sweeplab.core.errors import SweeplabError, UnknownStrategyError
@@ -131,6 +131,37 @@ def pick_strategies(settings: Settings, defaults: Sequence[str], notes: list[str
 
 
 # ----------------------------------------------------------------------------------------------- files
+
+
+def run_grouped(
+    fn: Callable[[Batch], Any],
+    specs: Sequence[tuple[BenchSpec, int]],
+    size: int,
+    executor: object | None,
+    on_part: Callable[[Any], None] | None = None,
+) -> list[list[Any]]:
+    """For an experiment that measures outside the bench runner (its own batch function, no journal): cut each
+    ``(spec, games)`` into batches of ``size``, run ``fn`` on every batch on ``executor`` (one process when None),
+    and return each spec's results of ``fn`` in batch order."""
+    from sweeplab.bench.executors import Executor, LocalExecutor
+
+    own = executor is None
+    ex: Executor = LocalExecutor(1) if executor is None else executor  # type: ignore[assignment]
+    tasks: list[Batch] = []
+    owners: list[int] = []
+    for k, (spec, games) in enumerate(specs):
+        for b in make_batches(spec, games, size):
+            tasks.append(b)
+            owners.append(k)
+    try:
+        parts = ex.run(fn, tasks, on_part)
+    finally:
+        if own:
+            ex.close()
+    grouped: list[list[Any]] = [[] for _ in specs]
+    for k, part in zip(owners, parts, strict=True):
+        grouped[k].append(part)
+    return grouped
 
 
 def write_csv(path: Path, rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> Path:
