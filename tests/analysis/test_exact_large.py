@@ -15,7 +15,6 @@ from click.testing import CliRunner
 
 from sweeplab.analysis import exact
 from sweeplab.analysis.exact import (
-    KERNEL,
     OVERHEAD_SECONDS,
     Analyzer,
     Budget,
@@ -28,6 +27,7 @@ from sweeplab.core.game import Game
 from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import format_position
+from tests.analysis.compiled import needs_kernel
 
 MARGIN = 1.0  # CPU seconds of slack on top of budget + overhead
 HANG = 30.0  # wall seconds past the budget that only a hang could explain, even on a loaded machine
@@ -185,7 +185,7 @@ def test_undecided_is_its_own_answer_and_exit_status(monkeypatch, tmp_path):
     assert "undecided" in result.output
 
 
-@pytest.mark.skipif(KERNEL is None, reason="the C kernel is not built")
+@needs_kernel
 def test_kernel_counts_large_components_exactly_like_python():
     # components of several hundred cells: counted in 128-bit arithmetic or residues, equal to Python's integers
     obs, _ = dealt(*SIZES[2])
@@ -197,7 +197,7 @@ def test_kernel_counts_large_components_exactly_like_python():
         assert a.fraction(cell) == b.fraction(cell)
 
 
-@pytest.mark.skipif(KERNEL is None, reason="the C kernel is not built")
+@needs_kernel
 def test_kernel_residue_arithmetic_on_components_with_huge_counts():
     # numbers on the middle row of a 400x3 board over random mines above and below: counts far above 2^128
     from sweeplab.core.geometry import Board

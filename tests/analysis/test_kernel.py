@@ -4,13 +4,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sweeplab.analysis.exact import KERNEL, Analyzer
+from sweeplab.analysis.exact import Analyzer
 from sweeplab.core.game import Game
 from sweeplab.core.rules import Rules
 from sweeplab.strategies.base import play
 from sweeplab.strategies.exact import ExactStrategy
+from tests.analysis.compiled import needs_kernel
 
-pytestmark = pytest.mark.skipif(KERNEL is None, reason="the C kernel is not built (no C compiler at install time)")
+pytestmark = needs_kernel
 
 
 def _same(obs):

@@ -1,0 +1,18 @@
+"""Markers for tests of the optional C extensions: skipped where no C compiler built them, but never under CI
+(``CI=true``), where ``make test`` builds them and a missing extension must fail."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from sweeplab.analysis.exact import KERNEL
+from sweeplab.analysis.optimal import KERNEL as OPTIMAL_KERNEL
+
+UNDER_CI = os.environ.get("CI", "").lower() == "true"
+
+needs_kernel = pytest.mark.skipif(
+    KERNEL is None and not UNDER_CI, reason="the C kernel is not built (no C compiler at install time)"
+)
+needs_optimal_kernel = pytest.mark.skipif(OPTIMAL_KERNEL is None and not UNDER_CI, reason="the C search is not built")
