@@ -28,7 +28,7 @@ import time
 from array import array
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -45,6 +45,7 @@ KERNEL = None if os.environ.get("SWEEPLAB_PURE_PYTHON") else _built_kernel
 EXACT_SHARE = 0.6  # the share of the budget the exact count may use before the rest is estimated
 ESTIMATE_RESERVE = 0.05  # the share kept back from the estimate for weighting and building the result
 OVERHEAD_SECONDS = 0.25  # stated overhead past the budget: finishing a check interval, weighting, building results
+PATIENCE = 15  # a player's second try at an undecided position gets this many times the budget's seconds
 PY_ENTRY_BYTES = 200  # rough memory of one partial state in the pure-Python count (a dict entry, a tuple key)
 _CHECK_EVERY = 4096  # work items between clock checks in the Python stages
 
@@ -646,6 +647,18 @@ class Analyzer:
             tallies.append(self._cache.get(comp.key()))
         self._count(components, tallies, clock)
         return _combine(observation, problem.unconstrained, problem.mines_left, components, tallies, clock)
+
+    def analyze_patiently(self, observation: Observation) -> Probabilities:
+        """:meth:`analyze` for a player, which must move whatever the position: when the budget runs out before even
+        an estimate (a frontier of a thousand cells on a loaded machine: the budget is wall-clock time), once more
+        with :data:`PATIENCE` times the seconds. If that fails too, :class:`UndecidedError` propagates; under a
+        per-game time limit the harness counts the game as timed out before that."""
+        try:
+            return self.analyze(observation)
+        except UndecidedError:
+            patient = Analyzer(replace(self.budget, seconds=self.budget.seconds * PATIENCE), self.cache_size, self.use_kernel)
+            patient._cache = self._cache
+            return patient.analyze(observation)
 
     def try_analyze(self, observation: Observation) -> Probabilities | None:
         """Like :meth:`analyze`, but None for a position proved inconsistent, and without the work of naming the

@@ -76,7 +76,7 @@ class ExactStrategy(Strategy):
         move = self.next_queued(observation)
         if move is not None:
             return move
-        result = self.analyzer.analyze(observation)
+        result = self.analyzer.analyze_patiently(observation)
         self.last = result
         if result.safe:
             self.queue(Move.reveal(c) for c in result.safe)

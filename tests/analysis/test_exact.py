@@ -18,7 +18,7 @@ from sweeplab.analysis.exact import (
     is_consistent,
 )
 from sweeplab.core.errors import InconsistentPositionError
-from sweeplab.core.game import Game
+from sweeplab.core.game import Game, GameState
 from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 from sweeplab.core.rules import Rules
@@ -263,3 +263,29 @@ def test_consistency_past_the_budget_says_so_instead_of_guessing():
     obs = Observation(board, 180, _numbers_over(layout, board, revealed))
     with pytest.raises(BudgetExceededError, match="too large to decide within the budget"):
         check_consistency(obs, Budget(seconds=0.5, max_states=2_000))
+
+
+def test_a_player_gets_a_patient_second_try_when_the_budget_runs_out(monkeypatch):
+    """exact and best call analyze_patiently: an undecided position (a huge frontier on a loaded machine) is tried
+    once more with PATIENCE times the seconds instead of failing the game; if that fails too the error stands."""
+    from sweeplab.analysis.exact import PATIENCE, Budget
+    from sweeplab.core.errors import UndecidedError
+    from sweeplab.strategies import make, play
+
+    real = Analyzer.analyze
+    seconds: list[float] = []
+
+    def hurried(self, observation):
+        seconds.append(self.budget.seconds)
+        if self.budget.seconds < 1:
+            raise UndecidedError("the time budget ran out (test)")
+        return real(self, observation)
+
+    monkeypatch.setattr(Analyzer, "analyze", hurried)
+    for name in ("exact", "best"):
+        seconds.clear()
+        game = play(make(name, seed=1, budget=Budget(seconds=0.5)), Game(Rules(9, 9, 10, "safe"), 4))
+        assert game.state is not GameState.PLAYING
+        assert seconds and seconds[0::2] == [0.5] * (len(seconds) // 2) and set(seconds[1::2]) == {0.5 * PATIENCE}
+    with pytest.raises(UndecidedError):
+        Analyzer(Budget(seconds=0.01)).analyze_patiently(Observation(Board(3, 3), 1, [COVERED] * 9))

@@ -83,7 +83,7 @@ class BestStrategy(Strategy):
             return move
         if observation.is_start():
             return self.first_move(observation)
-        result = self.analyzer.analyze(observation)
+        result = self.analyzer.analyze_patiently(observation)
         if result.safe:
             self.queue(Move.reveal(c) for c in result.safe)
             return Move.reveal(self._queue.popleft().cell)
