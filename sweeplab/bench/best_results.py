@@ -11,6 +11,12 @@ standard errors, paired differences, CPU per game: mean, median, p99, worst) and
 
 plays ``best`` on one core in this process and adds a point to ``DIR/data.json``: CPU per game and the share of games
 in which an endgame search ran past its budget (which the bench does not record).
+
+    python -m sweeplab.bench.best_results openings RUN_DIR... --out results/best/openings
+
+gathers first-click runs (each a ``sweeplab bench --strategy best --first-click X,Y --out RUN_DIR``) into
+``results/best/openings/data.json``: a point per board, rule and cell, the best cell of each board and rule marked
+"chosen", with its margin over the runner-up. ``sweeplab.strategies.best.opening.OPENINGS`` holds the chosen cells.
 """
 
 from __future__ import annotations
@@ -209,6 +215,63 @@ def cost(board: str, rule: str, first_click: tuple[int, int], games: int, seed: 
     }
 
 
+def openings(runs: list[Path]) -> dict[str, Any]:
+    """The first-click table from ``sweeplab bench --strategy best --first-click X,Y --out DIR`` runs: a point per run
+    (board, rule, cell, games, rate, se, its command) and, per board and rule, the cell with the highest win rate marked
+    ``chosen``, with its margin over the next cell and that margin's SE (independent runs: under ``zero`` the layout
+    depends on the click, so first clicks cannot be paired)."""
+    points = []
+    for run in runs:
+        bench = json.loads((run / "bench.json").read_text())
+        settings = bench["settings"]
+        names = [s["strategy"] for s in bench["summaries"]]
+        if names != ["best"] or not settings.get("first_click"):
+            raise ValueError(f"{run}: not a run of best alone with --first-click X,Y (strategies: {', '.join(names)})")
+        summary = bench["summaries"][0]
+        games, wins = summary["games"], summary["wins"]
+        points.append(
+            {
+                "board": settings["board"],
+                "rule": settings["rule"],
+                "cell": list(settings["first_click"]),
+                "games": games,
+                "wins": wins,
+                "rate": wins / games,
+                "se": binomial_se(wins, games),
+                "command": (
+                    f"sweeplab bench --strategy best --board {settings['board']} --rule {settings['rule']} --first-click "
+                    f"{settings['first_click'][0]},{settings['first_click'][1]} --games {games} --seed {settings['seed']} "
+                    f"--jobs 2 --out {run.name}"
+                ),
+            }
+        )
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for point in points:
+        groups.setdefault((point["board"], point["rule"]), []).append(point)
+    for group in groups.values():
+        ranked = sorted(group, key=lambda p: -p["rate"])
+        ranked[0]["chosen"] = True
+        if len(ranked) > 1:
+            top, second = ranked[0], ranked[1]
+            top["margin"] = top["rate"] - second["rate"]
+            top["margin_se"] = (top["se"] ** 2 + second["se"] ** 2) ** 0.5
+    points.sort(key=lambda p: (p["board"], p["rule"], -p["rate"]))
+    return {
+        "command": "sweeplab bench --strategy best --board B --rule R --first-click X,Y --games N --seed 0 --jobs 2 "
+        "--out DIR, one run per row; then python -m sweeplab.bench.best_results openings DIR... --out "
+        "results/best/openings",
+        "points": points,
+    }
+
+
+def _chosen(point: dict[str, Any]) -> str:
+    if not point.get("chosen"):
+        return ""
+    if "margin" not in point:
+        return "chosen"
+    return f"chosen: +{100 * point['margin']:.2f} ± {100 * point['margin_se']:.2f} over the next cell"
+
+
 def _pct(rate: float, se: float) -> str:
     return f"{100 * rate:.2f} ± {100 * se:.2f}"
 
@@ -335,8 +398,8 @@ def section(results: Path) -> str:
             + "\n".join(r["command"] for r in ablation.get("runs", [ablation]))
             + "\n```"
         )
-    openings = _load(root / "openings" / "data.json")
-    if openings is not None:
+    first_clicks = _load(root / "openings" / "data.json")
+    if first_clicks is not None:
         rows = [
             [
                 p["board"],
@@ -344,15 +407,17 @@ def section(results: Path) -> str:
                 f"({p['cell'][0]}, {p['cell'][1]})",
                 f"{p['games']:,}",
                 _pct(p["rate"], p["se"]),
-                "chosen" if p.get("chosen") else "",
+                _chosen(p),
             ]
-            for p in openings["points"]
+            for p in first_clicks["points"]
         ]
         parts.append(
-            "### First clicks\n\nEach cell is its own run (under `zero` the layout depends on the click, so these are not "
-            "paired). `best` opens at the chosen cell when the harness leaves the first click to it (`--first-click auto`).\n\n"
+            "### First clicks\n\nEach cell is its own run on root seed 0 (under `zero` the layout depends on the click, so "
+            "these are not paired; the margin's SE is that of two independent rates). `best` opens at the chosen cell "
+            "when the harness leaves the first click to it (`--first-click auto`); `sweeplab.strategies.best.opening."
+            "OPENINGS` holds them, and a test keeps it equal to this data.\n\n"
             + _table(["board", "rule", "first click", "games", "best win %", ""], rows)
-            + f"\nCommand: `{openings['command']}`"
+            + f"\nCommands: {first_clicks['command']} (data in `results/best/openings/`)."
         )
     cost_data = _load(root / "cost" / "data.json")
     if cost_data is not None:
@@ -420,7 +485,24 @@ def main(argv: list[str] | None = None) -> int:
     spend.add_argument("--games", type=int, default=2000, help="games to play (default: 2000)")
     spend.add_argument("--seed", type=int, default=0, help="root seed: the bench's layouts (default: 0)")
     spend.add_argument("--out", type=Path, required=True, help="directory of data.json (a point per board and rule)")
+    table = sub.add_parser("openings", help="gather first-click runs of best into DIR/data.json and mark the best cells")
+    table.add_argument("runs", type=Path, nargs="+", help="`sweeplab bench --strategy best --first-click X,Y --out` dirs")
+    table.add_argument("--out", type=Path, required=True, help="directory of data.json (results/best/openings)")
     args = parser.parse_args(args_list)
+    if args.what == "openings":
+        for run in args.runs:
+            if not (run / "bench.json").is_file():
+                parser.error(f"{run}: no bench.json (write it with `sweeplab bench --strategy best --first-click X,Y --out`)")
+        try:
+            found = openings(args.runs)
+        except (ValueError, KeyError) as error:
+            parser.error(str(error))
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "data.json").write_text(json.dumps(found, indent=1) + "\n")
+        for p in found["points"]:
+            mark = f"  chosen, +{100 * p['margin']:.2f} ± {100 * p['margin_se']:.2f}" if "margin" in p else ""
+            print(f"{p['board']} {p['rule']} {tuple(p['cell'])}: {_pct(p['rate'], p['se'])} over {p['games']:,}{mark}")
+        return 0
     if args.what == "cost":
         if args.games < 1:
             parser.error(f"--games must be at least 1, not {args.games}")

@@ -101,3 +101,37 @@ def test_runs_on_other_seeds_are_pooled_game_by_game(tmp_path):
     assert CliRunner().invoke(cli, args, catch_exceptions=False).exit_code == 0
     with pytest.raises(ValueError, match="strategies differ"):
         summarise(dirs[0], "first", [(other, "x")])
+
+
+def test_first_click_runs_become_the_opening_table(tmp_path, capsys):
+    runs = []
+    for cell, games in (("0,0", 8), ("2,2", 6)):
+        run = tmp_path / f"9x9x10-safe-{cell.replace(',', '-')}"
+        args = ["bench", "-s", "best", "-b", "9x9x10", "-r", "safe", "--first-click", cell, "-n", str(games)]
+        result = CliRunner().invoke(cli, [*args, "-j", "1", "--seed", "3", "--out", str(run)], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        runs.append(run)
+    out = tmp_path / "best" / "openings"
+    assert main(["openings", *map(str, runs), "--out", str(out)]) == 0
+    data = json.loads((out / "data.json").read_text())
+    points = {tuple(p["cell"]): p for p in data["points"]}
+    assert set(points) == {(0, 0), (2, 2)} and {p["games"] for p in points.values()} == {8, 6}
+    bench = json.loads((runs[0] / "bench.json").read_text())["summaries"][0]
+    assert points[(0, 0)]["wins"] == bench["wins"] and "--first-click 0,0 --games 8 --seed 3" in points[(0, 0)]["command"]
+    chosen = [p for p in data["points"] if p.get("chosen")]
+    assert len(chosen) == 1 and chosen[0]["rate"] == max(p["rate"] for p in data["points"])
+    assert chosen[0]["margin"] == pytest.approx(abs(points[(0, 0)]["rate"] - points[(2, 2)]["rate"]))
+    assert "### First clicks" in section(tmp_path) and "chosen" in section(tmp_path)
+    paired = tmp_path / "paired"
+    assert (
+        CliRunner()
+        .invoke(cli, ["bench", "-s", "best,exact", "-b", "9x9x10", "-n", "2", "-j", "1", "--out", str(paired)])
+        .exit_code
+        == 0
+    )
+    with pytest.raises(SystemExit):
+        main(["openings", str(paired), "--out", str(out)])
+    assert "not a run of best alone" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["openings", str(tmp_path / "nowhere"), "--out", str(out)])
+    assert "no bench.json" in capsys.readouterr().err
