@@ -340,6 +340,8 @@ def train_command(
 
         write_card(out, card)
     v = card["validation"]
+    if not v.get("rows"):
+        v = "not measured (no held-out games: train on more games to hold 10% out)"
     click.echo(f"{kind} model -> {out} (card: {out / 'card.json'}); validation {v}; training {card['training_seconds']}")
 
 

@@ -51,7 +51,7 @@ XGBOOST_ROUNDS = 200
 NN_ACTIVATIONS = ("relu", "relu", "relu", "relu", "sigmoid")
 
 
-def scores(p_mine: np.ndarray, y: np.ndarray) -> dict[str, float]:
+def scores(p_mine: np.ndarray, y: np.ndarray) -> dict[str, float | None]:
     """Accuracy (threshold 0.5) and log loss of predicted mine probabilities against labels (1 = mine).
 
     >>> scores(np.array([0.1, 0.8]), np.array([0, 1]))["accuracy"]
@@ -60,7 +60,7 @@ def scores(p_mine: np.ndarray, y: np.ndarray) -> dict[str, float]:
     p = np.clip(np.asarray(p_mine, dtype=np.float64), 1e-7, 1 - 1e-7)
     y = np.asarray(y, dtype=np.float64)
     if len(y) == 0:
-        return {"rows": 0, "accuracy": float("nan"), "log_loss": float("nan"), "mine_rate": float("nan")}
+        return {"rows": 0, "accuracy": None, "log_loss": None, "mine_rate": None}  # not measured (no NaN in the card)
     return {
         "rows": len(y),
         "accuracy": round(float(np.mean((p >= 0.5) == (y == 1))), 6),

@@ -280,9 +280,10 @@ def _split(episode: Episode, validation: float = 0.1) -> tuple[tuple[np.ndarray,
     return (episode.x[~held], episode.y[~held]), (episode.x[held], episode.y[held])
 
 
-def _validation(network: Network, x: np.ndarray, y: np.ndarray) -> dict[str, float]:
+def _validation(network: Network, x: np.ndarray, y: np.ndarray) -> dict[str, float | None]:
+    """Held-out scores; with no held-out rows (a single game), None: not measured, rather than NaN in the card."""
     if not len(y):
-        return {"rows": 0, "mse": float("nan"), "sign_accuracy": float("nan")}
+        return {"rows": 0, "mse": None, "sign_accuracy": None}
     q = network(x)
     return {
         "rows": len(y),

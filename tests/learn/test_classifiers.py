@@ -50,3 +50,7 @@ def test_tiny_iterative_network_beats_random_and_retrains_identically(random_win
 def test_network_accepts_a_first_batch_from_a_data_file(data):
     _, card = train_nn(1, 10, seed=0, first=data, epochs=1)
     assert card["episodes"][0]["rows"] == len(data) and "games" not in card["episodes"][0]
+
+
+def test_scores_of_no_rows_are_not_measured_rather_than_nan():
+    assert scores(np.array([]), np.array([])) == {"rows": 0, "accuracy": None, "log_loss": None, "mine_rate": None}

@@ -69,3 +69,9 @@ def test_tiny_q_learning_beats_random_and_retrains_identically(random_wins, tmp_
     assert beginner_wins(lambda s: DQNStrategy(s, scorer=scorer)) >= random_wins + 50
     again, _ = train_dqn(60, episodes=1, seed=0, boards=boards, coefficients=(0.1, 0, 0, 0), epochs=5)
     assert all((a[0] == b[0]).all() for a, b in zip(again.layers, network.layers, strict=True))
+
+
+def test_a_single_game_has_no_validation_rows_and_says_so_without_nan():
+    network, card = train_dqn(1, seed=0, boards=BoardRange.fixed(Rules(9, 9, 10)), coefficients=(0.1, 0, 0, 0), epochs=1)
+    assert card["validation"] == {"rows": 0, "mse": None, "sign_accuracy": None}
+    assert "NaN" not in __import__("json").dumps(card)
