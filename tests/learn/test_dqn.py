@@ -1,3 +1,5 @@
+import json
+
 import numpy as np
 import pytest
 
@@ -72,6 +74,6 @@ def test_tiny_q_learning_beats_random_and_retrains_identically(random_wins, tmp_
 
 
 def test_a_single_game_has_no_validation_rows_and_says_so_without_nan():
-    network, card = train_dqn(1, seed=0, boards=BoardRange.fixed(Rules(9, 9, 10)), coefficients=(0.1, 0, 0, 0), epochs=1)
+    _, card = train_dqn(1, seed=0, boards=BoardRange.fixed(Rules(9, 9, 10)), coefficients=(0.1, 0, 0, 0), epochs=1)
     assert card["validation"] == {"rows": 0, "mse": None, "sign_accuracy": None}
-    assert "NaN" not in __import__("json").dumps(card)
+    assert "NaN" not in json.dumps(card)
