@@ -292,12 +292,12 @@ def _plot(calibration: list[dict[str, Any]], path: Path) -> None:
         return
     fig, ax = plt.subplots(figsize=(5.5, 5))
     ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
-    for name in PROBABILISTIC:
+    for index, name in enumerate(PROBABILISTIC):
         pts = [r for r in calibration if r["model"] == name and r["cells"] >= 20]
-        ax.plot([r["mean_predicted"] for r in pts], [r["mean_exact"] for r in pts], marker="o", ms=3, label=f"{name} vs exact")
-        ax.plot(
-            [r["mean_predicted"] for r in pts], [r["mine_rate"] for r in pts], marker="x", ms=3, ls=":", label=f"{name} vs mines"
-        )
+        colour = f"C{index}"  # a model's two lines share its colour; the marker and dash tell them apart
+        x = [r["mean_predicted"] for r in pts]
+        ax.plot(x, [r["mean_exact"] for r in pts], color=colour, marker="o", ms=3, label=f"{name} vs exact")
+        ax.plot(x, [r["mine_rate"] for r in pts], color=colour, marker="x", ms=3, ls=":", label=f"{name} vs mines")
     ax.set_xlabel("predicted mine probability (bin mean)")
     ax.set_ylabel("exact probability / observed mine rate")
     ax.set_title("Calibration of learned mine probabilities")
