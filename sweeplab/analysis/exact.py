@@ -528,25 +528,61 @@ class CrapsShoot:
     safety: float
 
 
-@dataclass
 class Probabilities:
     """The answer for one position. ``probability(cell)`` is the mine probability of a covered cell (1 for a flag).
 
     ``exact`` results hold exact integers (``fraction(cell)``); otherwise the probabilities are estimates within
-    about ``error`` (two standard errors) and ``layouts`` is an estimate too."""
+    about ``error`` (two standard errors) and ``layouts`` is an estimate too.
 
-    observation: Observation
-    exact: bool
-    error: float
-    layouts: int
-    safe: tuple[int, ...]
-    mines: tuple[int, ...]
-    craps: tuple[CrapsShoot, ...]
-    components: list[Component]
-    unconstrained: tuple[int, ...]
-    _numerator: dict[int, Any]
-    _denominator: dict[int, Any]
-    _unconstrained: tuple[Any, Any]
+    The shares are kept per super-cell (every cell of a super-cell has the same probability); the per-cell views
+    (``probability``, ``covered``) and the craps shoots are built on first use, so a caller that only reads
+    ``safe`` or :meth:`lowest` pays for neither."""
+
+    def __init__(
+        self,
+        observation: Observation,
+        exact: bool,
+        error: float,
+        layouts: int,
+        safe: tuple[int, ...],
+        mines: tuple[int, ...],
+        components: list[Component],
+        unconstrained: tuple[int, ...],
+        shares: list[list[tuple[Any, Any]]],
+        unconstrained_share: tuple[Any, Any],
+        tallies: list[Tally] | None,
+    ) -> None:
+        self.observation = observation
+        self.exact = exact
+        self.error = error
+        self.layouts = layouts
+        self.safe = safe
+        self.mines = mines
+        self.components = components
+        self.unconstrained = unconstrained
+        self._shares = shares  # per component, per super-cell: (numerator, denominator)
+        self._unconstrained = unconstrained_share
+        self._tallies = tallies  # for the craps shoots; None when weighed in floating point (no craps shoots then)
+        self._by_cell: dict[int, tuple[Any, Any]] | None = None
+        self._craps: tuple[CrapsShoot, ...] | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"<Probabilities exact={self.exact} layouts={self.layouts} safe={len(self.safe)} mines={len(self.mines)} "
+            f"components={len(self.components)} unconstrained={len(self.unconstrained)}>"
+        )
+
+    def _share(self, cell: int) -> tuple[Any, Any]:
+        """(numerator, denominator) of a covered unflagged cell's probability."""
+        by_cell = self._by_cell
+        if by_cell is None:
+            by_cell = {}
+            for comp, shares in zip(self.components, self._shares, strict=True):
+                for cells, share in zip(comp.supercells, shares, strict=True):
+                    for c in cells:
+                        by_cell[c] = share
+            self._by_cell = by_cell
+        return by_cell.get(cell, self._unconstrained)
 
     def probability(self, cell: int) -> float:
         v = self.observation.view[cell]
@@ -554,9 +590,7 @@ class Probabilities:
             return 1.0
         if v != COVERED:
             raise ValueError(f"cell {self.observation.board.name(cell)} is revealed; it has no mine probability")
-        if cell in self._numerator:
-            return float(self._numerator[cell] / self._denominator[cell])
-        num, den = self._unconstrained
+        num, den = self._share(cell)
         return float(num / den)
 
     def fraction(self, cell: int) -> Fraction:
@@ -568,9 +602,7 @@ class Probabilities:
             return Fraction(1)
         if v != COVERED:
             raise ValueError(f"cell {self.observation.board.name(cell)} is revealed; it has no mine probability")
-        if cell in self._numerator:
-            return Fraction(int(self._numerator[cell]), int(self._denominator[cell]))
-        num, den = self._unconstrained
+        num, den = self._share(cell)
         return Fraction(int(num), int(den))
 
     @property
@@ -581,6 +613,16 @@ class Probabilities:
         num, den = self._unconstrained
         return float(num / den)
 
+    @property
+    def craps(self) -> tuple[CrapsShoot, ...]:
+        """Seed 000's craps shoots in this position (see :func:`_craps_shoots`), found on first use."""
+        if self._craps is None:
+            if self._tallies is None:
+                self._craps = ()
+            else:
+                self._craps = _craps_shoots(self.observation, self.components, self._tallies, self._shares)
+        return self._craps
+
     def grid(self) -> list[list[float | None]]:
         """Rows of per-cell probabilities: None for revealed cells."""
         b = self.observation.board
@@ -590,20 +632,29 @@ class Probabilities:
 
     def covered(self) -> list[tuple[int, float]]:
         """(cell, probability) for every covered unflagged cell."""
-        numerator, denominator = self._numerator, self._denominator
-        shared: float | None = None  # the unconstrained cells' probability, computed once
-        out = []
-        for c, v in enumerate(self.observation.view):
-            if v != COVERED:
-                continue
-            if c in numerator:
-                out.append((c, float(numerator[c] / denominator[c])))
-            else:
-                if shared is None:
-                    num, den = self._unconstrained
-                    shared = float(num / den)
-                out.append((c, shared))
-        return out
+        by_cell: dict[int, float] = {}
+        for comp, shares in zip(self.components, self._shares, strict=True):
+            for cells, (num, den) in zip(comp.supercells, shares, strict=True):
+                p = float(num / den)
+                for c in cells:
+                    by_cell[c] = p
+        num, den = self._unconstrained
+        shared = float(num / den)
+        return [(c, by_cell.get(c, shared)) for c, v in enumerate(self.observation.view) if v == COVERED]
+
+    def lowest(self, tie: float = 0.0) -> tuple[float, list[int]]:
+        """The lowest mine probability of a covered unflagged cell, and every such cell within ``tie`` of it (in no
+        particular order): what ``min`` over :meth:`covered` gives, computed once per super-cell."""
+        floats = [
+            (float(num / den), cells)
+            for comp, shares in zip(self.components, self._shares, strict=True)
+            for cells, (num, den) in zip(comp.supercells, shares, strict=True)
+        ]
+        shared = self.unconstrained_probability
+        if shared is not None:
+            floats.append((shared, self.unconstrained))
+        best = min(p for p, _ in floats)
+        return best, [c for p, cells in floats if p <= best + tie for c in cells]
 
 
 def _observation(value: object, where: str) -> Observation:
@@ -964,7 +1015,7 @@ def _combine(
                 f"undecided within the budget of {clock.seconds:g} s: the estimated components found no way to place "
                 f"the {R} remaining mines; the position is not proved inconsistent (give it more time)"
             )
-    numerator, denominator = _cell_shares(components, counted, weighing, numeric)
+    shares = _cell_shares(components, counted, weighing, numeric)
     error = 0.0
     if not exact:
         error = _batch_error(components, counted, U, R)
@@ -972,21 +1023,21 @@ def _combine(
         error = 1e-12  # exact counts, weighed in floating point: rounding only
     safe: list[int] = []
     mines: list[int] = []
-    for comp, t in zip(components, counted, strict=True):
+    for comp, t, row_shares in zip(components, counted, shares, strict=True):
         if not t.exact:
             continue  # an estimate never claims certainty
-        weights = [(w, t.expected[k]) for k, w in t.weight.items() if w]
-        for j, cells in enumerate(comp.supercells):
-            if numeric:  # certain for every count of the component (sufficient; the global count may add more)
+        if numeric:  # certain for every count of the component (sufficient; the global count may add more)
+            weights = [(w, t.expected[k]) for k, w in t.weight.items() if w]
+            for j, cells in enumerate(comp.supercells):
                 if all(row[j] == 0 for _, row in weights):
                     safe.extend(cells)
                 elif all(row[j] == w * len(cells) for w, row in weights):
                     mines.extend(cells)
-            else:
-                num = numerator[cells[0]]
+        else:
+            for cells, (num, den) in zip(comp.supercells, row_shares, strict=True):
                 if num == 0:
                     safe.extend(cells)
-                elif num == denominator[cells[0]]:
+                elif num == den:
                     mines.extend(cells)
     un_num, un_den = weighing.unconstrained
     if unconstrained and not numeric:
@@ -994,39 +1045,35 @@ def _combine(
             safe.extend(unconstrained)
         elif un_num == un_den:
             mines.extend(unconstrained)
-    craps = () if numeric else _craps_shoots(observation, components, counted, numerator, denominator)
+    safe.sort()
+    mines.sort()
     return Probabilities(
         observation,
         exact and not numeric,
         error,
         int(weighing.layouts),
-        tuple(sorted(safe)),
-        tuple(sorted(mines)),
-        craps,
+        tuple(safe),
+        tuple(mines),
         components,
         unconstrained,
-        numerator,
-        denominator,
+        shares,
         (un_num, un_den) if unconstrained else (0, 1),
+        None if numeric else counted,
     )
 
 
 def _cell_shares(
     components: list[Component], tallies: list[Tally], weighing: _Weighing, numeric: bool
-) -> tuple[dict[int, Any], dict[int, Any]]:
-    """Per frontier cell, its probability as numerator / denominator (exact integers unless ``numeric``)."""
-    numerator: dict[int, Any] = {}
-    denominator: dict[int, Any] = {}
+) -> list[list[tuple[Any, Any]]]:
+    """Per component, per super-cell: the probability of each of its cells as (numerator, denominator), exact
+    integers unless ``numeric``."""
+    out: list[list[tuple[Any, Any]]] = []
     for index, (comp, t) in enumerate(zip(components, tallies, strict=True)):
         g = weighing.g.get(index)
         if g is None:  # one possible count: the rest of the position cannot change the odds inside the component
             k = next(k for k, w in t.weight.items() if w)
             w, row = t.weight[k], t.expected[k]
-            for cells, e in zip(comp.supercells, row, strict=True):
-                den = w * len(cells)
-                for c in cells:
-                    numerator[c] = e
-                    denominator[c] = den
+            out.append([(e, w * len(cells)) for cells, e in zip(comp.supercells, row, strict=True)])
             continue
         lo = min(k for k, w in t.weight.items() if w)
         z = weighing.z[index]
@@ -1038,11 +1085,11 @@ def _cell_shares(
                 if factor:
                     for j, e in enumerate(row):
                         sums[j] += factor * (e / biggest)
+            shares = []
             for cells, s in zip(comp.supercells, sums, strict=True):
-                s = min(max(s, 0.0), float(len(cells)))  # rounding must not leave [0, 1]
-                for c in cells:
-                    numerator[c] = s
-                    denominator[c] = len(cells)
+                size = len(cells)
+                shares.append((min(max(s, 0.0), float(size)), size))  # rounding must not leave [0, 1]
+            out.append(shares)
             continue
         exact_sums: list[int] | None = None
         for k, row in t.expected.items():
@@ -1055,12 +1102,8 @@ def _cell_shares(
                 exact_sums = [a + e * gk for a, e in zip(exact_sums, row, strict=True)]
         if exact_sums is None:
             exact_sums = [0] * len(comp.supercells)
-        for cells, num in zip(comp.supercells, exact_sums, strict=True):
-            den = z * len(cells)
-            for c in cells:
-                numerator[c] = num
-                denominator[c] = den
-    return numerator, denominator
+        out.append([(num, z * len(cells)) for cells, num in zip(comp.supercells, exact_sums, strict=True)])
+    return out
 
 
 def _batch_error(components: list[Component], tallies: list[Tally], U: int, R: int) -> float:
@@ -1072,9 +1115,12 @@ def _batch_error(components: list[Component], tallies: list[Tally], U: int, R: i
         weighing = _weigh_numeric(per, U, R)
         if weighing.zero:
             continue
-        num, den = _cell_shares(components, per, weighing, True)
-        for c in num:
-            estimates.setdefault(c, []).append(float(num[c] / den[c]))
+        shares = _cell_shares(components, per, weighing, True)
+        for comp, row in zip(components, shares, strict=True):
+            for cells, (num, den) in zip(comp.supercells, row, strict=True):
+                value = float(num / den)
+                for c in cells:
+                    estimates.setdefault(c, []).append(value)
     error = 0.0
     for values in estimates.values():
         if len(values) > 1:
@@ -1088,8 +1134,7 @@ def _craps_shoots(
     observation: Observation,
     components: list[Component],
     tallies: list[Tally],
-    numerator: dict[int, Any],
-    denominator: dict[int, Any],
+    shares: list[list[tuple[Any, Any]]],
 ) -> tuple[CrapsShoot, ...]:
     """Seed 000's step 5: a coupled set whose solutions all need the same number of mines and none of whose cells
     has a covered neighbour outside the set (the paper: no neighbour that is unknown or a variable of another set).
@@ -1097,20 +1142,22 @@ def _craps_shoots(
     neighbours = observation.board.neighbours
     view = observation.view
     found = []
-    for comp, t in zip(components, tallies, strict=True):
+    for comp, t, row in zip(components, tallies, shares, strict=True):
         ks = [k for k, w in t.weight.items() if w]
         if len(ks) != 1:
             continue
-        cells = comp.cells
-        if any(numerator[c] == 0 for c in cells):
+        if any(num == 0 for num, _ in row):
             continue
+        share = {c: s for cells, s in zip(comp.supercells, row, strict=True) for c in cells}
+        cells = comp.cells
         inside = set(cells)
         if any(view[n] == COVERED and n not in inside for c in cells for n in neighbours[c]):
             continue
-        best = min(sorted(cells), key=lambda c: numerator[c] / denominator[c])
-        if numerator[best] == denominator[best]:
+        best = min(sorted(cells), key=lambda c: share[c][0] / share[c][1])
+        num, den = share[best]
+        if num == den:
             continue
-        found.append(CrapsShoot(tuple(sorted(cells)), best, 1 - numerator[best] / denominator[best]))
+        found.append(CrapsShoot(tuple(sorted(cells)), best, 1 - num / den))
     return tuple(found)
 
 

@@ -118,10 +118,15 @@ class Game:
 
     def _set_layout(self, mines: Iterable[int]) -> None:
         mine = [False] * self.board.cells
+        number = [0] * self.board.cells
+        neighbours = self.board.neighbours
         for c in mines:
-            mine[c] = True
+            if not mine[c]:
+                mine[c] = True
+                for n in neighbours[c]:  # each mine adds one to its neighbours' numbers (cheaper than summing per cell)
+                    number[n] += 1
         self._mine = mine
-        self._number = [sum(mine[n] for n in nbrs) for nbrs in self.board.neighbours]
+        self._number = number
 
     def _deal_around(self, cell: int) -> None:
         """Deal for the ``safe`` and ``zero`` rules once the first click is known.

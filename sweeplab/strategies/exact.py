@@ -39,9 +39,8 @@ def guess_kind(observation: Observation, result: Probabilities, cell: int) -> st
 
 def best_guess(observation: Observation, result: Probabilities) -> int:
     """The covered cell with the lowest mine probability, ties (within ``TIE``) broken by :func:`preferred_cell`."""
-    covered = result.covered()
-    best = min(p for _, p in covered)
-    return preferred_cell(observation, [c for c, p in covered if p <= best + TIE])
+    _, candidates = result.lowest(TIE)
+    return preferred_cell(observation, candidates)
 
 
 def recommend(observation: Observation, result: Probabilities) -> tuple[int, float, str]:

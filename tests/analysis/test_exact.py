@@ -75,6 +75,13 @@ def _check_against_brute_force(obs):
         assert result.probability(cell) == pytest.approx(float(p))
     assert set(result.safe) == {c for c, p in probs.items() if p == 0}
     assert set(result.mines) == {c for c, p in probs.items() if p == 1}
+    covered = result.covered()
+    assert [c for c, _ in covered] == list(obs.covered())
+    assert all(p == result.probability(c) for c, p in covered)
+    if covered:  # lowest() reads the same floats per super-cell
+        best, cells = result.lowest(1e-12)
+        assert best == min(p for _, p in covered)
+        assert sorted(cells) == [c for c, p in covered if p <= best + 1e-12]
     consistency = check_consistency(obs)
     assert consistency.consistent
     witness = consistency.witness
