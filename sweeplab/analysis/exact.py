@@ -27,7 +27,7 @@ import random
 import time
 from array import array
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
@@ -543,28 +543,72 @@ class Probabilities:
         observation: Observation,
         exact: bool,
         error: float,
-        layouts: int,
+        layouts: int | None,
         safe: tuple[int, ...],
-        mines: tuple[int, ...],
+        mines: tuple[int, ...] | Callable[[], tuple[int, ...]],
         components: list[Component],
         unconstrained: tuple[int, ...],
-        shares: list[list[tuple[Any, Any]]],
-        unconstrained_share: tuple[Any, Any],
+        shares: list[list[tuple[Any, Any]]] | None,
+        unconstrained_share: tuple[Any, Any] | None,
         tallies: list[Tally] | None,
+        mines_left: int | None = None,
     ) -> None:
+        """``layouts``, ``shares`` and ``unconstrained_share`` may be None for an exact result (``tallies`` and
+        ``mines_left`` given): they are then weighed exactly on first use (:func:`_weigh_exact`). ``mines`` may be a
+        function that finds them, called on first use."""
         self.observation = observation
         self.exact = exact
         self.error = error
-        self.layouts = layouts
         self.safe = safe
-        self.mines = mines
+        self._mines = mines
         self.components = components
         self.unconstrained = unconstrained
-        self._shares = shares  # per component, per super-cell: (numerator, denominator)
-        self._unconstrained = unconstrained_share
+        self._layouts = layouts
+        self._shares_v = shares  # per component, per super-cell: (numerator, denominator)
+        self._unconstrained_v = unconstrained_share
         self._tallies = tallies  # for the craps shoots; None when weighed in floating point (no craps shoots then)
+        self._mines_left = mines_left
         self._by_cell: dict[int, tuple[Any, Any]] | None = None
         self._craps: tuple[CrapsShoot, ...] | None = None
+
+    def _weigh(self) -> None:
+        """Weigh a lazily built exact result: every layout count, share and the unconstrained cells' share."""
+        if self._tallies is None or self._mines_left is None:
+            raise RuntimeError("a Probabilities without its weights needs its tallies and mines left")
+        weighing = _weigh_exact(self._tallies, len(self.unconstrained), self._mines_left, None)
+        self._shares_v = _cell_shares(self.components, self._tallies, weighing, False)
+        self._unconstrained_v = weighing.unconstrained if self.unconstrained else (0, 1)
+        self._layouts = int(weighing.layouts)
+
+    @property
+    def mines(self) -> tuple[int, ...]:
+        """The covered cells that hold a mine in every layout (sorted)."""
+        mines = self._mines
+        if callable(mines):
+            mines = self._mines = mines()
+        return mines
+
+    @property
+    def layouts(self) -> int:
+        """The number of layouts consistent with the position (an estimate when ``exact`` is False)."""
+        if self._layouts is None:
+            self._weigh()
+        assert self._layouts is not None
+        return self._layouts
+
+    @property
+    def _shares(self) -> list[list[tuple[Any, Any]]]:
+        if self._shares_v is None:
+            self._weigh()
+        assert self._shares_v is not None
+        return self._shares_v
+
+    @property
+    def _unconstrained(self) -> tuple[Any, Any]:
+        if self._unconstrained_v is None:
+            self._weigh()
+        assert self._unconstrained_v is not None
+        return self._unconstrained_v
 
     def __repr__(self) -> str:
         return (
@@ -760,13 +804,14 @@ class Analyzer:
         if KERNEL is None:  # use_kernel is only true when the kernel is built
             raise RuntimeError("the C kernel is not built (sweeplab.analysis._kernel) or SWEEPLAB_PURE_PYTHON is set")
         board, view = observation.board, observation.view
-        flags = view.count(FLAGGED)
+        raw = array("b", view).tobytes()
+        flags = raw.count(FLAGGED & 0xFF)  # FLAGGED as an unsigned byte
         if flags > observation.mines:
             if not explain:
                 raise InconsistentPositionError("more flags than mines")
             constraints_from(observation)  # raises, naming the flags
         seconds = max(clock.exact - time.perf_counter(), 0.0)
-        out = KERNEL.tally(array("b", view), board.width, board.height, self.budget.max_states, self.budget.max_bytes, seconds)
+        out = KERNEL.tally(raw, board.width, board.height, self.budget.max_states, self.budget.max_bytes, seconds)
         if out[0] == "local":
             if explain:
                 constraints_from(observation)  # raises, naming the number in its own words
@@ -776,7 +821,9 @@ class Analyzer:
         tallies: list[Tally | None] = []
         wide: list[int] = []
         left: list[int] = []
-        for supercells, constraints, counted in sorted(found, key=lambda item: min(sc[0] for sc in item[0])):
+        if len(found) > 1:  # in the order of each component's first cell (min(supercells) starts with it)
+            found.sort(key=lambda item: min(item[0])[0])
+        for supercells, constraints, counted in found:
             components.append(Component(supercells, constraints))
             if isinstance(counted, tuple):
                 tallies.append(Tally(counted[0], counted[1]))
@@ -844,8 +891,8 @@ def _polys(tallies: list[Tally], R: int) -> tuple[list[int], list[int], int]:
     return multi, fixed, top
 
 
-def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float) -> _Weighing:
-    """Exact integer weighting (raises ``_OutOfTime`` past ``deadline``).
+def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float | None) -> _Weighing:
+    """Exact integer weighting (raises ``_OutOfTime`` past ``deadline``; None: no deadline).
 
     With F_i the product of the multi-count components before i (as polynomials in their counts) and
     D_i(s) = sum_k P_i(k) D_{i+1}(s + k), D_m(s) = C(U, top - s), the completions of component i with count k are
@@ -967,6 +1014,111 @@ def _feasible_total(counts: list[Iterable[int]], U: int, R: int) -> bool:
     return any(0 <= R - s <= U for s in sums)
 
 
+def _no_total(observation: Observation, tallies: list[Tally], U: int, R: int) -> None:
+    """Raise the error for exact counts that no global mine count fits."""
+    low = sum(min(t.weight) for t in tallies)
+    high = sum(max(t.weight) for t in tallies) + U
+    raise InconsistentPositionError(
+        f"the numbers need between {low} and {high} mines in all, but {R} remain "
+        f"({observation.mines} mines minus {observation.mines - R} flags)"
+    )
+
+
+LIGHT_MULTI = 16  # at most this many components with several possible counts for the lazy weighing
+LIGHT_COUNTS = 512  # and at most this many possible counts over them all
+
+
+def _certain_exact(
+    components: list[Component], tallies: list[Tally], unconstrained: tuple[int, ...], R: int
+) -> tuple[bool, tuple[int, ...], Callable[[], tuple[int, ...]]] | None:
+    """The certain cells of an exact position without weighing it: (whether some global mine count fits, the safe
+    cells, a function giving the mine cells), or None when the position is too large for the lazy path (then it is
+    weighed at once, within the clock).
+
+    A cell's exact share is sum_k g(k) e_k / sum_k g(k) w_k |sc| over its component's counts k (g(k) > 0 exactly
+    when some counts of the other components and of the unconstrained cells complete count k: a bit-set sum over
+    the components' counts decides that). Every term is non-negative and e_k <= w_k |sc|, so the share is 0 exactly
+    when e_k = 0 for every completed k, and 1 exactly when e_k = w_k |sc| for every completed k; likewise the
+    unconstrained cells are safe (mines) exactly when every possible total leaves them 0 (all) of the mines. So
+    these are the cells :func:`_combine` finds from the weighed shares, found with small integers only."""
+    counts = []
+    multi = 0
+    total = 0
+    for t in tallies:
+        ks = [k for k, w in t.weight.items() if w]
+        counts.append(ks)
+        if len(ks) > 1:
+            multi += 1
+            total += len(ks)
+    if multi > LIGHT_MULTI or total > LIGHT_COUNTS:
+        return None
+    U = len(unconstrained)
+    low = max(R - U, 0)
+    window = ((1 << (R + 1)) - 1) >> low << low if R >= 0 else 0  # the totals that leave 0..U mines outside
+    n = len(counts)
+    prefix = [1]
+    for ks in counts:
+        mask = prefix[-1]
+        prefix.append(mask << ks[0] if len(ks) == 1 else _sumset(mask, ks))
+    totals = prefix[-1] & window
+    if not totals:
+        return False, (), tuple
+    suffix = 1
+    safe: list[int] = []
+    completed: list[list[int]] = [[]] * n  # per component, its counts that some layout of the whole position has
+    for i in range(n - 1, -1, -1):
+        ks = counts[i]
+        if len(ks) > 1:
+            others = 0
+            before = prefix[i]
+            while before:  # the sums of the other components' counts: prefix[i] + suffix, one set bit at a time
+                lowest = before & -before
+                others |= suffix << (lowest.bit_length() - 1)
+                before ^= lowest
+            suffix = _sumset(suffix, ks)
+            ks = [k for k in ks if (others << k) & window]
+        else:
+            suffix <<= ks[0]
+        completed[i] = ks
+        expected = tallies[i].expected
+        first = expected[ks[0]]
+        if 0 in first:
+            zero = [j for j, e in enumerate(first) if not e]
+            for k in ks[1:]:
+                row = expected[k]
+                zero = [j for j in zero if not row[j]]
+            supercells = components[i].supercells
+            for j in zero:
+                safe.extend(supercells[j])
+    if U and totals == 1 << R:
+        safe.extend(unconstrained)
+    safe.sort()
+
+    def mines() -> tuple[int, ...]:
+        found: list[int] = []
+        for comp, t, ks in zip(components, tallies, completed, strict=True):
+            whole = sum(t.weight[k] for k in ks)
+            rows = [t.expected[k] for k in ks]
+            sums = rows[0] if len(rows) == 1 else [sum(column) for column in zip(*rows, strict=True)]
+            for cells, e in zip(comp.supercells, sums, strict=True):
+                if e and e == whole * len(cells):
+                    found.extend(cells)
+        if U and R >= U and totals == 1 << (R - U):
+            found.extend(unconstrained)
+        found.sort()
+        return tuple(found)
+
+    return True, tuple(safe), mines
+
+
+def _sumset(mask: int, counts: list[int]) -> int:
+    """The bit set of every s + k, for s in the bit set ``mask`` and k in ``counts``."""
+    out = 0
+    for k in counts:
+        out |= mask << k
+    return out
+
+
 def _combine(
     observation: Observation,
     unconstrained: tuple[int, ...],
@@ -996,17 +1148,19 @@ def _combine(
     exact = all(t.exact for t in counted)
     weighing: _Weighing | None = None
     if exact:
+        light = _certain_exact(components, counted, unconstrained, R)
+        if light is not None:  # the certain cells without weighing; the weights are computed on first use
+            if not light[0]:
+                _no_total(observation, counted, U, R)
+            return Probabilities(
+                observation, True, 0.0, None, light[1], light[2], components, unconstrained, None, None, counted, R
+            )
         try:
             weighing = _weigh_exact(counted, U, R, clock.end)
         except _OutOfTime:
             weighing = None
         if weighing.zero if weighing is not None else not _feasible_total([list(t.weight) for t in counted], U, R):
-            low = sum(min(t.weight) for t in counted)
-            high = sum(max(t.weight) for t in counted) + U
-            raise InconsistentPositionError(
-                f"the numbers need between {low} and {high} mines in all, but {R} remain "
-                f"({observation.mines} mines minus {observation.mines - R} flags)"
-            )
+            _no_total(observation, counted, U, R)
     numeric = weighing is None
     if weighing is None:
         weighing = _weigh_numeric(counted, U, R)

@@ -296,3 +296,46 @@ def test_a_player_gets_a_patient_second_try_when_the_budget_runs_out(monkeypatch
         assert seconds and seconds[0::2] == [0.5] * (len(seconds) // 2) and set(seconds[1::2]) == {0.5 * PATIENCE}
     with pytest.raises(UndecidedError):
         Analyzer(Budget(seconds=0.01)).analyze_patiently(Observation(Board(3, 3), 1, [COVERED] * 9))
+
+
+def _same_answers(a, b, obs):
+    assert (a.exact, a.safe, a.mines, a.layouts, a.unconstrained) == (b.exact, b.safe, b.mines, b.layouts, b.unconstrained)
+    assert a.covered() == b.covered()
+    assert all(a.fraction(c) == b.fraction(c) for c in obs.covered())
+    assert a.craps == b.craps
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([(9, 9, 10), (16, 16, 40), (30, 16, 99)]), st.integers(0, 2**32), st.booleans())
+def test_one_analyzer_along_a_game_equals_fresh_eager_analyses(size, seed, kernel):
+    """One Analyzer kept through a game (its component cache, the lazily weighed results) answers every position
+    exactly as a fresh Analyzer that weighs everything at once (LIGHT_MULTI = -1 turns the lazy path off)."""
+    import sweeplab.analysis.exact as engine
+    from sweeplab.strategies.base import play
+    from sweeplab.strategies.exact import ExactStrategy
+
+    kernel = kernel and engine.KERNEL is not None
+    positions = []
+    play(ExactStrategy(seed), Game(Rules(*size, "safe"), seed), on_move=lambda g, m: positions.append(g.observation()))
+    positions = [obs for obs in positions[:-1] if obs.covered()][:: max(len(positions) // 25, 1)]
+    reused = Analyzer(use_kernel=kernel)
+    lazy = [reused.analyze(obs) for obs in positions]
+    light = engine.LIGHT_MULTI
+    engine.LIGHT_MULTI = -1
+    try:
+        eager = [Analyzer(use_kernel=kernel).analyze(obs) for obs in positions]
+    finally:
+        engine.LIGHT_MULTI = light
+    for obs, a, b in zip(positions, lazy, eager, strict=True):
+        assert b._layouts is not None and b._shares_v is not None  # weighed at once
+        _same_answers(a, b, obs)
+
+
+def test_lazy_weighing_is_computed_once_on_first_use():
+    game = Game(Rules(16, 16, 40, "safe"), 3)
+    game.reveal(0)
+    result = Analyzer().analyze(game.observation())
+    assert result._layouts is None and callable(result._mines)  # the certain safe cells cost no weighing
+    layouts, mines = result.layouts, result.mines
+    assert result._layouts == layouts and result._mines == mines
+    assert sum(result.fraction(c) for c in game.observation().covered()) == 40
