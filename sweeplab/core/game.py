@@ -212,10 +212,16 @@ class Game:
         """Play a move; returns the cells it revealed (empty for flags)."""
         if not isinstance(move, Move):
             raise ArgumentError(f"Game.apply(move): expected a Move such as Move.reveal(0), not {shown(move)}")
+        if move.kind == "reveal":
+            return self._reveal(move.cell, move)
         return getattr(self, move.kind)(move.cell)
 
     def reveal(self, cell: int) -> tuple[int, ...]:
         """Reveal a covered cell: flood-fills zeros; a mine loses the game."""
+        return self._reveal(cell, None)
+
+    def _reveal(self, cell: int, move: Move | None) -> tuple[int, ...]:
+        """:meth:`reveal`; ``move`` (a reveal of ``cell``, whose cell is an int already) goes into the history as it is."""
         cell = self._check(cell, "reveal")
         v = self._view[cell]
         if v == FLAGGED:
@@ -229,7 +235,7 @@ class Game:
             elif self.rules.first_click == "xp" and not self._fixed:
                 self._xp_move(cell)
             self._rule_failure = self._promise_failure(cell)
-        self.history.append(Move("reveal", cell))
+        self.history.append(move if move is not None else Move("reveal", cell))
         return self._open(cell)
 
     def _open(self, cell: int) -> tuple[int, ...]:

@@ -59,8 +59,11 @@ class Observation:
         """An observation built by the game itself, whose arguments are right by construction (no checks: it runs
         once per move)."""
         observation = object.__new__(cls)
-        for name, value in (("board", board), ("mines", mines), ("view", view), ("moves", moves)):
-            object.__setattr__(observation, name, value)
+        setattr_ = object.__setattr__
+        setattr_(observation, "board", board)
+        setattr_(observation, "mines", mines)
+        setattr_(observation, "view", view)
+        setattr_(observation, "moves", moves)
         return observation
 
     @property

@@ -23,9 +23,10 @@ def preferred_cell(observation: Observation, candidates: list[int]) -> int:
     if len(pool) == 1:
         return pool[0]
     neighbours = board.neighbours
+    look = view.__getitem__
 
     def rank(cell: int) -> tuple[int, int]:
-        return (-sum(1 for n in neighbours[cell] if view[n] == COVERED), cell)
+        return (-list(map(look, neighbours[cell])).count(COVERED), cell)
 
     return min(pool, key=rank)
 
@@ -78,8 +79,8 @@ class ExactStrategy(Strategy):
         result = self.analyzer.analyze_patiently(observation)
         self.last = result
         if result.safe:
-            self.queue(Move.reveal(c) for c in result.safe)
-            return Move.reveal(self._queue.popleft().cell)
+            self._queue.extend(map(Move.reveal, result.safe))
+            return self._queue.popleft()
         return self.pick_guess(observation, result)
 
     def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
