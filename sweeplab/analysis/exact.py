@@ -835,7 +835,8 @@ class Analyzer:
                 tallies[i] = count(components[i], self.budget, clock.exact)
             except _TooBig:
                 left.append(i)
-        self._estimate(components, tallies, sorted(left, key=lambda i: len(components[i].cells)), clock)
+        if left:
+            self._estimate(components, tallies, sorted(left, key=lambda i: len(components[i].cells)), clock)
         try:
             return _combine(observation, unconstrained, observation.mines - flags, components, tallies, clock, explain)
         except InconsistentPositionError:

@@ -199,7 +199,7 @@ class Game:
             if isinstance(cell, bool) or not hasattr(type(cell), "__index__"):
                 raise IllegalMoveError(f"cannot {kind} {shown(cell)}: a cell is a whole number (y * width + x)")
             cell = type(cell).__index__(cell)  # type: ignore[attr-defined]
-        if not self.board.contains(cell):
+        if not 0 <= cell < len(self._view):  # an int here (Board.contains, without its type checks)
             raise IllegalMoveError(
                 f"cannot {kind} cell {shown(cell)}: it is off the {self.board.width}x{self.board.height} board "
                 f"(cells are 0 to {self.board.cells - 1})"

@@ -18,7 +18,7 @@ def preferred_cell(observation: Observation, candidates: list[int]) -> int:
     """Among equally good cells: a corner, then an edge, then the cell with most covered neighbours; then the lowest index."""
     board, view = observation.board, observation.view
     border = board.border
-    place = min(border[c] for c in candidates)  # corners first, then edges: rank the covered neighbours of those only
+    place = min(map(border.__getitem__, candidates))  # corners first, then edges: rank the covered neighbours of those
     pool = [c for c in candidates if border[c] == place]
     if len(pool) == 1:
         return pool[0]
@@ -73,9 +73,13 @@ class ExactStrategy(Strategy):
         self.last: Probabilities | None = None
 
     def choose(self, observation: Observation) -> Move:
-        move = self.next_queued(observation)
-        if move is not None:
-            return move
+        queue = self._queue
+        if queue:  # next_queued, inline: the next queued cell still covered (a certain move stays certain)
+            view = observation.view
+            while queue:
+                move = queue.popleft()
+                if view[move.cell] == COVERED:
+                    return move
         result = self.analyzer.analyze_patiently(observation)
         self.last = result
         if result.safe:
