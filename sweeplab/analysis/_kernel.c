@@ -69,16 +69,31 @@ static void lim_free(Limits *lim, void *p, size_t bytes) {
     lim->bytes -= bytes;
 }
 
+static PyObject *limbs_to_py(const uint64_t *limbs, int n);
+
 static PyObject *u128_to_py(u128 v) {
-    uint64_t hi = (uint64_t)(v >> 64), lo = (uint64_t)v;
-    if (!hi) return PyLong_FromUnsignedLongLong(lo);
-    PyObject *h = PyLong_FromUnsignedLongLong(hi);
-    PyObject *l = PyLong_FromUnsignedLongLong(lo);
-    PyObject *s = PyLong_FromLong(64);
-    PyObject *sh = (h && s) ? PyNumber_Lshift(h, s) : NULL;
-    PyObject *r = (sh && l) ? PyNumber_Or(sh, l) : NULL;
-    Py_XDECREF(h); Py_XDECREF(l); Py_XDECREF(s); Py_XDECREF(sh);
-    return r;
+    uint64_t limbs[2] = {(uint64_t)v, (uint64_t)(v >> 64)};
+    return limbs_to_py(limbs, 2);
+}
+
+/* Cell numbers as Python ints, kept across calls (a cell index is built once per process, not once per answer). */
+static PyObject **cell_ints = NULL;
+static int n_cell_ints = 0;
+
+static PyObject *cell_int(int c) {
+    if (c < 0 || c >= (1 << 24)) return PyLong_FromLong(c);
+    if (c >= n_cell_ints) {
+        int n = n_cell_ints ? n_cell_ints : 1024;
+        while (n <= c) n *= 2;
+        PyObject **grown = realloc(cell_ints, sizeof(PyObject *) * (size_t)n);
+        if (!grown) return PyLong_FromLong(c);
+        for (int i = n_cell_ints; i < n; i++) grown[i] = NULL;
+        cell_ints = grown;
+        n_cell_ints = n;
+    }
+    if (!cell_ints[c] && !(cell_ints[c] = PyLong_FromLong(c))) return NULL;
+    Py_INCREF(cell_ints[c]);
+    return cell_ints[c];
 }
 
 /* ---------- modular arithmetic for large components (Montgomery form, primes below 2^62) ---------- */
@@ -995,14 +1010,22 @@ static PyObject *count_component(const int *scs, int m_sc, const int *cons, int 
     for (int a = 0; a < m_sc; a++) {
         int s = scs[a], size = sc_start[s + 1] - sc_start[s];
         PyObject *tup = PyTuple_New(size);
-        for (int q = 0; q < size; q++) PyTuple_SET_ITEM(tup, q, PyLong_FromLong(sc_cells[sc_start[s] + q]));
+        for (int q = 0; q < size; q++) PyTuple_SET_ITEM(tup, q, cell_int(sc_cells[sc_start[s] + q]));
         PyList_SET_ITEM(sc_list, a, tup);
     }
     for (int i = 0; i < m_con; i++) {
         int len = cs_start[i + 1] - cs_start[i];
         PyObject *js = PyTuple_New(len);
         for (int q = 0; q < len; q++) PyTuple_SET_ITEM(js, q, PyLong_FromLong(cs_list[cs_start[i] + q]));
-        PyList_SET_ITEM(con_list, i, Py_BuildValue("(Nii)", js, con_need[cons[i]], con_source[cons[i]]));
+        PyObject *con = PyTuple_New(3);
+        if (con) {
+            PyTuple_SET_ITEM(con, 0, js);
+            PyTuple_SET_ITEM(con, 1, PyLong_FromLong(con_need[cons[i]]));
+            PyTuple_SET_ITEM(con, 2, cell_int(con_source[cons[i]]));
+        } else {
+            Py_XDECREF(js);
+        }
+        PyList_SET_ITEM(con_list, i, con);
     }
     if (status == ST_OK) {
         Garner g = {0};
@@ -1150,7 +1173,7 @@ static PyObject *tally(PyObject *self, PyObject *args) {
         for (int c = 0; c < cells; c++) if (v[c] == -1 && !touch_count[c]) n_un++;
         PyObject *un = PyTuple_New(n_un);
         n_un = 0;
-        for (int c = 0; c < cells; c++) if (v[c] == -1 && !touch_count[c]) PyTuple_SET_ITEM(un, n_un++, PyLong_FromLong(c));
+        for (int c = 0; c < cells; c++) if (v[c] == -1 && !touch_count[c]) PyTuple_SET_ITEM(un, n_un++, cell_int(c));
         result = Py_BuildValue("(NN)", found, un);
         found = NULL;
     }
@@ -1163,7 +1186,27 @@ done:
     return result;
 }
 
+/* pack(view: tuple of ints -2..8) -> (bytes of the view as signed chars, number of flags): array("b", view) costs a
+   PyArg_Parse per cell; this is one pass in C. */
+static PyObject *pack(PyObject *self, PyObject *arg) {
+    if (!PyTuple_Check(arg)) { PyErr_SetString(PyExc_TypeError, "pack(view): expected a tuple of ints"); return NULL; }
+    Py_ssize_t n = PyTuple_GET_SIZE(arg), flags = 0;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (!out) return NULL;
+    char *buf = PyBytes_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(arg, i));
+        if (x == -1 && PyErr_Occurred()) { Py_DECREF(out); return NULL; }
+        if (x < -2 || x > 8) { Py_DECREF(out); PyErr_Format(PyExc_ValueError, "pack(view): cell %zd holds %ld", i, x); return NULL; }
+        buf[i] = (char)(signed char)x;
+        flags += x == -2;
+    }
+    return Py_BuildValue("(Nn)", out, flags);
+}
+
 static PyMethodDef methods[] = {
+    {"pack", pack, METH_O,
+     "pack(view) -> (bytes, flags): a view (a tuple of ints -2..8) as the signed bytes tally reads, and its flag count."},
     {"tally", tally, METH_VARARGS,
      "tally(view: bytes, width, height, max_states, max_bytes, seconds) -> "
      "([(supercells, constraints, (weights, expected) | reason)], unconstrained cells)\n"

@@ -41,6 +41,7 @@ try:  # the optional C kernel (setup.py builds it when a C compiler is present)
 except ImportError:  # pragma: no cover - depends on the build
     _built_kernel = None
 KERNEL = None if os.environ.get("SWEEPLAB_PURE_PYTHON") else _built_kernel
+_PACK = getattr(KERNEL, "pack", None)  # the view as the kernel's bytes and its flag count, in one pass
 
 EXACT_SHARE = 0.6  # the share of the budget the exact count may use before the rest is estimated
 ESTIMATE_RESERVE = 0.05  # the share kept back from the estimate for weighting and building the result
@@ -804,8 +805,11 @@ class Analyzer:
         if KERNEL is None:  # use_kernel is only true when the kernel is built
             raise RuntimeError("the C kernel is not built (sweeplab.analysis._kernel) or SWEEPLAB_PURE_PYTHON is set")
         board, view = observation.board, observation.view
-        raw = array("b", view).tobytes()
-        flags = raw.count(FLAGGED & 0xFF)  # FLAGGED as an unsigned byte
+        if _PACK is not None:
+            raw, flags = _PACK(view)
+        else:  # a kernel built before pack existed (rerun pip install -e .)
+            raw = array("b", view).tobytes()
+            flags = raw.count(FLAGGED & 0xFF)  # FLAGGED as an unsigned byte
         if flags > observation.mines:
             if not explain:
                 raise InconsistentPositionError("more flags than mines")
