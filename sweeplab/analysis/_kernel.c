@@ -279,21 +279,20 @@ static int table_init(Table *t, int klen, int words, size_t cap, Limits *lim) {
     t->klen = klen; t->words = words; t->cap = cap; t->count = 0;
     t->keys = NULL; t->vals = NULL; t->used = NULL;
     if (lim->bytes + table_bytes(klen, words, cap) > lim->max_bytes) return ST_MEMORY;
-    t->keys = malloc(cap * (size_t)klen);
-    t->vals = malloc(cap * sizeof(uint64_t) * words);
-    t->used = calloc(cap, 1);
-    if (!t->keys || !t->vals || !t->used) {
-        free(t->keys); free(t->vals); free(t->used);
-        t->keys = NULL; t->vals = NULL; t->used = NULL;
-        return ST_NOMEM;
-    }
+    /* one block: the values first (malloc's alignment, which u128 values need), then the keys, then the used flags */
+    uint64_t *block = malloc(table_bytes(klen, words, cap));
+    if (!block) return ST_NOMEM;
+    t->vals = block;
+    t->keys = (unsigned char *)(block + cap * (size_t)words);
+    t->used = t->keys + cap * (size_t)klen;
+    memset(t->used, 0, cap);
     lim->bytes += table_bytes(klen, words, cap);
     return ST_OK;
 }
 
 static void table_free(Table *t, Limits *lim) {
     if (t->used) lim->bytes -= table_bytes(t->klen, t->words, t->cap);
-    free(t->keys); free(t->vals); free(t->used);
+    free(t->vals); /* the block that holds keys and used flags too */
     t->keys = NULL; t->vals = NULL; t->used = NULL;
 }
 
