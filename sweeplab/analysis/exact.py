@@ -27,10 +27,10 @@ import random
 import time
 from array import array
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, NoReturn
 
 from sweeplab.analysis.constraints import Constraint, constraints_from, coupled, describe
 from sweeplab.core.errors import ArgumentError, InconsistentPositionError, SweeplabError, UndecidedError, shown
@@ -546,7 +546,7 @@ class Probabilities:
         error: float,
         layouts: int | None,
         safe: tuple[int, ...],
-        mines: tuple[int, ...] | Callable[[], tuple[int, ...]],
+        mines: tuple[int, ...] | _LazyMines,
         components: list[Component],
         unconstrained: tuple[int, ...],
         shares: list[list[tuple[Any, Any]]] | None,
@@ -556,7 +556,7 @@ class Probabilities:
     ) -> None:
         """``layouts``, ``shares`` and ``unconstrained_share`` may be None for an exact result (``tallies`` and
         ``mines_left`` given): they are then weighed exactly on first use (:func:`_weigh_exact`). ``mines`` may be a
-        function that finds them, called on first use."""
+        :class:`_LazyMines` that finds them on first use."""
         self.observation = observation
         self.exact = exact
         self.error = error
@@ -585,8 +585,8 @@ class Probabilities:
     def mines(self) -> tuple[int, ...]:
         """The covered cells that hold a mine in every layout (sorted)."""
         mines = self._mines
-        if callable(mines):
-            mines = self._mines = mines()
+        if isinstance(mines, _LazyMines):
+            mines = self._mines = mines.find()
         return mines
 
     @property
@@ -1019,7 +1019,7 @@ def _feasible_total(counts: list[Iterable[int]], U: int, R: int) -> bool:
     return any(0 <= R - s <= U for s in sums)
 
 
-def _no_total(observation: Observation, tallies: list[Tally], U: int, R: int) -> None:
+def _no_total(observation: Observation, tallies: list[Tally], U: int, R: int) -> NoReturn:
     """Raise the error for exact counts that no global mine count fits."""
     low = sum(min(t.weight) for t in tallies)
     high = sum(max(t.weight) for t in tallies) + U
@@ -1035,9 +1035,9 @@ LIGHT_COUNTS = 512  # and at most this many possible counts over them all
 
 def _certain_exact(
     components: list[Component], tallies: list[Tally], unconstrained: tuple[int, ...], R: int
-) -> tuple[bool, tuple[int, ...], Callable[[], tuple[int, ...]]] | None:
-    """The certain cells of an exact position without weighing it: (whether some global mine count fits, the safe
-    cells, a function giving the mine cells), or None when the position is too large for the lazy path (then it is
+) -> tuple[tuple[int, ...], _LazyMines] | bool | None:
+    """The certain cells of an exact position without weighing it: (the safe cells, the mine cells to find on first
+    use); False when no global mine count fits; None when the position is too large for the lazy path (then it is
     weighed at once, within the clock).
 
     A cell's exact share is sum_k g(k) e_k / sum_k g(k) w_k |sc| over its component's counts k (g(k) > 0 exactly
@@ -1067,7 +1067,7 @@ def _certain_exact(
         prefix.append(mask << ks[0] if len(ks) == 1 else _sumset(mask, ks))
     totals = prefix[-1] & window
     if not totals:
-        return False, (), tuple
+        return False
     suffix = 1
     safe: list[int] = []
     completed: list[list[int]] = [[]] * n  # per component, its counts that some layout of the whole position has
@@ -1099,21 +1099,34 @@ def _certain_exact(
         safe.extend(unconstrained)
     safe.sort()
 
-    def mines() -> tuple[int, ...]:
+    return tuple(safe), _LazyMines(components, tallies, completed, unconstrained, 0 < U <= R and totals == 1 << (R - U))
+
+
+@dataclass(frozen=True)
+class _LazyMines:
+    """The mine cells of an exact result, found on first use (see :func:`_certain_exact`): a super-cell whose summed
+    expected mines over the completed counts equal the summed weights times its size; the unconstrained cells when
+    every possible total leaves them all the remaining mines (``outside``)."""
+
+    components: list[Component]
+    tallies: list[Tally]
+    completed: list[list[int]]
+    unconstrained: tuple[int, ...]
+    outside: bool
+
+    def find(self) -> tuple[int, ...]:
         found: list[int] = []
-        for comp, t, ks in zip(components, tallies, completed, strict=True):
+        for comp, t, ks in zip(self.components, self.tallies, self.completed, strict=True):
             whole = sum(t.weight[k] for k in ks)
             rows = [t.expected[k] for k in ks]
             sums = rows[0] if len(rows) == 1 else [sum(column) for column in zip(*rows, strict=True)]
             for cells, e in zip(comp.supercells, sums, strict=True):
                 if e and e == whole * len(cells):
                     found.extend(cells)
-        if U and R >= U and totals == 1 << (R - U):
-            found.extend(unconstrained)
+        if self.outside:
+            found.extend(self.unconstrained)
         found.sort()
         return tuple(found)
-
-    return True, tuple(safe), mines
 
 
 def _sumset(mask: int, counts: list[int]) -> int:
@@ -1154,12 +1167,11 @@ def _combine(
     weighing: _Weighing | None = None
     if exact:
         light = _certain_exact(components, counted, unconstrained, R)
-        if light is not None:  # the certain cells without weighing; the weights are computed on first use
-            if not light[0]:
-                _no_total(observation, counted, U, R)
-            return Probabilities(
-                observation, True, 0.0, None, light[1], light[2], components, unconstrained, None, None, counted, R
-            )
+        if light is False:
+            _no_total(observation, counted, U, R)
+        if isinstance(light, tuple):  # the certain cells without weighing; the weights are computed on first use
+            certain, lazy = light
+            return Probabilities(observation, True, 0.0, None, certain, lazy, components, unconstrained, None, None, counted, R)
         try:
             weighing = _weigh_exact(counted, U, R, clock.end)
         except _OutOfTime:

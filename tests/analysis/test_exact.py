@@ -332,10 +332,15 @@ def test_one_analyzer_along_a_game_equals_fresh_eager_analyses(size, seed, kerne
 
 
 def test_lazy_weighing_is_computed_once_on_first_use():
+    import pickle
+
+    from sweeplab.analysis.exact import _LazyMines
+
     game = Game(Rules(16, 16, 40, "safe"), 3)
     game.reveal(0)
     result = Analyzer().analyze(game.observation())
-    assert result._layouts is None and callable(result._mines)  # the certain safe cells cost no weighing
+    assert result._layouts is None and isinstance(result._mines, _LazyMines)  # the certain safe cells cost no weighing
     layouts, mines = result.layouts, result.mines
     assert result._layouts == layouts and result._mines == mines
     assert sum(result.fraction(c) for c in game.observation().covered()) == 40
+    assert pickle.loads(pickle.dumps(result)).fraction(5) == result.fraction(5)  # a result can go to another process
