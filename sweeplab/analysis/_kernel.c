@@ -849,6 +849,21 @@ static int cmp_by_degree(const void *a, const void *b) {
     return x - y;
 }
 
+/* The same order as qsort with cmp_by_degree (a total order, so the result is the same): insertion sort for the short
+   lists that adjacency lists are, qsort past 32. */
+static void sort_by_degree(int *xs, int n, const int *degree) {
+    if (n > 32) {
+        sort_degree = degree;
+        qsort(xs, (size_t)n, sizeof(int), cmp_by_degree);
+        return;
+    }
+    for (int i = 1; i < n; i++) {
+        int v = xs[i], j = i - 1;
+        while (j >= 0 && (degree[xs[j]] > degree[v] || (degree[xs[j]] == degree[v] && xs[j] > v))) { xs[j + 1] = xs[j]; j--; }
+        xs[j + 1] = v;
+    }
+}
+
 typedef struct { int index; int cells; int first_sc; } CompInfo;
 static int cmp_comp(const void *a, const void *b) {
     const CompInfo *x = a, *y = b;
@@ -928,7 +943,7 @@ static PyObject *count_component(const int *scs, int m_sc, const int *cons, int 
     }
     /* order: breadth first from a least-connected super-cell, neighbours by (degree, index), as exact.py's _order */
     sort_degree = degree;
-    for (int a = 0; a < m_sc; a++) qsort(adj + adj_start[a], (size_t)degree[a], sizeof(int), cmp_by_degree);
+    for (int a = 0; a < m_sc; a++) sort_by_degree(adj + adj_start[a], degree[a], degree);
     int n_order = 0;
     while (n_order < m_sc) {
         int start = -1;
