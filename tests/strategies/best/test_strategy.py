@@ -137,3 +137,19 @@ def test_begin_receives_the_rules_in_play():
     player = make("best", seed=3)
     play(player, Game(rules, 3))
     assert player.rules == rules
+
+
+def test_the_opening_table_is_the_committed_first_click_data():
+    """OPENINGS holds exactly the cells that results/best/openings/data.json marks chosen (the measured best)."""
+    from sweeplab.strategies.best.opening import OPENINGS
+
+    data = json.loads((pathlib.Path(__file__).parents[3] / "results" / "best" / "openings" / "data.json").read_text())
+    chosen = {}
+    for point in data["points"]:
+        if point.get("chosen"):
+            w, h, m = (int(v) for v in point["board"].split("x"))
+            chosen[(point["rule"], w, h, m)] = tuple(point["cell"])
+    assert chosen and OPENINGS == chosen
+    for (rule, w, h, m), cell in OPENINGS.items():
+        board = Game(make_rules(f"{w}x{h}x{m}", rule), 0).board
+        assert board.xy(opening_cell(board, m, rule)[0]) == cell
