@@ -54,13 +54,16 @@ class EngineTimes:
 
 
 def time_positions(positions: list[Observation], budget: Budget = DEFAULT_BUDGET, use_kernel: bool = True) -> EngineTimes:
-    """Analyse each position from scratch (a fresh analyzer, no reuse) and time it on the wall clock."""
+    """Analyse each position from scratch (a fresh analyzer, no reuse) and time it on the wall clock, up to every
+    covered cell's probability (an exact result weighs them on first use, so ``covered()`` is inside the timing:
+    the figure stays the one issue 3's bar is about)."""
     times = []
     exact = 0
     for obs in positions:
         analyzer = Analyzer(budget, use_kernel=use_kernel)
         start = time.perf_counter()
         result = analyzer.analyze(obs)
+        result.covered()
         times.append((time.perf_counter() - start) * 1000)
         exact += result.exact
     return EngineTimes(len(positions), exact, sum(times) / len(times), percentile(times, 50), percentile(times, 99), max(times))

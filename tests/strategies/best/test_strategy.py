@@ -149,7 +149,7 @@ def test_the_opening_table_is_the_committed_first_click_data():
         if point.get("chosen"):
             w, h, m = (int(v) for v in point["board"].split("x"))
             chosen[(point["rule"], w, h, m)] = tuple(point["cell"])
-    assert chosen and OPENINGS == chosen
+    assert chosen and chosen == OPENINGS
     for (rule, w, h, m), cell in OPENINGS.items():
         board = Game(make_rules(f"{w}x{h}x{m}", rule), 0).board
         assert board.xy(opening_cell(board, m, rule)[0]) == cell
