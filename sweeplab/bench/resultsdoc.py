@@ -16,10 +16,12 @@ import math
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from sweeplab.bench.best_results import section as best_section
+from sweeplab.bench.figures import CLAIMS as FIGURE_CLAIMS
 from sweeplab.bench.optimal_table import section as optimal_section
 from sweeplab.bench.published import (
     SEED_000_FRONTIER,
@@ -821,6 +823,7 @@ def _seed_000(doc: Doc, levels: dict[str, Any] | None) -> None:
             doc.add(f"{fit['strategy']} on {fit['board']}: logistic midpoint {fit['midpoint']:.4f}, slope {fit['slope']:.1f}.")
         for fit in data.get("cpu_fits", []):
             doc.add(f"{fit['strategy']}: CPU per game ≈ {fit['cpu_scale']:.3g} s × exp({fit['cpu_rate_per_side']:.3g} × side).")
+        doc.claims({"claims": [asdict(c) for c in FIGURE_CLAIMS[name](data)]})
 
     frontier = doc.load("frontier")
     doc.add(f"### The largest coupled sets (published: {SEED_000_FRONTIER_GAMES:,} games)")

@@ -1,0 +1,45 @@
+import math
+
+from sweeplab.bench.figures import aspect_claims, density_claims, size_claims
+
+
+def point(board, rate, games=10_000, x=None, cpu=0.001, strategy="cspstrategy"):
+    return {"strategy": strategy, "board": board, "win_rate": rate, "games": games, "x": x, "cpu_mean": cpu}
+
+
+def logistic(density, midpoint=0.2, slope=30.0):
+    return 1 / (1 + math.exp(slope * (density - midpoint)))
+
+
+def test_a_perfect_logistic_is_not_imperfect_and_a_bumpy_one_is():
+    fit = {"strategy": "cspstrategy", "size": "10x10", "midpoint": 0.2, "slope": 30.0}
+    smooth = [point(f"10x10x{m}", logistic(m / 100)) for m in range(5, 40, 3)]
+    (claim,) = density_claims({"points": smooth, "fits": [fit]})
+    assert claim.verdict == "not reproduced" and claim.measured.startswith("0 of 12")
+    bumpy = [point(p["board"], min(1.0, p["win_rate"] + (0.03 if i % 2 else -0.03))) for i, p in enumerate(smooth)]
+    (claim,) = density_claims({"points": bumpy, "fits": [fit]})
+    assert claim.verdict == "reproduced" and "the worst" in claim.sentence
+
+
+def test_larger_boards_harder_and_cpu_growth_that_slows():
+    sides = [5, 8, 10, 15, 20, 30, 40, 50]
+    falling = [point(f"{s}x{s}x{round(s * s / 5)}", 0.7 - 0.01 * s, x=s, cpu=1e-4 * s**3) for s in sides]
+    harder, cpu = size_claims({"points": falling})
+    assert harder.verdict == "reproduced" and harder.z < -2 and "rank correlation of side and win rate -1.00" in harder.sentence
+    assert cpu.verdict == "reproduced" and "slower than exponential" in cpu.sentence  # a power law: log CPU is concave
+    wobble = [1.0, 1.02, 0.99, 1.01, 0.98, 1.02, 1.0, 0.99]
+    flat = [
+        point(p["board"], 0.5, x=p["x"], cpu=1e-4 * math.exp(0.08 * p["x"]) * w) for p, w in zip(falling, wobble, strict=True)
+    ]
+    harder, cpu = size_claims({"points": flat})
+    assert harder.verdict == "not reproduced" and cpu.verdict == "not reproduced"  # exponential: no curvature
+
+
+def test_skinny_boards_harder_and_the_square_easiest_or_not():
+    shapes = [(900, 1), (450, 2), (100, 9), (36, 25), (30, 30)]
+    rising = [point(f"{w}x{h}x180", 0.01 * h, x=h) for w, h in shapes]
+    skinny, square = aspect_claims({"points": rising})
+    assert skinny.verdict == "reproduced" and square.verdict == "reproduced"
+    rising[3] = point("36x25x180", 0.40, x=25)
+    skinny, square = aspect_claims({"points": rising})
+    assert skinny.verdict == "reproduced" and square.verdict == "not reproduced" and "36x25x180" in square.measured
