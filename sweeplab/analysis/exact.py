@@ -1031,6 +1031,14 @@ def _no_total(observation: Observation, tallies: list[Tally], U: int, R: int) ->
 
 LIGHT_MULTI = 16  # at most this many components with several possible counts for the lazy weighing
 LIGHT_COUNTS = 512  # and at most this many possible counts over them all
+LIGHT_BITS = 4096  # and C(U, R), the size of the weights, below 2**LIGHT_BITS (expert: about 2**216)
+
+
+def _binomial_bits(n: int, k: int) -> float:
+    """log2 C(n, k), from log-gamma (0 outside 0 <= k <= n)."""
+    if not 0 <= k <= n:
+        return 0.0
+    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
 
 
 def _certain_exact(
@@ -1038,7 +1046,8 @@ def _certain_exact(
 ) -> tuple[tuple[int, ...], _LazyMines] | bool | None:
     """The certain cells of an exact position without weighing it: (the safe cells, the mine cells to find on first
     use); False when no global mine count fits; None when the position is too large for the lazy path (then it is
-    weighed at once, within the clock).
+    weighed at once, within the clock, as it is when the weights C(U, .) pass 2**LIGHT_BITS: the deferred weighing
+    runs after the analysis returned, with no deadline, so only positions whose weighing is cheap are deferred).
 
     A cell's exact share is sum_k g(k) e_k / sum_k g(k) w_k |sc| over its component's counts k (g(k) > 0 exactly
     when some counts of the other components and of the unconstrained cells complete count k: a bit-set sum over
@@ -1055,9 +1064,9 @@ def _certain_exact(
         if len(ks) > 1:
             multi += 1
             total += len(ks)
-    if multi > LIGHT_MULTI or total > LIGHT_COUNTS:
-        return None
     U = len(unconstrained)
+    if multi > LIGHT_MULTI or total > LIGHT_COUNTS or _binomial_bits(U, min(max(R, 0), U)) > LIGHT_BITS:
+        return None  # the deferred weighing has no clock: only positions whose weighing is cheap go lazily
     low = max(R - U, 0)
     window = ((1 << (R + 1)) - 1) >> low << low if R >= 0 else 0  # the totals that leave 0..U mines outside
     n = len(counts)

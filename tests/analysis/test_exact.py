@@ -326,6 +326,7 @@ def test_one_analyzer_along_a_game_equals_fresh_eager_analyses(size, seed, kerne
         eager = [Analyzer(use_kernel=kernel).analyze(obs) for obs in positions]
     finally:
         engine.LIGHT_MULTI = light
+    assert any(a._layouts is None for a in lazy)  # the lazy path ran
     for obs, a, b in zip(positions, lazy, eager, strict=True):
         assert b._layouts is not None and b._shares_v is not None  # weighed at once
         _same_answers(a, b, obs)
@@ -340,7 +341,25 @@ def test_lazy_weighing_is_computed_once_on_first_use():
     game.reveal(0)
     result = Analyzer().analyze(game.observation())
     assert result._layouts is None and isinstance(result._mines, _LazyMines)  # the certain safe cells cost no weighing
+    fresh = pickle.loads(pickle.dumps(result))  # unweighed, its mine finder still lazy: it can go to another process
+    assert isinstance(fresh._mines, _LazyMines) and fresh.mines == result.mines and fresh.layouts == result.layouts
     layouts, mines = result.layouts, result.mines
     assert result._layouts == layouts and result._mines == mines
     assert sum(result.fraction(c) for c in game.observation().covered()) == 40
-    assert pickle.loads(pickle.dumps(result)).fraction(5) == result.fraction(5)  # a result can go to another process
+    assert pickle.loads(pickle.dumps(result)).fraction(5) == result.fraction(5)
+
+
+def test_positions_with_huge_weights_are_weighed_at_once_within_the_clock():
+    """The deferred weighing has no deadline, so a position whose weights C(U, R) are huge (a 256x256 board early on)
+    is weighed inside analyze(), under its budget, while an expert position is deferred."""
+    from sweeplab.analysis.exact import LIGHT_BITS, _binomial_bits
+
+    game = Game(Rules(256, 256, 12_000, "safe"), 1)
+    game.reveal(0)
+    obs = game.observation()
+    result = Analyzer().analyze(obs)
+    assert _binomial_bits(len(result.unconstrained), 12_000) > LIGHT_BITS
+    assert result._layouts is not None  # weighed at once
+    small = Game(Rules(30, 16, 99, "safe"), 1)
+    small.reveal(0)
+    assert Analyzer().analyze(small.observation())._layouts is None
