@@ -852,6 +852,7 @@ def _seed_000(doc: Doc, levels: dict[str, Any] | None) -> None:
         ]
         doc.add(_table(["strategy", "", "board", "game", "variables", "constraints", "degrees of freedom", "solutions"], table))
         doc.add("Extremes of a sample are not estimates with a standard error; a smaller sample meets smaller extremes.")
+        doc.claims({"claims": [asdict(c) for c in FIGURE_CLAIMS["frontier"](frontier)]})
     else:
         doc.add("Not measured yet: run `sweeplab experiment frontier --out results/frontier`.")
     _claims_section(

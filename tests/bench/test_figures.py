@@ -43,3 +43,30 @@ def test_skinny_boards_harder_and_the_square_easiest_or_not():
     rising[3] = point("36x25x180", 0.40, x=25)
     skinny, square = aspect_claims({"points": rising})
     assert skinny.verdict == "reproduced" and square.verdict == "not reproduced" and "36x25x180" in square.measured
+
+
+def test_frontier_share_and_extremes_beside_the_paper():
+    from sweeplab.bench.figures import frontier_claims
+
+    def extreme(what, variables, constraints, dof, solutions):
+        return {"strategy": "cspstrategy", "what": what, "board": "30x16x99", "game": 7, "variables": variables,
+                "constraints": constraints, "dof": dof, "solutions": solutions}  # fmt: skip
+
+    share = {"strategy": "cspstrategy", "what": "games whose largest set had < 1000 solutions: 995 of 1000", "board": None,
+             "game": None, "variables": None, "constraints": None, "dof": None, "solutions": None, "small": 995,
+             "games_with_sets": 1000}  # fmt: skip
+    data = {
+        "extremes": [
+            extreme("most degrees of freedom", 60, 30, 30, 10_000),
+            extreme("most variables and constraints", 100, 60, 40, 5_000),
+            extreme("most solutions", 40, 15, 25, 2_000_000),
+            share,
+        ]
+    }
+    found = {c.claim: c for c in frontier_claims(data)}
+    assert found["more than 99% of the sets solved had fewer than 1,000 solutions"].verdict == "reproduced"
+    assert found["the set with the most degrees of freedom"].verdict == "reproduced"  # 30 of the paper's 39: within 2x
+    assert found["the set with the most variables and constraints"].verdict == "reproduced"
+    assert found["the set with the most solutions"].verdict == "not reproduced"  # 2M against 6M
+    share["small"] = 980
+    assert frontier_claims(data)[0].verdict == "not reproduced"
