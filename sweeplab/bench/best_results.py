@@ -241,7 +241,7 @@ def openings(runs: list[Path]) -> dict[str, Any]:
                 "command": (
                     f"sweeplab bench --strategy best --board {settings['board']} --rule {settings['rule']} --first-click "
                     f"{settings['first_click'][0]},{settings['first_click'][1]} --games {games} --seed {settings['seed']} "
-                    f"--jobs 2 --out {run.name}"
+                    f"--out {run.name}"
                 ),
             }
         )
@@ -257,8 +257,8 @@ def openings(runs: list[Path]) -> dict[str, Any]:
             top["margin_se"] = (top["se"] ** 2 + second["se"] ** 2) ** 0.5
     points.sort(key=lambda p: (p["board"], p["rule"], -p["rate"]))
     return {
-        "command": "sweeplab bench --strategy best --board B --rule R --first-click X,Y --games N --seed 0 --jobs 2 "
-        "--out DIR, one run per row; then python -m sweeplab.bench.best_results openings DIR... --out "
+        "command": "sweeplab bench --strategy best --board B --rule R --first-click X,Y --games N --seed 0 --out DIR "
+        "(2 jobs), one run per row; then python -m sweeplab.bench.best_results openings DIR... --out "
         "results/best/openings",
         "points": points,
     }

@@ -15,6 +15,7 @@ import numpy as np
 
 from sweeplab.bench.claims import NOT_REPRODUCED, REPRODUCED, Claim, pp, zscore
 from sweeplab.bench.published import SEED_000_FRONTIER
+from sweeplab.bench.stats import binomial_se
 
 SOURCE = "seed 000"
 #: Share of points expected beyond 2 SE of a correct model by chance (two-sided normal tail).
@@ -41,8 +42,17 @@ def _spearman(x: list[float], y: list[float]) -> float:
 
 
 def _se(point: dict[str, Any]) -> float:
-    p, n = point["win_rate"], point["games"]
-    return math.sqrt(p * (1 - p) / n) if n else 0.0
+    return binomial_se(point["wins"], point["games"])
+
+
+def _series(data: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Per strategy, its points in order of the swept variable ``x`` (only series of three points or more)."""
+    series = []
+    for strategy in dict.fromkeys(p["strategy"] for p in data["points"]):
+        pts = sorted((p for p in data["points"] if p["strategy"] == strategy), key=lambda p: p["x"])
+        if len(pts) >= 3:
+            series.append((strategy, pts))
+    return series
 
 
 def _cells(board: str) -> tuple[int, int, int]:
@@ -114,10 +124,7 @@ def size_claims(data: dict[str, Any]) -> list[Claim]:
     correlation of side and win rate) and "CPU time looks sub-exponential in the side" (the curvature of log CPU
     against the side: negative, beyond 2 SE, is slower than exponential)."""
     found = []
-    for strategy in dict.fromkeys(p["strategy"] for p in data["points"]):
-        pts = sorted((p for p in data["points"] if p["strategy"] == strategy), key=lambda p: p["x"])
-        if len(pts) < 3:
-            continue
+    for strategy, pts in _series(data):
         small, large = pts[0], pts[-1]
         z = zscore(large["win_rate"], _se(large), small["win_rate"], _se(small))
         rho = _spearman([p["x"] for p in pts], [p["win_rate"] for p in pts])
@@ -182,10 +189,7 @@ def aspect_claims(data: dict[str, Any]) -> list[Claim]:
     correlation of the number of rows and the win rate) and "square ones easiest" (the square board against the
     best of the others)."""
     found = []
-    for strategy in dict.fromkeys(p["strategy"] for p in data["points"]):
-        pts = sorted((p for p in data["points"] if p["strategy"] == strategy), key=lambda p: p["x"])
-        if len(pts) < 3:
-            continue
+    for strategy, pts in _series(data):
         narrow = pts[0]
         square = next((p for p in pts if _cells(p["board"])[0] == _cells(p["board"])[1]), pts[-1])
         rho = _spearman([p["x"] for p in pts], [p["win_rate"] for p in pts])
@@ -259,13 +263,14 @@ def frontier_claims(data: dict[str, Any]) -> list[Claim]:
                     ),
                 )
             )
-        columns = {"variables": 1, "constraints": 2, "dof": 3, "solutions": 4}
-        for what, *published in SEED_000_FRONTIER:
+        for what, *published in SEED_000_FRONTIER:  # published: variables, constraints, degrees of freedom, solutions
             ours = mine.get(what)
             if ours is None:
                 continue
-            field = {"most degrees of freedom": "dof", "most variables and constraints": "variables"}.get(what, "solutions")
-            theirs = published[columns[field] - 1]
+            field, theirs = {
+                "most degrees of freedom": ("dof", published[2]),
+                "most variables and constraints": ("variables", published[0]),
+            }.get(what, ("solutions", published[3]))
             ratio = ours[field] / theirs if theirs else math.inf
             found.append(
                 Claim(

@@ -4,7 +4,8 @@ from sweeplab.bench.figures import aspect_claims, density_claims, size_claims
 
 
 def point(board, rate, games=10_000, x=None, cpu=0.001, strategy="cspstrategy"):
-    return {"strategy": strategy, "board": board, "win_rate": rate, "games": games, "x": x, "cpu_mean": cpu}
+    wins = round(rate * games)
+    return {"strategy": strategy, "board": board, "win_rate": wins / games, "wins": wins, "games": games, "x": x, "cpu_mean": cpu}
 
 
 def logistic(density, midpoint=0.2, slope=30.0):
