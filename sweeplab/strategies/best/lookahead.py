@@ -46,6 +46,12 @@ class Candidate:
     score: float | None = None
     outcomes: list[Outcome] = field(default_factory=list)
     pruned: bool = False  # evaluation stopped once the score could no longer beat the best one
+    factor: float = 1.0  # the fifty-fifty influence multiplier of the score (:mod:`.influence`)
+
+    @property
+    def bound(self) -> float:
+        """The highest score the cell could reach: its safety times its factor."""
+        return self.safety * self.factor
 
     @property
     def dead(self) -> bool:
@@ -115,7 +121,8 @@ def evaluate(
     bar: float = -1.0,
     mines: frozenset[int] = frozenset(),
 ) -> Candidate:
-    """Fill in ``candidate``'s outcomes and score. Stops (``pruned``) once the score cannot exceed ``bar``.
+    """Fill in ``candidate``'s outcomes and score (times its ``factor``). Stops (``pruned``) once the score cannot
+    exceed ``bar``.
 
     Each number is tried by analysing the position with the cell showing it; the layouts of that position are exactly
     the layouts of this one in which the cell is safe and shows that number, so their count over this position's gives
@@ -127,13 +134,14 @@ def evaluate(
     board, mine_count, moves = observation.board, observation.mines, observation.moves
     score = 0.0
     left = candidate.safety
+    factor = candidate.factor
     candidate.outcomes = []
     for value in possible_values(observation, result, cell, mines):
-        if score + left <= bar:
+        if (score + left) * factor <= bar:
             candidate.pruned = True
             break
         view[cell] = value
-        after = analyzer.try_analyze(Observation(board, mine_count, tuple(view), moves + 1))
+        after = analyzer.try_analyze(Observation._unchecked(board, mine_count, tuple(view), moves + 1))
         if after is None or not after.layouts:
             continue
         p = after.layouts / total
@@ -141,5 +149,5 @@ def evaluate(
         progress, nxt = next_safety(after)
         score += p * nxt
         candidate.outcomes.append(Outcome(value, p, progress, nxt))
-    candidate.score = score
+    candidate.score = score * factor
     return candidate

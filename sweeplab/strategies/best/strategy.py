@@ -5,6 +5,8 @@ Techniques, each a named option (on by default) so that its worth can be measure
 - ``lookahead``: among cells nearly as safe as the safest (within ``tolerance``), play the one whose reveal most likely
   leaves a good position (:mod:`.lookahead`).
 - ``dead``: a cell whose number is already determined if it is safe tells nothing new; living cells go first.
+- ``influence``: a cell that may end in a 50/50 trap (two cells no number can tell apart) is scored up by the share
+  of its risk that would have to be taken anyway (JSMinesweeper's "50/50 influence", :mod:`.influence`).
 - ``forced``: an isolated set that no future information can change (seed 000's craps shoot, e.g. a 50/50 with no
   covered cell around it) is taken as soon as nothing certain is left, rather than after other guesses.
 - ``endgame``: when few layouts remain, search the whole game tree and play the move with the highest exact chance
@@ -22,6 +24,7 @@ from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.strategies.base import Explanation, Strategy, StrategyError
 from sweeplab.strategies.best.endgame import Decision, Endgame, SearchBudgetExceeded, list_component, list_layouts
+from sweeplab.strategies.best.influence import WEIGHT, Influence
 from sweeplab.strategies.best.lookahead import Candidate, evaluate
 from sweeplab.strategies.exact import TIE, preferred_cell
 
@@ -31,7 +34,8 @@ FORCED_TEXT = "forced: an isolated set of {n} cells that no other cell can infor
 class BestStrategy(Strategy):
     """Certain safe cells first; otherwise the guess most likely to win, by the techniques in the module docstring.
 
-    Options: ``lookahead``, ``dead``, ``forced``, ``endgame``, ``opening`` (each True by default), ``tolerance``
+    Options: ``lookahead``, ``influence``, ``dead``, ``forced``, ``endgame``, ``opening`` (each True by default;
+    ``influence`` acts through the look-ahead's score), ``tolerance``
     (a cell is a look-ahead candidate when its safety is at least ``(1 - tolerance)`` times the best safety),
     ``off_edge`` (at most this many cells no number touches are looked at), ``endgame_layouts`` (the search starts
     when at most this many layouts remain) and ``endgame_nodes`` (its budget in positions searched).
@@ -45,6 +49,7 @@ class BestStrategy(Strategy):
         self,
         seed: int | None = None,
         lookahead: bool = True,
+        influence: bool = True,
         dead: bool = True,
         forced: bool = True,
         endgame: bool = True,
@@ -59,6 +64,7 @@ class BestStrategy(Strategy):
         if not 0 <= tolerance < 1:
             raise StrategyError(f"strategy 'best': tolerance must be at least 0 and below 1, not {tolerance}")
         self.lookahead = lookahead
+        self.influence = influence
         self.dead = dead
         self.forced = forced
         self.endgame = endgame
@@ -198,8 +204,31 @@ class BestStrategy(Strategy):
         found = [Candidate(c, s) for c, s in frontier if s >= cut and c not in mines]
         if un is not None and 1.0 - un >= cut:
             found.extend(Candidate(c, 1.0 - un) for c in self.off_edge_cells(observation, result))
-        found.sort(key=lambda k: -k.safety)
+        if self.influence and self.lookahead and within is None and result.exact:
+            self.weigh_influence(observation, result, found, [(c, s) for c, s in frontier if cut / 2 <= s < cut], cut)
+        found.sort(key=lambda k: (-k.bound, -k.safety))
         return found
+
+    def weigh_influence(
+        self,
+        observation: Observation,
+        result: Probabilities,
+        found: list[Candidate],
+        below: list[tuple[int, float]],
+        cut: float,
+    ) -> None:
+        """Set each candidate's fifty-fifty factor; add the cells below ``cut`` whose safety plus influence reaches it
+        (JSMinesweeper's rule for influenced tiles)."""
+        mines = frozenset(result.mines)
+        influence = Influence(self.analyzer, observation, result, mines)
+        for candidate in found:
+            candidate.factor = influence.factor(candidate.cell, candidate.safety)
+        for cell, safety in below:
+            if cell in mines:
+                continue
+            extra = influence.of(cell, safety)
+            if extra and safety + extra >= cut:
+                found.append(Candidate(cell, safety, factor=1.0 + WEIGHT * extra / safety))
 
     def off_edge_cells(self, observation: Observation, result: Probabilities) -> list[int]:
         """Representatives of the cells no number touches (all equally safe, so they differ only in what they may
@@ -236,7 +265,7 @@ class BestStrategy(Strategy):
         for candidate in candidates:
             bar_from = best_living if self.dead else best_any
             bar = bar_from.score if bar_from is not None and bar_from.score is not None else -1.0
-            if candidate.safety <= bar:
+            if candidate.bound <= bar:
                 candidate.pruned = True
                 continue
             evaluate(self.analyzer, observation, result, candidate, bar, mines)
@@ -295,6 +324,7 @@ class BestStrategy(Strategy):
                 "score": None if k.score is None else round(k.score, 6),
                 "dead": k.dead,
                 "pruned": k.pruned,
+                "influence_factor": round(k.factor, 6),
             }
             for k in candidates
             if k is not chosen
@@ -303,6 +333,7 @@ class BestStrategy(Strategy):
             "safety": round(chosen.safety, 6),
             "score": None if chosen.score is None else round(chosen.score, 6),
             "dead": chosen.dead,
+            "influence_factor": round(chosen.factor, 6),
             "outcomes": [o.to_dict() for o in chosen.outcomes],
             "alternatives": alternatives,
         }
@@ -318,6 +349,7 @@ class BestStrategy(Strategy):
         text = (
             f"look-ahead {name(chosen.cell)}: {chosen.safety:.1%} safe, P(safe and a certain cell next) {chosen.progress:.1%}, "
             f"score {chosen.score:.4f}"
+            + (f" (times {chosen.factor:.3f} for 50/50 influence)" if chosen.factor > 1 else "")
             + (" (dead: its number is already known)" if chosen.dead else "")
             + (f"; next best: {others}" if others else "")
             + f"; {len(candidates)} candidates within {self.tolerance:.0%} of the best safety"
