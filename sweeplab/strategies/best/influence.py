@@ -53,6 +53,9 @@ class Influence:
         self.known = frozenset(mines)
         self.total = result.layouts
         self._counts: dict[frozenset[int], int] = {frozenset(): result.layouts}
+        self._unconstrained = frozenset(result.unconstrained)
+        self._by_size: dict[int, int] = {}  # counts of sets of cells no number touches, by the set's size
+        self._pairs: dict[tuple[int, int, bool], tuple[int, int, list[int]] | None] = {}
         board = observation.board
         self.width, self.height = board.width, board.height
 
@@ -78,6 +81,12 @@ class Influence:
 
     def _pair(self, x: int, y: int, horizontal: bool) -> tuple[int, int, list[int]] | None:
         """(first, second, unknown flank) of the 2x1 pair with first cell (x, y), or None if it cannot trap."""
+        key = (x, y, horizontal)
+        if key not in self._pairs:
+            self._pairs[key] = self._find_pair(x, y, horizontal)
+        return self._pairs[key]
+
+    def _find_pair(self, x: int, y: int, horizontal: bool) -> tuple[int, int, list[int]] | None:
         if horizontal:
             a, b = self._cell(x, y), self._cell(x + 1, y)
             flank = [(x - 1, y + d) for d in (-1, 0, 1)] + [(x + 2, y + d) for d in (-1, 0, 1)]
@@ -104,14 +113,22 @@ class Influence:
             return self._counts[cells]
         if len(cells - self.known) > self.observation.mines:
             return 0
+        if cells <= self._unconstrained:  # these cells are interchangeable: only how many matters
+            size = len(cells)
+            if size not in self._by_size:
+                self._by_size[size] = self._count(cells)
+            return self._by_size[size]
+        count = self._count(cells)
+        self._counts[cells] = count
+        return count
+
+    def _count(self, cells: frozenset[int]) -> int:
         view = list(self.observation.view)
         for c in cells:
             view[c] = FLAGGED
         o = self.observation
         after = self.analyzer.try_analyze(Observation._unchecked(o.board, o.mines, tuple(view), o.moves))
-        count = 0 if after is None else int(after.layouts)
-        self._counts[cells] = count
-        return count
+        return 0 if after is None else int(after.layouts)
 
     def trapped(self, mines: list[int], safe: list[int], floor: float = NEGLIGIBLE) -> int:
         """Layouts in which every cell of ``mines`` is a mine and every cell of ``safe`` is safe (0 when the mines
