@@ -257,16 +257,21 @@ class Endgame:
             if mj == S:
                 continue
             if not mj:
-                parts = [part for part in (S & mask for mask in shows[j]) if part]
-                if len(parts) == 1:
+                split = False
+                for mask in shows[j]:  # the first number it can show here decides: all of S, or a split
+                    part = S & mask
+                    if part:
+                        split = part != S
+                        break
+                if not split:
                     continue
                 if free is None:
-                    free = (j, parts)
+                    free = (j, [part for part in (S & mask for mask in shows[j]) if part])
             else:
-                order.append((n - mj.bit_count(), j))
+                order.append((mj.bit_count() - n, j))  # minus the safe layouts: a plain sort puts the safest first
             live.append(j)
-        order.sort(key=lambda t: -t[0])
-        return live, order, free
+        order.sort()  # ties keep the columns' (ascending) order, as a stable sort on safety alone would
+        return live, [(-neg, j) for neg, j in order], free
 
     def _value(self, S: int, j: int, safe: int, bar: int, live: list[int]) -> int | None:
         """Wins when opening column ``j`` in ``S``; None once it cannot exceed ``bar``.
