@@ -56,8 +56,8 @@ class BestStrategy(Strategy):
         opening: bool = True,
         tolerance: float = 0.1,
         off_edge: int = 8,
-        endgame_layouts: int = 200,
-        endgame_nodes: int = 10000,
+        endgame_layouts: int = 1000,
+        endgame_nodes: int = 30000,
         budget: Budget = DEFAULT_BUDGET,
     ) -> None:
         super().__init__(seed)
