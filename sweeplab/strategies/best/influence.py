@@ -52,10 +52,12 @@ class Influence:
         self.result = result
         self.known = frozenset(mines)
         self.total = result.layouts
-        self._counts: dict[frozenset[int], int] = {frozenset(): result.layouts}
         self._unconstrained = frozenset(result.unconstrained)
-        self._by_size: dict[int, int] = {}  # counts of sets of cells no number touches, by the set's size
+        #: counts by (the cells some number touches, how many cells no number touches): the latter are
+        #: interchangeable (no number involves them), so only how many of them are mines matters
+        self._counts: dict[tuple[frozenset[int], int], int] = {(frozenset(), 0): result.layouts}
         self._pairs: dict[tuple[int, int, bool], tuple[int, int, list[int]] | None] = {}
+        self._trapped: dict[tuple[tuple[int, ...], tuple[int, ...], float], int] = {}
         board = observation.board
         self.width, self.height = board.width, board.height
 
@@ -109,18 +111,11 @@ class Influence:
     # ----- counts -----
     def mined(self, cells: frozenset[int]) -> int:
         """Layouts of this position in which every cell of ``cells`` is a mine."""
-        if cells in self._counts:
-            return self._counts[cells]
-        if len(cells - self.known) > self.observation.mines:
-            return 0
-        if cells <= self._unconstrained:  # these cells are interchangeable: only how many matters
-            size = len(cells)
-            if size not in self._by_size:
-                self._by_size[size] = self._count(cells)
-            return self._by_size[size]
-        count = self._count(cells)
-        self._counts[cells] = count
-        return count
+        free = cells & self._unconstrained
+        key = (cells - free, len(free))
+        if key not in self._counts:
+            self._counts[key] = 0 if len(cells - self.known) > self.observation.mines else self._count(cells)
+        return self._counts[key]
 
     def _count(self, cells: frozenset[int]) -> int:
         view = list(self.observation.view)
@@ -133,6 +128,12 @@ class Influence:
     def trapped(self, mines: list[int], safe: list[int], floor: float = NEGLIGIBLE) -> int:
         """Layouts in which every cell of ``mines`` is a mine and every cell of ``safe`` is safe (0 when the mines
         alone are in at most ``floor`` of the layouts)."""
+        key = (tuple(mines), tuple(safe), floor)
+        if key not in self._trapped:
+            self._trapped[key] = self._trap(mines, safe, floor)
+        return self._trapped[key]
+
+    def _trap(self, mines: list[int], safe: list[int], floor: float) -> int:
         base = frozenset(mines)
         if self.mined(base) <= floor * self.total:
             return 0
@@ -144,34 +145,42 @@ class Influence:
             total += sign * self.mined(base | frozenset(extra))
         return total
 
-    def pair_count(self, pair: tuple[int, int, list[int]], floor: float = NEGLIGIBLE) -> int:
-        a, b, flank = pair
-        return self.trapped([a, *flank], [b], floor)
+    def count(self, mines: list[int], safe: list[int], floor: float, upper: bool) -> int:
+        """:meth:`trapped`, or with ``upper`` a bound on it that needs one count: the layouts where the mines are."""
+        if not upper:
+            return self.trapped(mines, safe, floor)
+        bound = self.mined(frozenset(mines))
+        return bound if bound > floor * self.total else 0
 
-    def box_count(self, box: tuple[list[int], list[int]], floor: float = NEGLIGIBLE) -> int:
+    def pair_count(self, pair: tuple[int, int, list[int]], floor: float = NEGLIGIBLE, upper: bool = False) -> int:
+        a, b, flank = pair
+        return self.count([a, *flank], [b], floor, upper)
+
+    def box_count(self, box: tuple[list[int], list[int]], floor: float = NEGLIGIBLE, upper: bool = False) -> int:
         (tl, br, tr, bl), corners = box
-        return self.trapped([tl, br, *corners], [tr, bl], floor)
+        return self.count([tl, br, *corners], [tr, bl], floor, upper)
 
     # ----- the figure -----
-    def of(self, cell: int, safety: float) -> float:
-        """``I(cell)`` as a share of all layouts (see the module docstring)."""
+    def of(self, cell: int, safety: float, upper: bool = False) -> float:
+        """``I(cell)`` as a share of all layouts (see the module docstring); with ``upper``, a cheaper bound at least
+        as large (each pattern's count bounded by the layouts where its mines are)."""
         x, y = cell % self.width, cell // self.width
         total = 0
         for px, py, horizontal in ((x, y, True), (x - 1, y, True), (x, y, False), (x, y - 1, False)):
             pair = self._pair(px, py, horizontal)
             if pair is not None and len(pair[2]) <= MAX_FLANK:
-                total += self.pair_count(pair)
+                total += self.pair_count(pair, upper=upper)
         boxes = [0]
         for bx, by in ((x, y), (x - 1, y), (x, y - 1), (x - 1, y - 1)):
             box = self._box(bx, by)
             if box is not None and len(box[1]) <= MAX_FLANK:
-                boxes.append(self.box_count(box))
+                boxes.append(self.box_count(box, upper=upper))
         total += max(boxes)
-        total += self._closing(cell, x, y)
+        total += self._closing(cell, x, y, upper)
         safe = safety * self.total
         return min(total, safe, self.total - safe) / self.total
 
-    def _closing(self, cell: int, x: int, y: int) -> int:
+    def _closing(self, cell: int, x: int, y: int, upper: bool) -> int:
         """Counts of the patterns ``cell`` flanks and would close alone (pairs) or with one more corner (blocks)."""
         found = 0
         for d in (-1, 0, 1):
@@ -182,11 +191,11 @@ class Influence:
                 self._pair(x + d, y - 2, False),
             ):
                 if pair is not None and pair[2] == [cell]:
-                    found += self._above(self.pair_count(pair, THRESHOLD))
+                    found += self._above(self.pair_count(pair, THRESHOLD, upper))
         for bx, by in ((x + 1, y + 1), (x - 2, y + 1), (x + 1, y - 2), (x - 2, y - 2)):
             box = self._box(bx, by)
             if box is not None and cell in box[1] and len(box[1]) <= 2:
-                found += self._above(self.box_count(box, THRESHOLD))
+                found += self._above(self.box_count(box, THRESHOLD, upper))
         return found
 
     def _above(self, count: int) -> int:

@@ -224,7 +224,7 @@ class BestStrategy(Strategy):
         for candidate in found:
             candidate.factor = influence.factor(candidate.cell, candidate.safety)
         for cell, safety in below:
-            if cell in mines:
+            if cell in mines or safety + influence.of(cell, safety, upper=True) < cut:
                 continue
             extra = influence.of(cell, safety)
             if extra and safety + extra >= cut:

@@ -161,3 +161,14 @@ def test_the_option_turns_it_off_and_the_explanation_names_it():
     for strategy in (on, off):
         strategy.choose(observation)
     assert off.influence is False and on.influence is True
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_the_cheap_bound_is_never_below_the_figure(index):
+    observation = positions()[index]
+    analyzer = Analyzer()
+    result = analyzer.analyze(observation)
+    influence = Influence(analyzer, observation, result, result.mines)
+    for cell, p in result.covered():
+        if 0 < p < 1:
+            assert influence.of(cell, 1 - p, upper=True) >= influence.of(cell, 1 - p) - 1e-15

@@ -1,0 +1,124 @@
+"""The measurements behind `best`'s defaults (issue 9): each variant paired game by game with a reference run on the
+same layouts (the same board, rule, first click and root seed, so game i is the same deal in both). Writes
+results/best/tuning/pairs.md.
+
+Run: python benchmarks/best_tuning.py
+
+The runs are committed under results/best/tuning/ (each with the `sweeplab bench` command in its run.json and the
+commit it ran at below); the references are the committed paired runs of results/best/paired/ where a variant was
+run alone.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sweeplab.bench.best_results import _read_games
+from sweeplab.bench.stats import binomial_se, paired_difference
+
+RESULTS = Path(__file__).resolve().parent.parent / "results" / "best"
+TUNING = RESULTS / "tuning"
+
+#: (what was measured, commit of the variant's run, reference run and strategy, variant run and strategy)
+PAIRS = [
+    (
+        "50/50 influence on, expert safe (0,0)",
+        "4f55dd3",
+        ("paired/expert-safe-0-0/seed1", "best"),
+        ("tuning/influence-expert-safe", "best"),
+    ),
+    (
+        "50/50 influence on, 16x16/40 safe (0,0)",
+        "4f55dd3",
+        ("paired/intermediate-safe-0-0/seed1", "best"),
+        ("tuning/influence-16x16-safe", "best"),
+    ),
+    (
+        "50/50 influence on, 9x9/10 safe (0,0)",
+        "4f55dd3",
+        ("paired/beginner-safe-0-0/seed1", "best"),
+        ("tuning/influence-9x9-safe", "best"),
+    ),
+    (
+        "50/50 influence on, expert zero (3,3)",
+        "4f55dd3",
+        ("paired/expert-zero-3-3/seed1", "best"),
+        ("tuning/influence-expert-zero", "best"),
+    ),
+    (
+        "endgame 1,000 layouts / 30,000 positions (was 200 / 10,000), expert safe",
+        "b6773f9",
+        ("paired/expert-safe-0-0/seed1", "best"),
+        ("tuning/endgame-expert-safe", "best[endgame_layouts=1000,endgame_nodes=30000]"),
+    ),
+    (
+        "endgame 2,000 layouts / 100,000 positions (was 200 / 10,000), expert safe",
+        "b6773f9",
+        ("paired/expert-safe-0-0/seed1", "best"),
+        ("tuning/endgame-expert-safe", "best[endgame_layouts=2000,endgame_nodes=100000]"),
+    ),
+]
+
+
+def pair(reference: tuple[str, str], variant: tuple[str, str]) -> dict[str, float] | None:
+    """The paired figures of ``variant`` against ``reference`` over the games both played (None if a run is
+    missing)."""
+    (ref_dir, ref_name), (var_dir, var_name) = reference, variant
+    if not (RESULTS / ref_dir).exists() or not (RESULTS / var_dir).exists():
+        return None
+    ref = _read_games(RESULTS / ref_dir)[ref_name]
+    var = _read_games(RESULTS / var_dir)[var_name]
+    n = min(len(ref), len(var))
+    a = [w for w, _ in ref[:n]]
+    b = [w for w, _ in var[:n]]
+    diff, se = paired_difference(b, a)  # variant minus reference
+    cpu = sorted(c for _, c in var[:n])
+    ref_cpu = sorted(c for _, c in ref[:n])
+    return {
+        "games": n,
+        "reference": sum(a) / n,
+        "reference_se": binomial_se(sum(a), n),
+        "variant": sum(b) / n,
+        "variant_se": binomial_se(sum(b), n),
+        "difference": diff,
+        "se": se,
+        "cpu_ms": 1000 * sum(cpu) / n,
+        "reference_cpu_ms": 1000 * sum(ref_cpu) / n,
+    }
+
+
+def main() -> None:
+    lines = [
+        "# `best` tuning: each variant paired with a reference on the same layouts",
+        "",
+        "Written by `python benchmarks/best_tuning.py`. Percentages are win rates ± binomial SE; the difference is the",
+        "paired one (variant minus reference, SE over the game-by-game differences). CPU is the mean per game in each",
+        "run; the runs shared 2 cores with other work, so compare CPU within a row only roughly. Commands: each run's",
+        "`run.json`.",
+        "",
+        "| variant | commit | games | reference | variant | difference | CPU ms (ref / variant) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    data = []
+    for label, commit, reference, variant in PAIRS:
+        figures = pair(reference, variant)
+        if figures is None:
+            lines.append(f"| {label} | {commit} | (run missing) | | | | |")
+            continue
+        command = json.loads((RESULTS / variant[0] / "run.json").read_text())["command"]
+        data.append({"variant": label, "commit": commit, "command": command, **figures})
+        lines.append(
+            f"| {label} | {commit} | {figures['games']:,} | {100 * figures['reference']:.2f}% ± {100 * figures['reference_se']:.2f} "
+            f"| {100 * figures['variant']:.2f}% ± {100 * figures['variant_se']:.2f} "
+            f"| {100 * figures['difference']:+.2f} ± {100 * figures['se']:.2f} "
+            f"| {figures['reference_cpu_ms']:.1f} / {figures['cpu_ms']:.1f} |"
+        )
+    TUNING.mkdir(parents=True, exist_ok=True)
+    (TUNING / "pairs.md").write_text("\n".join(lines) + "\n")
+    (TUNING / "pairs.json").write_text(json.dumps(data, indent=1) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
