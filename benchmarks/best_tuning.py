@@ -109,7 +109,8 @@ def main() -> None:
         command = json.loads((RESULTS / variant[0] / "run.json").read_text())["command"]
         data.append({"variant": label, "commit": commit, "command": command, **figures})
         lines.append(
-            f"| {label} | {commit} | {figures['games']:,} | {100 * figures['reference']:.2f}% ± {100 * figures['reference_se']:.2f} "
+            f"| {label} | {commit} | {figures['games']:,} "
+            f"| {100 * figures['reference']:.2f}% ± {100 * figures['reference_se']:.2f} "
             f"| {100 * figures['variant']:.2f}% ± {100 * figures['variant_se']:.2f} "
             f"| {100 * figures['difference']:+.2f} ± {100 * figures['se']:.2f} "
             f"| {figures['reference_cpu_ms']:.1f} / {figures['cpu_ms']:.1f} |"
