@@ -5,8 +5,8 @@ results/best/tuning/pairs.md.
 Run: python benchmarks/best_tuning.py
 
 The runs are committed under results/best/tuning/ (each with the `sweeplab bench` command in its run.json and the
-commit it ran at below); the references are the committed paired runs of results/best/paired/ where a variant was
-run alone.
+commit it ran at below); where a variant was run alone, its reference is the committed paired run of the version
+before (results/best/before-influence/paired/).
 """
 
 from __future__ import annotations
@@ -25,37 +25,37 @@ PAIRS = [
     (
         "50/50 influence on, expert safe (0,0)",
         "4f55dd3",
-        ("paired/expert-safe-0-0/seed1", "best"),
+        ("before-influence/paired/expert-safe-0-0/seed1", "best"),
         ("tuning/influence-expert-safe", "best"),
     ),
     (
         "50/50 influence on, 16x16/40 safe (0,0)",
         "4f55dd3",
-        ("paired/intermediate-safe-0-0/seed1", "best"),
+        ("before-influence/paired/intermediate-safe-0-0/seed1", "best"),
         ("tuning/influence-16x16-safe", "best"),
     ),
     (
         "50/50 influence on, 9x9/10 safe (0,0)",
         "4f55dd3",
-        ("paired/beginner-safe-0-0/seed1", "best"),
+        ("before-influence/paired/beginner-safe-0-0/seed1", "best"),
         ("tuning/influence-9x9-safe", "best"),
     ),
     (
         "50/50 influence on, expert zero (3,3)",
         "4f55dd3",
-        ("paired/expert-zero-3-3/seed1", "best"),
+        ("before-influence/paired/expert-zero-3-3/seed1", "best"),
         ("tuning/influence-expert-zero", "best"),
     ),
     (
         "endgame 1,000 layouts / 30,000 positions (was 200 / 10,000), expert safe",
         "b6773f9",
-        ("paired/expert-safe-0-0/seed1", "best"),
+        ("before-influence/paired/expert-safe-0-0/seed1", "best"),
         ("tuning/endgame-expert-safe", "best[endgame_layouts=1000,endgame_nodes=30000]"),
     ),
     (
         "endgame 2,000 layouts / 100,000 positions (was 200 / 10,000), expert safe",
         "b6773f9",
-        ("paired/expert-safe-0-0/seed1", "best"),
+        ("before-influence/paired/expert-safe-0-0/seed1", "best"),
         ("tuning/endgame-expert-safe", "best[endgame_layouts=2000,endgame_nodes=100000]"),
     ),
 ]
@@ -77,14 +77,14 @@ def pair(reference: tuple[str, str], variant: tuple[str, str]) -> dict[str, floa
     ref_cpu = sorted(c for _, c in ref[:n])
     return {
         "games": n,
-        "reference": sum(a) / n,
-        "reference_se": binomial_se(sum(a), n),
-        "variant": sum(b) / n,
-        "variant_se": binomial_se(sum(b), n),
+        "before": sum(a) / n,
+        "before_se": binomial_se(sum(a), n),
+        "after": sum(b) / n,
+        "after_se": binomial_se(sum(b), n),
         "difference": diff,
         "se": se,
         "cpu_ms": 1000 * sum(cpu) / n,
-        "reference_cpu_ms": 1000 * sum(ref_cpu) / n,
+        "before_cpu_ms": 1000 * sum(ref_cpu) / n,
     }
 
 
@@ -107,13 +107,13 @@ def main() -> None:
             lines.append(f"| {label} | {commit} | (run missing) | | | | |")
             continue
         command = json.loads((RESULTS / variant[0] / "run.json").read_text())["command"]
-        data.append({"variant": label, "commit": commit, "command": command, **figures})
+        data.append({"change": label, "commit": commit, "command": command, **figures})
         lines.append(
             f"| {label} | {commit} | {figures['games']:,} "
-            f"| {100 * figures['reference']:.2f}% ± {100 * figures['reference_se']:.2f} "
-            f"| {100 * figures['variant']:.2f}% ± {100 * figures['variant_se']:.2f} "
+            f"| {100 * figures['before']:.2f}% ± {100 * figures['before_se']:.2f} "
+            f"| {100 * figures['after']:.2f}% ± {100 * figures['after_se']:.2f} "
             f"| {100 * figures['difference']:+.2f} ± {100 * figures['se']:.2f} "
-            f"| {figures['reference_cpu_ms']:.1f} / {figures['cpu_ms']:.1f} |"
+            f"| {figures['before_cpu_ms']:.1f} / {figures['cpu_ms']:.1f} |"
         )
     TUNING.mkdir(parents=True, exist_ok=True)
     (TUNING / "pairs.md").write_text("\n".join(lines) + "\n")

@@ -402,6 +402,27 @@ def section(results: Path) -> str:
             + "\n".join(r["command"] for r in ablation.get("runs", [ablation]))
             + "\n```"
         )
+    tuning = root / "tuning" / "pairs.json"
+    if tuning.exists():
+        pairs = json.loads(tuning.read_text())
+        rows = [
+            [
+                p["change"],
+                p["commit"],
+                f"{p['games']:,}",
+                _pct(p["before"], p["before_se"]),
+                _pct(p["after"], p["after_se"]),
+                f"{100 * p['difference']:+.2f} ± {100 * p['se']:.2f}",
+            ]
+            for p in pairs
+        ]
+        parts.append(
+            "### How the defaults were chosen\n\nEach change to `best` was first measured paired against the version "
+            "before it on the same layouts (root seed 1, the first games of the paired runs above as they stood at "
+            "the time); a change was kept when it won more. Written by `python benchmarks/best_tuning.py` "
+            "(`results/best/tuning/`, each run's command in its `run.json`).\n\n"
+            + _table(["change", "at commit", "games", "before %", "after %", "after - before, paired"], rows)
+        )
     first_clicks = _load(root / "openings" / "data.json")
     if first_clicks is not None:
         rows = [
