@@ -58,6 +58,12 @@ PAIRS = [
         ("before-influence/paired/expert-safe-0-0/seed1", "best"),
         ("tuning/endgame-expert-safe", "best[endgame_layouts=2000,endgame_nodes=100000]"),
     ),
+    (
+        "look-ahead tolerance 0.15 (default 0.10), with influence and the 1,000-layout endgame, expert safe",
+        "29317ba",
+        ("tuning/tolerance-expert-safe", "best"),
+        ("tuning/tolerance-expert-safe", "best[tolerance=0.15]"),
+    ),
 ]
 
 
