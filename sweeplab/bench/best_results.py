@@ -298,6 +298,17 @@ def _ms(cpu: dict[str, float]) -> str:
     return f"{cpu['mean']:.1f} / {cpu['p99']:.1f} / {cpu['worst']:.0f}"
 
 
+def _before(root: Path) -> str:
+    """The expert rates of the version before the influence, from its committed runs (empty if they are missing)."""
+    rates = []
+    for label, name in (("expert-safe-0-0", "expert safe"), ("expert-zero-3-3", "expert zero")):
+        data = _load(root / "before-influence" / "paired" / label / "data.json")
+        if data is not None:
+            b = next(s for s in data["strategies"] if s["strategy"] == "best")
+            rates.append(f"{name} {_pct(b['rate'], b['se'])}% over {b['games']:,} games")
+    return f" ({'; '.join(rates)}; seeds 0 and 1 pooled)" if rates else ""
+
+
 def section(results: Path) -> str:
     """The docs/results.md section for the best strategy (empty until results/best/ holds data)."""
     root = results / "best"
@@ -306,10 +317,11 @@ def section(results: Path) -> str:
     parts = [
         "## The best strategy against the strongest published solvers\n\n"
         "`best` (issue 9; `sweeplab/strategies/best/`, options in `sweeplab strategies --options best`) beside "
-        "`exact` on the same layouts, each row one paired run or two pooled game by game "
-        "(`sweeplab bench --strategy best,exact`, root seed 0, and root seed 1 for the games past seed 0's run, the "
-        "strategy's default settings, fixed before these runs; its engine grew faster between the two, with the moves "
-        "unchanged, a digest of 1,880 games). Win rates are percent ± the binomial standard error; the paired "
+        "`exact` on the same layouts, each row one paired run (`sweeplab bench --strategy best,exact`, root seed 1, "
+        "the strategy's default settings, fixed before these runs, from a frozen clone at commit 8f62ed0). The runs of "
+        "the version before the 50/50 influence and the 1,000-layout endgame are kept in "
+        "`results/best/before-influence/`" + _before(root) + ". Win rates are percent ± the binomial standard error; "
+        "the paired "
         "difference's SE comes from the "
         "per-game differences. JSMinesweeper's rates are its solver measured on this machine beside `exact` on the same "
         "layouts (10,000 games, `shared/anchors.md`; its 16x16 zero run opened at (3, 3)); those are other layouts than ours "
@@ -371,9 +383,8 @@ def section(results: Path) -> str:
         )
     if commands:
         parts.append(
-            "Commands (each ran with `--out results/best/paired/LABEL[/seed1] --resume` from a frozen clone; data, "
-            "`bench.json` and the per-game `games.csv.gz` in `results/best/paired/`, the seed-1 runs in "
-            "`seed1/`):\n\n```\n" + "\n".join(commands) + "\n```"
+            "Commands (each ran with `--out results/best/paired/LABEL --resume` from the frozen clone; data, "
+            "`bench.json` and the per-game `games.csv.gz` in `results/best/paired/`):\n\n```\n" + "\n".join(commands) + "\n```"
         )
     ablation = _load(root / "ablation" / "data.json")
     if ablation is not None:
