@@ -246,7 +246,8 @@ class Endgame:
     # ----- the search -----
     def _scan(self, S: int, columns: Iterable[int]) -> tuple[list[int], list[tuple[int, int]], tuple[int, list[int]] | None]:
         """For the layouts ``S``: the columns that still matter (neither a mine in all nor safe with one number in
-        all), the guesses among them as (safe layouts, column) safest first, and the parts of a free reveal if any."""
+        all), the guesses among them as (safe layouts, column) safest first (none when there is a free reveal), and
+        the parts of a free reveal if any."""
         n = S.bit_count()
         live: list[int] = []
         order: list[tuple[int, int]] = []
@@ -270,6 +271,8 @@ class Endgame:
             else:
                 order.append((mj.bit_count() - n, j))  # minus the safe layouts: a plain sort puts the safest first
             live.append(j)
+        if free is not None:
+            return live, [], free  # the free reveal is taken; no guess is needed here
         order.sort()  # ties keep the columns' (ascending) order, as a stable sort on safety alone would
         return live, [(-neg, j) for neg, j in order], free
 

@@ -28,6 +28,7 @@ and "safe" is had by inclusion and exclusion over the flagged sets.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import ClassVar
 
 from sweeplab.analysis.exact import Analyzer, Probabilities
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
@@ -43,6 +44,83 @@ THRESHOLD = 0.025
 NEGLIGIBLE = 0.001
 
 
+PairKey = tuple[int, int, bool]  # (x, y, horizontal) of a pair's first cell
+BoxKey = tuple[int, int]  # (x, y) of a block's top-left cell
+
+
+class Geometry:
+    """The 2x1 pairs and 2x2 blocks of a board, with the cells around each that could tell its cells apart, and for
+    each cell the patterns it belongs to or flanks. Worked out per cell on first use and kept per board size (so a
+    huge board costs only the cells that are asked about)."""
+
+    _cache: ClassVar[dict[tuple[int, int], Geometry]] = {}
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self._pairs: dict[PairKey, tuple[int, int, tuple[int, ...]] | None] = {}
+        self._boxes: dict[BoxKey, tuple[tuple[int, int, int, int], tuple[int, ...]] | None] = {}
+        self._of: dict[int, tuple[list[PairKey], list[BoxKey], list[PairKey], list[BoxKey]]] = {}
+
+    @classmethod
+    def of(cls, width: int, height: int) -> Geometry:
+        if (width, height) not in cls._cache:
+            cls._cache[(width, height)] = cls(width, height)
+        return cls._cache[(width, height)]
+
+    def _at(self, x: int, y: int) -> int | None:
+        return y * self.width + x if 0 <= x < self.width and 0 <= y < self.height else None
+
+    def _on(self, cells: list[tuple[int, int]]) -> tuple[int, ...]:
+        return tuple(c for c in (self._at(x, y) for x, y in cells) if c is not None)
+
+    def pair(self, key: PairKey) -> tuple[int, int, tuple[int, ...]] | None:
+        """(first, second, flanking cells on the board) of a pair, or None if it leaves the board."""
+        if key not in self._pairs:
+            x, y, horizontal = key
+            a, b = (self._at(x, y), self._at(x + 1, y)) if horizontal else (self._at(x, y), self._at(x, y + 1))
+            if a is None or b is None:
+                self._pairs[key] = None
+            elif horizontal:
+                flank = self._on([(x - 1, y + d) for d in (-1, 0, 1)] + [(x + 2, y + d) for d in (-1, 0, 1)])
+                self._pairs[key] = (a, b, flank)
+            else:
+                flank = self._on([(x + d, y - 1) for d in (-1, 0, 1)] + [(x + d, y + 2) for d in (-1, 0, 1)])
+                self._pairs[key] = (a, b, flank)
+        return self._pairs[key]
+
+    def box(self, key: BoxKey) -> tuple[tuple[int, int, int, int], tuple[int, ...]] | None:
+        """((top-left, bottom-right, top-right, bottom-left), diagonal corners on the board) of a block, or None."""
+        if key not in self._boxes:
+            x, y = key
+            if 0 <= x < self.width - 1 and 0 <= y < self.height - 1:
+                w = self.width
+                cells = (y * w + x, (y + 1) * w + x + 1, y * w + x + 1, (y + 1) * w + x)
+                self._boxes[key] = (cells, self._on([(x - 1, y - 1), (x + 2, y - 1), (x - 1, y + 2), (x + 2, y + 2)]))
+            else:
+                self._boxes[key] = None
+        return self._boxes[key]
+
+    def around(self, cell: int) -> tuple[list[PairKey], list[BoxKey], list[PairKey], list[BoxKey]]:
+        """The pairs and blocks holding ``cell``, and those it flanks (pairs) or is a diagonal corner of (blocks)."""
+        if cell not in self._of:
+            x, y = cell % self.width, cell // self.width
+            pairs: list[PairKey] = [(x, y, True), (x - 1, y, True), (x, y, False), (x, y - 1, False)]
+            boxes: list[BoxKey] = [(x, y), (x - 1, y), (x, y - 1), (x - 1, y - 1)]
+            flanked: list[PairKey] = [
+                key
+                for d in (-1, 0, 1)
+                for key in ((x + 1, y + d, True), (x - 2, y + d, True), (x + d, y + 1, False), (x + d, y - 2, False))
+            ]
+            cornered: list[BoxKey] = [(x + 1, y + 1), (x - 2, y + 1), (x + 1, y - 2), (x - 2, y - 2)]
+            self._of[cell] = (
+                [k for k in pairs if self.pair(k) is not None],
+                [k for k in boxes if self.box(k) is not None],
+                [k for k in flanked if self.pair(k) is not None],
+                [k for k in cornered if self.box(k) is not None],
+            )
+        return self._of[cell]
+
+
 class Influence:
     """The fifty-fifty influence of cells in one position (counts memoised on the set of cells assumed mines)."""
 
@@ -56,57 +134,48 @@ class Influence:
         #: counts by (the cells some number touches, how many cells no number touches): the latter are
         #: interchangeable (no number involves them), so only how many of them are mines matters
         self._counts: dict[tuple[frozenset[int], int], int] = {(frozenset(), 0): result.layouts}
-        self._pairs: dict[tuple[int, int, bool], tuple[int, int, list[int]] | None] = {}
+        self._pairs: dict[PairKey, tuple[int, int, list[int]] | None] = {}
+        self._boxes: dict[BoxKey, tuple[list[int], list[int]] | None] = {}
         self._trapped: dict[tuple[tuple[int, ...], tuple[int, ...], float], int] = {}
-        board = observation.board
-        self.width, self.height = board.width, board.height
+        self.geometry = Geometry.of(observation.board.width, observation.board.height)
 
     # ----- geometry -----
-    def _cell(self, x: int, y: int) -> int | None:
-        return y * self.width + x if 0 <= x < self.width and 0 <= y < self.height else None
-
-    def _hidden(self, cell: int | None) -> bool:
-        return cell is not None and self.observation.view[cell] == COVERED and cell not in self.known
-
-    def _flank(self, cells: list[tuple[int, int]]) -> list[int] | None:
-        """The flanking cells still unknown, or None when one is revealed (the pattern can never form)."""
-        view = self.observation.view
+    def _state(self, cells: tuple[int, ...]) -> list[int] | None:
+        """The cells still unknown among a pattern's flanking ``cells`` (on the board), or None when one is revealed
+        (the pattern can never form)."""
+        view, known = self.observation.view, self.known
         unknown = []
-        for x, y in cells:
-            c = self._cell(x, y)
-            if c is None or c in self.known or view[c] == FLAGGED:
+        for c in cells:
+            v = view[c]
+            if v == FLAGGED or c in known:
                 continue
-            if view[c] != COVERED:
+            if v != COVERED:
                 return None
             unknown.append(c)
         return unknown
 
-    def _pair(self, x: int, y: int, horizontal: bool) -> tuple[int, int, list[int]] | None:
-        """(first, second, unknown flank) of the 2x1 pair with first cell (x, y), or None if it cannot trap."""
-        key = (x, y, horizontal)
-        if key not in self._pairs:
-            self._pairs[key] = self._find_pair(x, y, horizontal)
-        return self._pairs[key]
+    def _hidden(self, cell: int) -> bool:
+        return self.observation.view[cell] == COVERED and cell not in self.known
 
-    def _find_pair(self, x: int, y: int, horizontal: bool) -> tuple[int, int, list[int]] | None:
-        if horizontal:
-            a, b = self._cell(x, y), self._cell(x + 1, y)
-            flank = [(x - 1, y + d) for d in (-1, 0, 1)] + [(x + 2, y + d) for d in (-1, 0, 1)]
-        else:
-            a, b = self._cell(x, y), self._cell(x, y + 1)
-            flank = [(x + d, y - 1) for d in (-1, 0, 1)] + [(x + d, y + 2) for d in (-1, 0, 1)]
-        if a is None or b is None or not (self._hidden(a) and self._hidden(b)):
-            return None
-        unknown = self._flank(flank)
-        return None if unknown is None else (a, b, unknown)
+    def _pair(self, index: PairKey) -> tuple[int, int, list[int]] | None:
+        """(first, second, unknown flank) of a 2x1 pair on the board, or None if it cannot trap."""
+        if index not in self._pairs:
+            found = self.geometry.pair(index)
+            assert found is not None
+            a, b, flank = found
+            unknown = self._state(flank) if self._hidden(a) and self._hidden(b) else None
+            self._pairs[index] = None if unknown is None else (a, b, unknown)
+        return self._pairs[index]
 
-    def _box(self, x: int, y: int) -> tuple[list[int], list[int]] | None:
-        """([top-left, bottom-right, top-right, bottom-left], unknown corners) of the 2x2 block at (x, y), or None."""
-        cells = [self._cell(x, y), self._cell(x + 1, y + 1), self._cell(x + 1, y), self._cell(x, y + 1)]
-        if any(c is None or not self._hidden(c) for c in cells):
-            return None
-        unknown = self._flank([(x - 1, y - 1), (x + 2, y - 1), (x - 1, y + 2), (x + 2, y + 2)])
-        return None if unknown is None else ([c for c in cells if c is not None], unknown)
+    def _box(self, index: BoxKey) -> tuple[list[int], list[int]] | None:
+        """([top-left, bottom-right, top-right, bottom-left], unknown corners) of a 2x2 block, or None."""
+        if index not in self._boxes:
+            found = self.geometry.box(index)
+            assert found is not None
+            cells, corners = found
+            unknown = self._state(corners) if all(self._hidden(c) for c in cells) else None
+            self._boxes[index] = None if unknown is None else (list(cells), unknown)
+        return self._boxes[index]
 
     # ----- counts -----
     def mined(self, cells: frozenset[int]) -> int:
@@ -164,36 +233,32 @@ class Influence:
     def of(self, cell: int, safety: float, upper: bool = False) -> float:
         """``I(cell)`` as a share of all layouts (see the module docstring); with ``upper``, a cheaper bound at least
         as large (each pattern's count bounded by the layouts where its mines are)."""
-        x, y = cell % self.width, cell // self.width
+        pair_keys, box_keys, _, _ = self.geometry.around(cell)
         total = 0
-        for px, py, horizontal in ((x, y, True), (x - 1, y, True), (x, y, False), (x, y - 1, False)):
-            pair = self._pair(px, py, horizontal)
+        for pair_key in pair_keys:
+            pair = self._pair(pair_key)
             if pair is not None and len(pair[2]) <= MAX_FLANK:
                 total += self.pair_count(pair, upper=upper)
         boxes = [0]
-        for bx, by in ((x, y), (x - 1, y), (x, y - 1), (x - 1, y - 1)):
-            box = self._box(bx, by)
+        for box_key in box_keys:
+            box = self._box(box_key)
             if box is not None and len(box[1]) <= MAX_FLANK:
                 boxes.append(self.box_count(box, upper=upper))
         total += max(boxes)
-        total += self._closing(cell, x, y, upper)
+        total += self._closing(cell, upper)
         safe = safety * self.total
         return min(total, safe, self.total - safe) / self.total
 
-    def _closing(self, cell: int, x: int, y: int, upper: bool) -> int:
+    def _closing(self, cell: int, upper: bool) -> int:
         """Counts of the patterns ``cell`` flanks and would close alone (pairs) or with one more corner (blocks)."""
+        _, _, flanked, cornered = self.geometry.around(cell)
         found = 0
-        for d in (-1, 0, 1):
-            for pair in (
-                self._pair(x + 1, y + d, True),
-                self._pair(x - 2, y + d, True),
-                self._pair(x + d, y + 1, False),
-                self._pair(x + d, y - 2, False),
-            ):
-                if pair is not None and pair[2] == [cell]:
-                    found += self._above(self.pair_count(pair, THRESHOLD, upper))
-        for bx, by in ((x + 1, y + 1), (x - 2, y + 1), (x + 1, y - 2), (x - 2, y - 2)):
-            box = self._box(bx, by)
+        for pair_key in flanked:
+            pair = self._pair(pair_key)
+            if pair is not None and pair[2] == [cell]:
+                found += self._above(self.pair_count(pair, THRESHOLD, upper))
+        for box_key in cornered:
+            box = self._box(box_key)
             if box is not None and cell in box[1] and len(box[1]) <= 2:
                 found += self._above(self.box_count(box, THRESHOLD, upper))
         return found
