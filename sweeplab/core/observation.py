@@ -102,3 +102,23 @@ class Observation:
 
     def at(self, x: int, y: int) -> int:
         return self.view[self.board.index(x, y)]
+
+    def with_cells(self, changes: Mapping[int, int], moves: int | None = None) -> Observation:
+        """This position with some cells changed: a hypothetical one, such as a cell showing a number or a set of
+        cells flagged, for an analysis to weigh. Only the changed cells are checked (each a cell of the board and a
+        value from ``FLAGGED`` to 8); ``moves`` defaults to this position's.
+
+        >>> from sweeplab.core.geometry import Board
+        >>> Observation(Board(2, 1), 1, (1, COVERED)).with_cells({1: FLAGGED}).view
+        (1, -2)
+        """
+        view = list(self.view)
+        for cell, value in changes.items():
+            cell = self.board.check(cell, "Observation.with_cells: cell")
+            if type(value) is not int or not FLAGGED <= value <= 8:
+                raise ArgumentError(
+                    f"Observation.with_cells: cell {self.board.name(cell)} given {shown(value)}; "
+                    f"use 0-8, COVERED ({COVERED}) or FLAGGED ({FLAGGED})"
+                )
+            view[cell] = value
+        return Observation._unchecked(self.board, self.mines, tuple(view), self.moves if moves is None else moves)

@@ -187,11 +187,7 @@ class Influence:
         return self._counts[key]
 
     def _count(self, cells: frozenset[int]) -> int:
-        view = list(self.observation.view)
-        for c in cells:
-            view[c] = FLAGGED
-        o = self.observation
-        after = self.analyzer.try_analyze(Observation._unchecked(o.board, o.mines, tuple(view), o.moves))
+        after = self.analyzer.try_analyze(self.observation.with_cells(dict.fromkeys(cells, FLAGGED)))
         return 0 if after is None else int(after.layouts)
 
     def trapped(self, mines: list[int], safe: list[int], floor: float = NEGLIGIBLE) -> int:

@@ -130,8 +130,7 @@ def evaluate(
     """
     cell = candidate.cell
     total = result.layouts
-    view = list(observation.view)
-    board, mine_count, moves = observation.board, observation.mines, observation.moves
+    moves = observation.moves
     score = 0.0
     left = candidate.safety
     factor = candidate.factor
@@ -140,8 +139,7 @@ def evaluate(
         if (score + left) * factor <= bar:
             candidate.pruned = True
             break
-        view[cell] = value
-        after = analyzer.try_analyze(Observation._unchecked(board, mine_count, tuple(view), moves + 1))
+        after = analyzer.try_analyze(observation.with_cells({cell: value}, moves + 1))
         if after is None or not after.layouts:
             continue
         p = after.layouts / total
