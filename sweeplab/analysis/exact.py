@@ -571,12 +571,14 @@ class Probabilities:
         self._mines_left = mines_left
         self._by_cell: dict[int, tuple[Any, Any]] | None = None
         self._craps: tuple[CrapsShoot, ...] | None = None
+        self._forward_v: Forward | None = None  # the count's forward pass, kept for the weighing
 
     def _weigh(self) -> None:
         """Weigh a lazily built exact result: every layout count, share and the unconstrained cells' share."""
         if self._tallies is None or self._mines_left is None:
             raise RuntimeError("a Probabilities without its weights needs its tallies and mines left")
-        weighing = _weigh_exact(self._tallies, len(self.unconstrained), self._mines_left, None)
+        weighing = _weigh_exact(self._tallies, len(self.unconstrained), self._mines_left, None, self._forward_v)
+        self._forward_v = None
         self._shares_v = _cell_shares(self.components, self._tallies, weighing, False)
         self._unconstrained_v = weighing.unconstrained if self.unconstrained else (0, 1)
         self._layouts = int(weighing.layouts)
@@ -593,7 +595,10 @@ class Probabilities:
     def layouts(self) -> int:
         """The number of layouts consistent with the position (an estimate when ``exact`` is False)."""
         if self._layouts is None:
-            self._weigh()
+            if self._tallies is None or self._mines_left is None:
+                self._weigh()  # raises: nothing to count from
+            else:  # the count alone (a look-ahead often needs no more); the shares are weighed when first asked for
+                self._layouts, self._forward_v = _count_exact(self._tallies, len(self.unconstrained), self._mines_left)
         assert self._layouts is not None
         return self._layouts
 
@@ -896,13 +901,13 @@ def _polys(tallies: list[Tally], R: int) -> tuple[list[int], list[int], int]:
     return multi, fixed, top
 
 
-def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float | None) -> _Weighing:
-    """Exact integer weighting (raises ``_OutOfTime`` past ``deadline``; None: no deadline).
+#: :func:`_forward`'s result: (multi-count components, single-count ones, top, their polynomials, F_0..F_m, C row)
+Forward = tuple[list[int], list[int], int, list[list[int]], list[list[int]], list[int]]
 
-    With F_i the product of the multi-count components before i (as polynomials in their counts) and
-    D_i(s) = sum_k P_i(k) D_{i+1}(s + k), D_m(s) = C(U, top - s), the completions of component i with count k are
-    g_i(k) = sum_a F_i(a) D_{i+1}(a + k), and Z = D_0(0). One pass each way, no per-component convolution of the
-    others."""
+
+def _forward(tallies: list[Tally], U: int, R: int, deadline: float | None) -> Forward:
+    """The forward pass of :func:`_weigh_exact`: the multi-count components' polynomials, their running products
+    F_0..F_m and the row of C(U, top - s)."""
     multi, fixed, top = _polys(tallies, R)
     polys = []
     for i in multi:
@@ -921,6 +926,30 @@ def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float | None) -
                     out[a + k] += fa * pk
         forward.append(out)
         _check(deadline)
+    return multi, fixed, top, polys, forward, c
+
+
+def _fixed_product(tallies: list[Tally], fixed: list[int]) -> int:
+    """The product of the single-count components' layout counts."""
+    return math.prod(tallies[i].weight[next(k for k, w in tallies[i].weight.items() if w)] for i in fixed)
+
+
+def _count_exact(tallies: list[Tally], U: int, R: int) -> tuple[int, Forward]:
+    """The number of layouts alone: :func:`_weigh_exact`'s ``layouts`` without the backward pass and the shares (and
+    the forward pass, which the weighing can reuse)."""
+    done = _forward(tallies, U, R, None)
+    _, fixed, _, _, forward, c = done
+    return sum(fa * ca for fa, ca in zip(forward[-1], c, strict=True)) * _fixed_product(tallies, fixed), done
+
+
+def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float | None, done: Forward | None = None) -> _Weighing:
+    """Exact integer weighting (raises ``_OutOfTime`` past ``deadline``; None: no deadline).
+
+    With F_i the product of the multi-count components before i (as polynomials in their counts) and
+    D_i(s) = sum_k P_i(k) D_{i+1}(s + k), D_m(s) = C(U, top - s), the completions of component i with count k are
+    g_i(k) = sum_a F_i(a) D_{i+1}(a + k), and Z = D_0(0). One pass each way, no per-component convolution of the
+    others."""
+    multi, fixed, top, polys, forward, c = done if done is not None else _forward(tallies, U, R, deadline)
     d = c
     g: dict[int, list[int]] = {}
     for index in range(len(polys) - 1, -1, -1):
@@ -931,7 +960,7 @@ def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float | None) -
     final = forward[-1]
     Z = sum(fa * ca for fa, ca in zip(final, c, strict=True))
     un_num = sum(fa * ca * (top - a) for a, (fa, ca) in enumerate(zip(final, c, strict=True))) if U else 0
-    layouts = Z * math.prod(tallies[i].weight[next(k for k, w in tallies[i].weight.items() if w)] for i in fixed)
+    layouts = Z * _fixed_product(tallies, fixed)
     return _Weighing(g, dict.fromkeys(multi, Z), (un_num, U * Z if U else 1), layouts, Z == 0)
 
 
