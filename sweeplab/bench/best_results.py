@@ -429,11 +429,11 @@ def section(results: Path) -> str:
         ]
         parts.append(
             "### How the defaults were chosen\n\nEach change to `best` was first measured paired against the version "
-            "before it on the same layouts (root seed 1, the first games of the paired runs above as they stood at "
-            "the time). Kept: the influence and the 1,000-layout endgame; not kept: the 2,000-layout endgame (no more "
-            "wins than 1,000, at about 12 ms more a game) and tolerance 0.15 (no difference). Written by "
-            "`python benchmarks/best_tuning.py` "
-            "(`results/best/tuning/`, each run's command in its `run.json`).\n\n"
+            "before it on the same layouts (root seed 1: the earlier version's games are those of its paired runs in "
+            "`results/best/before-influence/`). Kept: the influence and the 1,000-layout endgame; not kept: the "
+            "2,000-layout endgame (no more wins than 1,000, at about 12 ms more a game) and tolerance 0.15 (no "
+            "difference). Written by `python benchmarks/best_tuning.py` (`results/best/tuning/`, each run's command in "
+            "its `run.json`).\n\n"
             + _table(["change", "at commit", "games", "before %", "after %", "after - before, paired"], rows)
         )
     first_clicks = _load(root / "openings" / "data.json")
