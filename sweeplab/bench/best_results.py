@@ -450,10 +450,12 @@ def section(results: Path) -> str:
             for p in first_clicks["points"]
         ]
         parts.append(
-            "### First clicks\n\nEach cell is its own run on root seed 0 (under `zero` the layout depends on the click, so "
-            "these are not paired; the margin's SE is that of two independent rates). `best` opens at the chosen cell "
-            "when the harness leaves the first click to it (`--first-click auto`); `sweeplab.strategies.best.opening."
-            "OPENINGS` holds them, and a test keeps it equal to this data.\n\n"
+            "### First clicks\n\nMeasured with the earlier version of `best` (before the 50/50 influence and the "
+            "1,000-layout endgame; not re-measured since). Each cell is its own run on root seed 0 (under `zero` the "
+            "layout depends on the click, so these are not paired; the margin's SE is that of two independent "
+            "rates). `best` opens at the chosen cell when the harness leaves the first click to it (`--first-click "
+            "auto`); `sweeplab.strategies.best.opening.OPENINGS` holds them, and a test keeps it equal to this "
+            "data.\n\n"
             + _table(["board", "rule", "first click", "games", "best win %", ""], rows)
             + f"\nCommands: {first_clicks['command']} (data in `results/best/openings/`)."
         )
