@@ -1,6 +1,6 @@
 """The measurements behind `best`'s defaults (issue 9): each variant paired game by game with a reference run on the
 same layouts (the same board, rule, first click and root seed, so game i is the same deal in both). Writes
-results/best/tuning/pairs.md.
+results/best/tuning/pairs.md (the table) and pairs.json (its figures, which docs/results.md renders).
 
 Run: python benchmarks/best_tuning.py
 
@@ -81,13 +81,15 @@ PAIRS = [
 
 def pair(reference: tuple[str, str], variant: tuple[str, str]) -> dict[str, float] | None:
     """The paired figures of ``variant`` against ``reference`` over the games both played (None if a run is
-    missing)."""
+    missing or empty)."""
     (ref_dir, ref_name), (var_dir, var_name) = reference, variant
     if not (RESULTS / ref_dir).exists() or not (RESULTS / var_dir).exists():
         return None
     ref = _read_games(RESULTS / ref_dir)[ref_name]
     var = _read_games(RESULTS / var_dir)[var_name]
     n = min(len(ref), len(var))
+    if n == 0:
+        return None
     a = [w for w, _ in ref[:n]]
     b = [w for w, _ in var[:n]]
     diff, se = paired_difference(b, a)  # variant minus reference

@@ -121,8 +121,16 @@ class Geometry:
         return self._of[cell]
 
 
+class Unweighable(Exception):
+    """The influence cannot be counted exactly in this position (an estimated count, or numbers past the range of a
+    float); the caller plays without it."""
+
+
 class Influence:
-    """The fifty-fifty influence of cells in one position (counts memoised on the set of cells assumed mines)."""
+    """The fifty-fifty influence of cells in one position (counts memoised on the set of cells assumed mines).
+
+    Raises :class:`Unweighable` when a count is not exact, or the position has more layouts than a float can hold
+    (boards far beyond the papers' sizes)."""
 
     def __init__(self, analyzer: Analyzer, observation: Observation, result: Probabilities, mines: Iterable[int]) -> None:
         self.analyzer = analyzer
@@ -130,6 +138,8 @@ class Influence:
         self.result = result
         self.known = frozenset(mines)
         self.total = result.layouts
+        if not result.exact or self.total > 2**1000:
+            raise Unweighable("the layouts are estimated or too many to weigh in floating point")
         self._unconstrained = frozenset(result.unconstrained)
         #: counts by (the cells some number touches, how many cells no number touches): the latter are
         #: interchangeable (no number involves them), so only how many of them are mines matters
@@ -188,6 +198,8 @@ class Influence:
 
     def _count(self, cells: frozenset[int]) -> int:
         after = self.analyzer.try_analyze(self.observation.with_cells(dict.fromkeys(cells, FLAGGED)))
+        if after is not None and not after.exact:
+            raise Unweighable("a count was estimated, not exact")
         return 0 if after is None else int(after.layouts)
 
     def trapped(self, mines: list[int], safe: list[int], floor: float = NEGLIGIBLE) -> int:
@@ -264,6 +276,9 @@ class Influence:
 
     def factor(self, cell: int, safety: float) -> float:
         """The score multiplier ``1 + WEIGHT * I / safe`` (1.0 for a cell that cannot be trapped)."""
-        if safety <= 0:
-            return 1.0
-        return 1.0 + WEIGHT * self.of(cell, safety) / safety
+        return factor_of(self.of(cell, safety), safety)
+
+
+def factor_of(share: float, safety: float) -> float:
+    """The score multiplier for an influence ``share`` (of all layouts) and a cell's ``safety``."""
+    return 1.0 + WEIGHT * share / safety if safety > 0 else 1.0

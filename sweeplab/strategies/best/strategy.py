@@ -19,12 +19,13 @@ Every guess carries an :class:`~sweeplab.strategies.base.Explanation` with its f
 from __future__ import annotations
 
 from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, CrapsShoot, Probabilities
+from sweeplab.core.errors import UndecidedError
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.strategies.base import Explanation, Strategy, StrategyError
 from sweeplab.strategies.best.endgame import Decision, Endgame, SearchBudgetExceeded, list_component, list_layouts
-from sweeplab.strategies.best.influence import WEIGHT, Influence
+from sweeplab.strategies.best.influence import Influence, Unweighable, factor_of
 from sweeplab.strategies.best.lookahead import Candidate, evaluate
 from sweeplab.strategies.exact import TIE, preferred_cell
 
@@ -218,17 +219,24 @@ class BestStrategy(Strategy):
         cut: float,
     ) -> None:
         """Set each candidate's fifty-fifty factor; add the cells below ``cut`` whose safety plus influence reaches it
-        (JSMinesweeper's rule for influenced tiles)."""
+        (JSMinesweeper's rule for influenced tiles). Where the influence cannot be counted exactly (an estimated count,
+        a position past the engine's budget, or more layouts than a float holds) every factor stays 1.0."""
         mines = frozenset(result.mines)
-        influence = Influence(self.analyzer, observation, result, mines)
-        for candidate in found:
-            candidate.factor = influence.factor(candidate.cell, candidate.safety)
-        for cell, safety in below:
-            if cell in mines or safety + influence.of(cell, safety, upper=True) < cut:
-                continue
-            extra = influence.of(cell, safety)
-            if extra and safety + extra >= cut:
-                found.append(Candidate(cell, safety, factor=1.0 + WEIGHT * extra / safety))
+        size = len(found)
+        try:
+            influence = Influence(self.analyzer, observation, result, mines)
+            for candidate in found:
+                candidate.factor = influence.factor(candidate.cell, candidate.safety)
+            for cell, safety in below:
+                if cell in mines or safety + influence.of(cell, safety, upper=True) < cut:
+                    continue
+                extra = influence.of(cell, safety)
+                if extra and safety + extra >= cut:
+                    found.append(Candidate(cell, safety, factor=factor_of(extra, safety)))
+        except (Unweighable, UndecidedError):
+            del found[size:]
+            for candidate in found:
+                candidate.factor = 1.0
 
     def off_edge_cells(self, observation: Observation, result: Probabilities) -> list[int]:
         """Representatives of the cells no number touches (all equally safe, so they differ only in what they may
@@ -352,6 +360,7 @@ class BestStrategy(Strategy):
             + (f" (times {chosen.factor:.3f} for 50/50 influence)" if chosen.factor > 1 else "")
             + (" (dead: its number is already known)" if chosen.dead else "")
             + (f"; next best: {others}" if others else "")
-            + f"; {len(candidates)} candidates within {self.tolerance:.0%} of the best safety"
+            + f"; {len(candidates)} candidates (within {self.tolerance:.0%} of the best safety"
+            + (", or reaching it with their 50/50 influence)" if self.influence else ")")
         )
         return Explanation(text, figures)

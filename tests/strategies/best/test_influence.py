@@ -6,11 +6,12 @@ import pytest
 
 from sweeplab.analysis.exact import Analyzer
 from sweeplab.core.game import Game
+from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.best.influence import MAX_FLANK, NEGLIGIBLE, THRESHOLD, WEIGHT, Influence
-from sweeplab.strategies.registry import make
+from sweeplab.strategies.registry import make_spec
 from tests.strategies.best.brute import consistent_layouts
 
 #: A 2x1 trap on the top edge: one mine in (2,0)-(3,0), and the cells that could tell them apart, (1,0) and (1,1),
@@ -155,12 +156,33 @@ def test_a_cell_no_trap_can_hold_has_none():
     assert influence.factor(cell, 1 - result.probability(cell)) == 1.0
 
 
-def test_the_option_turns_it_off_and_the_explanation_names_it():
-    observation = parse_position(TRAP)
-    on, off = make("best"), make("best", influence=False)
-    for strategy in (on, off):
-        strategy.choose(observation)
-    assert off.influence is False and on.influence is True
+#: TRAP after its two certainly safe cells are opened: only the pair (2,0)-(3,0) is left, a pure 50/50 (a craps
+#: shoot, so `forced` and `endgame` are off to let the look-ahead weigh it).
+TRAP_LEFT = "4x3x3\n2HHH\n2H31\n1110\n"
+
+
+def test_the_option_shows_in_the_guess_and_its_explanation():
+    observation = parse_position(TRAP_LEFT)
+    pair = {observation.board.index(2, 0), observation.board.index(3, 0)}
+    plain = "best[endgame=False,forced=False"
+    for spec, factor in ((plain + "]", 1 + WEIGHT), (plain + ",influence=False]", 1.0)):
+        player = make_spec(spec, seed=1)
+        move = player.choose(observation)
+        guess = player.pending_guess
+        assert move.cell in pair and guess is not None
+        assert guess.explanation.figures["influence_factor"] == pytest.approx(factor)
+        assert ("50/50 influence)" in guess.explanation.text) == (factor > 1)
+
+
+def test_a_board_past_float_range_plays_without_the_influence():
+    """More layouts than a float holds: the influence is skipped (factors 1.0) instead of overflowing."""
+    view = [-1] * 3600
+    view[0] = 1
+    observation = Observation(Board(60, 60), 1000, tuple(view))
+    player = make_spec("best[endgame=False]", seed=1)
+    move = player.choose(observation)
+    assert 0 <= move.cell < 3600 and player.pending_guess is not None
+    assert player.pending_guess.explanation.figures["influence_factor"] == 1.0
 
 
 @pytest.mark.parametrize("index", range(6))
