@@ -254,7 +254,7 @@ def frontier_claims(data: dict[str, Any]) -> list[Claim]:
                     source=SOURCE,
                     claim="more than 99% of the sets solved had fewer than 1,000 solutions",
                     published="> 99%",
-                    measured=pp(rate, math.sqrt(rate * (1 - rate) / n), 2) + " of games' largest sets",
+                    measured=pp(rate, binomial_se(k, n), 2) + " of games' largest sets",
                     z=None,
                     verdict=REPRODUCED if rate > 0.99 else NOT_REPRODUCED,
                     sentence=(
