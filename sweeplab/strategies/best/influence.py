@@ -135,7 +135,6 @@ class Influence:
     def __init__(self, analyzer: Analyzer, observation: Observation, result: Probabilities, mines: Iterable[int]) -> None:
         self.analyzer = analyzer
         self.observation = observation
-        self.result = result
         self.known = frozenset(mines)
         self.total = result.layouts
         if not result.exact or self.total > 2**1000:
@@ -146,7 +145,6 @@ class Influence:
         self._counts: dict[tuple[frozenset[int], int], int] = {(frozenset(), 0): result.layouts}
         self._pairs: dict[PairKey, tuple[int, int, list[int]] | None] = {}
         self._boxes: dict[BoxKey, tuple[list[int], list[int]] | None] = {}
-        self._trapped: dict[tuple[tuple[int, ...], tuple[int, ...], float], int] = {}
         self.geometry = Geometry.of(observation.board.width, observation.board.height)
 
     # ----- geometry -----
@@ -193,7 +191,7 @@ class Influence:
         free = cells & self._unconstrained
         key = (cells - free, len(free))
         if key not in self._counts:
-            self._counts[key] = 0 if len(cells - self.known) > self.observation.mines else self._count(cells)
+            self._counts[key] = self._count(cells)
         return self._counts[key]
 
     def _count(self, cells: frozenset[int]) -> int:
@@ -204,13 +202,7 @@ class Influence:
 
     def trapped(self, mines: list[int], safe: list[int], floor: float = NEGLIGIBLE) -> int:
         """Layouts in which every cell of ``mines`` is a mine and every cell of ``safe`` is safe (0 when the mines
-        alone are in at most ``floor`` of the layouts)."""
-        key = (tuple(mines), tuple(safe), floor)
-        if key not in self._trapped:
-            self._trapped[key] = self._trap(mines, safe, floor)
-        return self._trapped[key]
-
-    def _trap(self, mines: list[int], safe: list[int], floor: float) -> int:
+        alone are in at most ``floor`` of the layouts). Each count it adds up is memoised by :meth:`mined`."""
         base = frozenset(mines)
         if self.mined(base) <= floor * self.total:
             return 0
