@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sweeplab.bench.best_results import _read_games
+from sweeplab.bench.best_results import read_games
 from sweeplab.bench.stats import binomial_se, paired_difference
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "best"
@@ -85,8 +85,8 @@ def pair(reference: tuple[str, str], variant: tuple[str, str]) -> dict[str, floa
     (ref_dir, ref_name), (var_dir, var_name) = reference, variant
     if not (RESULTS / ref_dir).exists() or not (RESULTS / var_dir).exists():
         return None
-    ref = _read_games(RESULTS / ref_dir)[ref_name]
-    var = _read_games(RESULTS / var_dir)[var_name]
+    ref = read_games(RESULTS / ref_dir)[ref_name]
+    var = read_games(RESULTS / var_dir)[var_name]
     n = min(len(ref), len(var))
     if n == 0:
         return None

@@ -98,7 +98,7 @@ TARGETS: dict[tuple[str, str], float] = {
 }
 
 
-def _read_games(directory: Path) -> dict[str, list[tuple[bool, float]]]:
+def read_games(directory: Path) -> dict[str, list[tuple[bool, float]]]:
     """Per strategy, (won, CPU seconds) of each game in game order, from games.csv or games.csv.gz."""
     plain, packed = directory / "games.csv", directory / "games.csv.gz"
     if plain.exists():
@@ -120,14 +120,14 @@ def summarise(directory: Path, command: str, more: list[tuple[Path, str]] | None
     their games are appended game by game, so the paired differences stay paired; ``settings.games`` is the total.
     """
     bench = json.loads((directory / "bench.json").read_text())
-    games = _read_games(directory)
+    games = read_games(directory)
     runs = [{"command": command, "seed": bench["settings"]["seed"], "games": bench["settings"]["games"]}]
     for extra, extra_command in more or []:
         other = json.loads((extra / "bench.json").read_text())
         names = [s["strategy"] for s in bench["summaries"]]
         if [s["strategy"] for s in other["summaries"]] != names:
             raise ValueError(f"{extra}: its strategies differ from {directory}'s ({', '.join(names)})")
-        for name, rows in _read_games(extra).items():
+        for name, rows in read_games(extra).items():
             games[name].extend(rows)
         runs.append({"command": extra_command, "seed": other["settings"]["seed"], "games": other["settings"]["games"]})
         _pack(extra)
@@ -321,14 +321,12 @@ def section(results: Path) -> str:
         "the strategy's default settings, fixed before these runs, from a frozen clone at commit 8f62ed0). The runs of "
         "the version before the 50/50 influence and the 1,000-layout endgame are kept in "
         "`results/best/before-influence/`" + _before(root) + ". Win rates are percent ± the binomial standard error; "
-        "the paired "
-        "difference's SE comes from the "
-        "per-game differences. JSMinesweeper's rates are its solver measured on this machine beside `exact` on the same "
-        "layouts (10,000 games, `shared/anchors.md`; its 16x16 zero run opened at (3, 3)); those are other layouts than ours "
-        "(MBF files), so the like-for-like comparison is the gain over `exact`, each paired on its own layouts; "
-        "the best published rate is the "
-        "highest in `shared/anchors.md` for the configuration; the target is issue 9's. The issue asks 100,000 games "
-        "per configuration; the games column gives each row's n, and a row below 100,000 says so by its n."
+        "the paired difference's SE comes from the per-game differences. JSMinesweeper's rates are its solver "
+        "measured on this machine beside `exact` on the same layouts (10,000 games, `shared/anchors.md`; its 16x16 "
+        "zero run opened at (3, 3)); those are other layouts than ours (MBF files), so the like-for-like comparison is "
+        "the gain over `exact`, each paired on its own layouts; the best published rate is the highest in "
+        "`shared/anchors.md` for the configuration; the target is issue 9's. The issue asks 100,000 games per "
+        "configuration; the games column gives each row's n, and a row below 100,000 says so by its n."
     ]
     rows, cpu_rows = [], []
     commands: list[str] = []
