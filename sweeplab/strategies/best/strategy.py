@@ -205,7 +205,7 @@ class BestStrategy(Strategy):
         found = [Candidate(c, s) for c, s in frontier if s >= cut and c not in mines]
         if un is not None and 1.0 - un >= cut:
             found.extend(Candidate(c, 1.0 - un) for c in self.off_edge_cells(observation, result))
-        if self.influence and self.lookahead and within is None and result.exact:
+        if self.influence and self.lookahead and within is None:
             self.weigh_influence(observation, result, found, [(c, s) for c, s in frontier if cut / 2 <= s < cut], cut)
         found.sort(key=lambda k: (-k.bound, -k.safety))
         return found
