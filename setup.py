@@ -17,5 +17,11 @@ setup(
             extra_compile_args=["-O2"],
             optional=True,
         ),
+        Extension(
+            "sweeplab.strategies.best._endgame",
+            ["sweeplab/strategies/best/_endgame.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
     ]
 )

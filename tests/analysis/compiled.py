@@ -9,6 +9,7 @@ import pytest
 
 from sweeplab.analysis.exact import KERNEL
 from sweeplab.analysis.optimal import KERNEL as OPTIMAL_KERNEL
+from sweeplab.strategies.best.endgame import KERNEL as ENDGAME_KERNEL
 
 UNDER_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -16,3 +17,4 @@ needs_kernel = pytest.mark.skipif(
     KERNEL is None and not UNDER_CI, reason="the C kernel is not built (no C compiler at install time)"
 )
 needs_optimal_kernel = pytest.mark.skipif(OPTIMAL_KERNEL is None and not UNDER_CI, reason="the C search is not built")
+needs_endgame_kernel = pytest.mark.skipif(ENDGAME_KERNEL is None and not UNDER_CI, reason="the C endgame search is not built")

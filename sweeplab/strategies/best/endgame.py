@@ -14,11 +14,16 @@ The win probability is ``wins(S) / |S|``, an exact fraction. A cell's value is b
 safe, so cells are tried safest first and the rest skipped once none can beat the best. The search counts the
 positions it expands; past ``budget`` it gives up (:class:`SearchBudgetExceeded`) and keeps what it finished, so a
 later call (after the next move) reuses it.
+
+The search runs in C (``_endgame.c``, built by ``setup.py`` when a C compiler is present) or, without it or with
+``SWEEPLAB_PURE_PYTHON`` set, in Python; the two are the same algorithm step for step: the same cell, the same
+alternatives and the same number of positions expanded (a property test compares them).
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -26,6 +31,12 @@ import numpy as np
 
 from sweeplab.analysis.exact import Component, Probabilities
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
+
+try:  # the optional C search (setup.py builds it when a C compiler is present): the same search, step for step
+    import sweeplab.strategies.best._endgame as _built_kernel  # a C extension without a stub: mypy sees Any
+except ImportError:  # pragma: no cover - depends on the build
+    _built_kernel = None
+KERNEL = None if os.environ.get("SWEEPLAB_PURE_PYTHON") else _built_kernel
 
 
 class SearchBudgetExceeded(Exception):
@@ -159,7 +170,9 @@ def list_component(component: Component, limit: int) -> tuple[list[int], np.ndar
 class Endgame:
     """The search over one listed set of layouts; reusable over the following moves of the same game."""
 
-    def __init__(self, observation: Observation, covered: list[int], layouts: np.ndarray) -> None:
+    def __init__(self, observation: Observation, covered: list[int], layouts: np.ndarray, use_kernel: bool | None = None) -> None:
+        """``use_kernel``: search in C (the default when the C search is built) or in Python; both give the same
+        decisions and expand the same positions."""
         board = observation.board
         self.board = board
         self.covered = covered
@@ -202,6 +215,24 @@ class Endgame:
         self.all = (1 << self.count) - 1
         self.expanded = 0
         self.budget = 0
+        if use_kernel and KERNEL is None:
+            raise RuntimeError(
+                "the C endgame search is not built (sweeplab.strategies.best._endgame) or SWEEPLAB_PURE_PYTHON is set"
+            )
+        self._words = max(1, (self.count + 63) // 64)
+        self._tree = None
+        if KERNEL is not None and use_kernel is not False:
+            size = self._words * 8
+            self._tree = KERNEL.Tree(
+                self._words,
+                [[mask.to_bytes(size, "little") for mask in parts] for parts in self.shows],
+                [mask.to_bytes(size, "little") for mask in self.mine],
+            )
+
+    @property
+    def memo_size(self) -> int:
+        """How many positions' values the search has kept."""
+        return len(self.memo) if self._tree is None else int(self._tree.memo_size)
 
     def known(self, observation: Observation) -> int:
         """The layouts still consistent with ``observation`` (a later position of the same game)."""
@@ -218,6 +249,8 @@ class Endgame:
 
     def decide(self, S: int, budget: int) -> Decision:
         """The best cell to open when the layouts in ``S`` remain (raises :class:`SearchBudgetExceeded`)."""
+        if self._tree is not None:
+            return self._decide_in_c(S, budget)
         self.expanded = 0
         self.budget = budget
         n = S.bit_count()
@@ -242,6 +275,23 @@ class Endgame:
             return Decision(self.covered[j], n, n, ())
         alternatives = tuple((c, w) for c, w in searched if c != self.covered[best_j])
         return Decision(self.covered[best_j], best, n, alternatives)
+
+    def _decide_in_c(self, S: int, budget: int) -> Decision:
+        tree = self._tree
+        assert tree is not None
+        found = tree.decide(S.to_bytes(self._words * 8, "little"), budget)
+        self.expanded = tree.expanded
+        if found is None:
+            raise SearchBudgetExceeded
+        j, wins, searched = found
+        n = S.bit_count()
+        if searched is None:  # a free reveal
+            return Decision(self.covered[j], wins, n, ())
+        if j < 0:  # as in :meth:`decide`: one layout is left, the game is won
+            j = next(j for j in range(len(self.covered)) if not S & self.mine[j])
+            return Decision(self.covered[j], n, n, ())
+        alternatives = tuple((self.covered[c], w) for c, w in searched if c != j)
+        return Decision(self.covered[j], wins, n, alternatives)
 
     # ----- the search -----
     def _scan(self, S: int, columns: Iterable[int]) -> tuple[list[int], list[tuple[int, int]], tuple[int, list[int]] | None]:

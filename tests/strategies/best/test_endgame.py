@@ -15,14 +15,18 @@ from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.best.endgame import Endgame, SearchBudgetExceeded, list_layouts
+from tests.analysis.compiled import needs_endgame_kernel
 from tests.strategies.best.brute import consistent_layouts, game_value
 
+#: Both searches: the C one (where built; under CI it must be) and the pure-Python one.
+ENGINES = [pytest.param(True, id="c", marks=needs_endgame_kernel), pytest.param(False, id="python")]
 
-def search(observation: Observation, limit: int = 100_000) -> tuple[int, int, int]:
+
+def search(observation: Observation, limit: int = 100_000, use_kernel: bool | None = None) -> tuple[int, int, int]:
     result = analyze(observation)
     listed = list_layouts(result, limit)
     assert listed is not None
-    endgame = Endgame(observation, *listed)
+    endgame = Endgame(observation, *listed, use_kernel=use_kernel)
     decision = endgame.decide(endgame.all, 10**7)
     return decision.cell, decision.wins, decision.layouts
 
@@ -31,16 +35,18 @@ def blank(width: int, height: int, mines: int) -> Observation:
     return Observation(Board(width, height), mines, (COVERED,) * (width * height))
 
 
+@pytest.mark.parametrize("use_kernel", ENGINES)
 @pytest.mark.parametrize(("width", "height", "mines", "wins", "layouts"), [(3, 3, 2, 24, 36), (4, 4, 4, 961, 1820)])
-def test_known_optimal_values_from_the_start(width, height, mines, wins, layouts):
+def test_known_optimal_values_from_the_start(width, height, mines, wins, layouts, use_kernel):
     """The published optimal values (anchors.md): 3x3/2 wins 24 of 36 layouts, 4x4/4 wins 961 of 1,820."""
-    assert search(blank(width, height, mines))[1:] == (wins, layouts)
+    assert search(blank(width, height, mines), use_kernel=use_kernel)[1:] == (wins, layouts)
 
 
+@pytest.mark.parametrize("use_kernel", ENGINES)
 @pytest.mark.parametrize(("width", "height", "mines"), [(3, 3, 2), (4, 3, 2), (4, 3, 3), (5, 2, 3), (3, 3, 4)])
-def test_matches_brute_force_from_the_start(width, height, mines):
+def test_matches_brute_force_from_the_start(width, height, mines, use_kernel):
     observation = blank(width, height, mines)
-    _, wins, layouts = search(observation)
+    _, wins, layouts = search(observation, use_kernel=use_kernel)
     assert Fraction(wins, layouts) == game_value(observation)
 
 
@@ -52,10 +58,11 @@ POSITIONS = [
 ]
 
 
+@pytest.mark.parametrize("use_kernel", ENGINES)
 @pytest.mark.parametrize("text", POSITIONS)
-def test_matches_brute_force_in_play(text):
+def test_matches_brute_force_in_play(text, use_kernel):
     observation = parse_position(text)
-    cell, wins, layouts = search(observation)
+    cell, wins, layouts = search(observation, use_kernel=use_kernel)
     assert Fraction(wins, layouts) == game_value(observation)
     assert observation.view[cell] == COVERED
 
@@ -95,14 +102,55 @@ def test_list_layouts_refuses_too_many():
     assert list_layouts(analyze(blank(5, 5, 5)), 1000) is None  # C(25, 5) = 53,130 layouts
 
 
-def test_budget_is_enforced_and_finished_work_is_kept():
+@pytest.mark.parametrize("use_kernel", ENGINES)
+def test_budget_is_enforced_and_finished_work_is_kept(use_kernel):
     observation = blank(4, 4, 4)
-    endgame = Endgame(observation, *list_layouts(analyze(observation), 10**6))
+    endgame = Endgame(observation, *list_layouts(analyze(observation), 10**6), use_kernel=use_kernel)
     with pytest.raises(SearchBudgetExceeded):
         endgame.decide(endgame.all, 100)
-    kept = len(endgame.memo)
+    assert endgame.expanded == 101
+    kept = endgame.memo_size
     assert kept > 0
     assert endgame.decide(endgame.all, 10**7).wins == 961
+    assert endgame.memo_size > kept
+
+
+def _positions_of_play(seed: int, width: int, height: int, mines: int, moves: int) -> Observation | None:
+    """A position after up to ``moves`` reveals of the safest-looking covered cells (first covered in reading order
+    among the lowest probability), or None when the game ended."""
+    game = Game(Rules(width, height, mines, "safe"), seed)
+    game.reveal((seed % height) * width + (seed // height) % width)
+    for _ in range(moves):
+        if game.over:
+            return None
+        result = analyze(game.observation())
+        _, cells = result.lowest(1e-12)
+        game.reveal(min(cells))
+    return None if game.over else game.observation()
+
+
+@needs_endgame_kernel
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([(5, 5, 5), (6, 5, 7), (8, 4, 7), (6, 6, 8)]), st.integers(0, 3))
+def test_c_and_python_searches_agree_step_for_step(seed, board, moves):
+    """The C search chooses the same cell with the same alternatives and expands the same number of positions as the
+    Python one, within a budget, past it (both give up after the same count) and when continued from what they kept."""
+    observation = _positions_of_play(seed, *board, moves)
+    if observation is None:
+        return
+    listed = list_layouts(analyze(observation), 3000)
+    if listed is None:
+        return
+    searches = [Endgame(observation, *listed, use_kernel=use) for use in (True, False)]
+    for budget in (50, 400, 10**6):  # each call continues from what the last one kept
+        outcomes = []
+        for endgame in searches:
+            try:
+                outcomes.append((endgame.decide(endgame.all, budget), endgame.expanded))
+            except SearchBudgetExceeded:
+                outcomes.append((None, endgame.expanded))
+        assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] is not None  # the last, generous budget finishes
 
 
 def test_known_follows_the_game():
