@@ -47,6 +47,8 @@ class Candidate:
     outcomes: list[Outcome] = field(default_factory=list)
     pruned: bool = False  # evaluation stopped once the score could no longer beat the best one
     factor: float = 1.0  # the fifty-fifty influence multiplier of the score (:mod:`.influence`)
+    common: frozenset[int] = frozenset()  # evaluated in full: the cells certainly safe after every number it can show
+    switched_from: int | None = None  # chosen instead of this cell, which it dominates (see ``best``'s ``dominance``)
 
     @property
     def bound(self) -> float:
@@ -65,11 +67,14 @@ class Candidate:
 
 
 def best_two(result: Probabilities) -> tuple[float, float]:
-    """The two highest safeties among the covered cells of a position (a cell counted once; 0.0 when missing)."""
+    """The two highest safeties among the covered cells of a position that are not certainly safe (a cell counted
+    once; 0.0 when missing)."""
     b1 = b2 = 0.0
     for comp in result.components:
         for sc in comp.supercells:
             s = 1.0 - result.probability(sc[0])  # the cells of a super-cell share one probability
+            if s >= 1.0:
+                continue
             if s > b1:
                 b1, b2 = s, (b1 if len(sc) == 1 else s)
             elif s > b2:
@@ -85,12 +90,55 @@ def best_two(result: Probabilities) -> tuple[float, float]:
     return b1, b2
 
 
-def next_safety(result: Probabilities) -> tuple[bool, float]:
-    """(progress, blended next safety) of a position: (True, 1.0) if a cell is certainly safe."""
-    if result.safe:
-        return True, 1.0
-    b1, b2 = best_two(result)
+#: How a certainly safe cell after a reveal counts (the ``progress`` option of ``best``): ``any`` certainly safe cell
+#: makes the next position worth 1; ``living``: only a safe cell whose number is not yet determined does (opening a
+#: dead one tells nothing); ``jsm``: two living safe cells make it worth 1, one counts as a 1.0 "best safety" in the
+#: 4:1 blend (JSMinesweeper's blended safety over living tiles).
+PROGRESS_MODES = ("any", "living", "jsm")
+
+
+def living_safe(observation: Observation, result: Probabilities, enough: int = 2) -> int:
+    """How many of the position's certainly safe cells are living (their number is not yet determined), counted up to
+    ``enough``. A safe cell is dead when every covered neighbour is certain, or when its uncertain neighbours are
+    exactly the uncertain neighbours of one revealed number (which fixes how many mines they hold)."""
+    if not result.safe:
+        return 0
+    view = observation.view
+    neighbours = observation.board.neighbours
+    certain = set(result.safe)
+    certain.update(result.mines)
+
+    def uncertain(cell: int) -> frozenset[int]:
+        return frozenset(n for n in neighbours[cell] if view[n] == COVERED and n not in certain)
+
+    found = 0
+    for cell in result.safe:
+        around = uncertain(cell)
+        if not around:
+            continue
+        numbers = {r for u in around for r in neighbours[u] if view[r] >= 0}
+        if any(uncertain(r) == around for r in numbers):
+            continue
+        found += 1
+        if found >= enough:
+            break
+    return found
+
+
+def next_safety(result: Probabilities, mode: str = "any") -> tuple[bool, float]:
+    """(progress, blended next safety) of a position: (True, 1.0) if a cell is certainly safe (``mode``: see
+    :data:`PROGRESS_MODES`)."""
     w1, w2 = BLEND
+    if result.safe:
+        if mode == "any":
+            return True, 1.0
+        living = living_safe(result.observation, result)
+        if living >= 2 or (living and mode == "living"):
+            return True, 1.0
+        if living:
+            b1, _ = best_two(result)
+            return True, (w1 + w2 * b1) / (w1 + w2)
+    b1, b2 = best_two(result)
     return False, (w1 * b1 + w2 * b2) / (w1 + w2)
 
 
@@ -120,6 +168,7 @@ def evaluate(
     candidate: Candidate,
     bar: float = -1.0,
     mines: frozenset[int] = frozenset(),
+    mode: str = "any",
 ) -> Candidate:
     """Fill in ``candidate``'s outcomes and score (times its ``factor``). Stops (``pruned``) once the score cannot
     exceed ``bar``.
@@ -135,6 +184,7 @@ def evaluate(
     left = candidate.safety
     factor = candidate.factor
     candidate.outcomes = []
+    common: set[int] | None = None
     for value in possible_values(observation, result, cell, mines):
         if (score + left) * factor <= bar:
             candidate.pruned = True
@@ -142,10 +192,12 @@ def evaluate(
         after = analyzer.try_analyze(observation.with_cells({cell: value}, moves + 1))
         if after is None or not after.layouts:
             continue
+        common = set(after.safe) if common is None else common.intersection(after.safe)
         p = after.layouts / total
         left -= p
-        progress, nxt = next_safety(after)
+        progress, nxt = next_safety(after, mode)
         score += p * nxt
         candidate.outcomes.append(Outcome(value, p, progress, nxt))
     candidate.score = score * factor
+    candidate.common = frozenset(common) if common and not candidate.pruned else frozenset()
     return candidate

@@ -26,8 +26,11 @@ from sweeplab.core.rules import Rules
 from sweeplab.strategies.base import Explanation, Strategy, StrategyError
 from sweeplab.strategies.best.endgame import Decision, Endgame, SearchBudgetExceeded, list_component, list_layouts
 from sweeplab.strategies.best.influence import Influence, Unweighable, factor_of
-from sweeplab.strategies.best.lookahead import Candidate, evaluate
+from sweeplab.strategies.best.lookahead import PROGRESS_MODES, Candidate, evaluate
 from sweeplab.strategies.exact import TIE, preferred_cell
+
+#: How much safer a cell must be to replace the chosen guess it dominates (JSMinesweeper's 0.001).
+DOMINANCE = 0.001
 
 FORCED_TEXT = "forced: an isolated set of {n} cells that no other cell can inform must be guessed some time; taking it now"
 
@@ -59,6 +62,9 @@ class BestStrategy(Strategy):
         off_edge: int = 8,
         endgame_layouts: int = 1000,
         endgame_nodes: int = 30000,
+        progress: str = "any",
+        pseudo: bool = False,
+        dominance: bool = False,
         budget: Budget = DEFAULT_BUDGET,
     ) -> None:
         super().__init__(seed)
@@ -71,12 +77,18 @@ class BestStrategy(Strategy):
         self.endgame = endgame
         self.opening = opening
         self.tolerance = tolerance
+        if progress not in PROGRESS_MODES:
+            raise StrategyError(f"strategy 'best': progress must be one of {', '.join(PROGRESS_MODES)}, not {progress!r}")
+        self.progress = progress
+        self.pseudo = pseudo
+        self.dominance = dominance
         self.off_edge = off_edge
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
         self.analyzer = Analyzer(budget)
         self.rules: Rules | None = None
         self._endgame: Endgame | None = None
+        self._influence: Influence | None = None  # the current guess's, when it could be counted
         self.searches = 0  # endgame searches started
         self.searches_over_budget = 0  # ... and given up past endgame_nodes
 
@@ -117,12 +129,65 @@ class BestStrategy(Strategy):
             if decision is not None:
                 return self.endgame_guess(observation, result, decision, shoot)
         candidates = self.candidates(observation, result, shoot.cells if shoot is not None else None)
+        if self.pseudo and shoot is None:
+            trap = self.pseudo_cell(observation, result, self._influence)
+            if trap is not None:
+                return trap
         if self.lookahead:
             chosen = self.look_ahead(observation, result, candidates)
         else:
             chosen = self.safest(observation, result, candidates)
+        if self.dominance:
+            chosen = self.dominating(observation, result, chosen, candidates)
         kind = "craps" if shoot is not None else self.kind(result, chosen.cell)
         return self.guess(observation, chosen.cell, kind, chosen.safety, self.explain(observation, chosen, candidates, shoot))
+
+    def pseudo_cell(self, observation: Observation, result: Probabilities, influence: Influence | None) -> Move | None:
+        """The safest covered cell whose every mine layout is a 50/50 trap (:meth:`Influence.pseudo`), as a guess, or
+        None. Its risk is the coin toss those layouts need anyway, so it goes before any other guess."""
+        mines = set(result.mines)
+        found: list[tuple[float, int]] = []
+        try:
+            if influence is None:
+                influence = Influence(self.analyzer, observation, result, mines)
+            for comp in result.components:
+                for sc in comp.supercells:
+                    safety = 1.0 - result.probability(sc[0])
+                    if safety <= 0.0 or safety >= 1.0:
+                        continue
+                    found.extend((safety, c) for c in sc if c not in mines and influence.pseudo(c))
+        except (Unweighable, UndecidedError):
+            return None
+        if not found:
+            return None
+        best = max(s for s, _ in found)
+        cell = preferred_cell(observation, [c for s, c in found if s >= best - TIE])
+        safety = 1.0 - result.probability(cell)
+        name = observation.board.name
+        text = (
+            f"pseudo 50/50 {name(cell)}: {safety:.1%} safe, and in every layout where it is a mine it is one cell of a "
+            "50/50 no number can settle, so its risk must be taken some time; taking it now"
+        )
+        figures = {"safety": round(safety, 6), "pseudo": [observation.board.xy(c) for _, c in found]}
+        return self.guess(observation, cell, self.kind(result, cell), safety, Explanation(text, figures))
+
+    def dominating(
+        self, observation: Observation, result: Probabilities, chosen: Candidate, candidates: list[Candidate]
+    ) -> Candidate:
+        """A cell at least ``DOMINANCE`` safer than ``chosen`` that is safe whenever ``chosen`` is (safe after every
+        number ``chosen`` can show), if there is one: its mine layouts are a subset of ``chosen``'s, so opening it first
+        risks less and gives up nothing (JSMinesweeper's alternative move)."""
+        if not chosen.common:
+            return chosen
+        better = [
+            (1.0 - result.probability(c), c)
+            for c in chosen.common
+            if observation.view[c] == COVERED and 1.0 - result.probability(c) >= chosen.safety + DOMINANCE
+        ]
+        if not better:
+            return chosen
+        safety, cell = max(better)
+        return Candidate(cell, safety, switched_from=chosen.cell)
 
     # ----- endgame -----
     def search(self, observation: Observation, result: Probabilities) -> Decision | None:
@@ -193,6 +258,7 @@ class BestStrategy(Strategy):
         """Covered cells whose safety is within ``tolerance`` (relative) of the best, safest first; of the cells no
         number touches (all equally safe) at most ``off_edge`` (the fewest covered neighbours first). ``within``
         limits them to a set of cells (a forced set)."""
+        self._influence = None
         frontier = [(c, 1.0 - result.probability(sc[0])) for comp in result.components for sc in comp.supercells for c in sc]
         un = result.unconstrained_probability
         if within is not None:
@@ -224,7 +290,7 @@ class BestStrategy(Strategy):
         mines = frozenset(result.mines)
         size = len(found)
         try:
-            influence = Influence(self.analyzer, observation, result, mines)
+            influence = self._influence = Influence(self.analyzer, observation, result, mines)
             for candidate in found:
                 candidate.factor = influence.factor(candidate.cell, candidate.safety)
             for cell, safety in below:
@@ -234,6 +300,7 @@ class BestStrategy(Strategy):
                 if extra and safety + extra >= cut:
                     found.append(Candidate(cell, safety, factor=factor_of(extra, safety)))
         except (Unweighable, UndecidedError):
+            self._influence = None
             del found[size:]
             for candidate in found:
                 candidate.factor = 1.0
@@ -276,7 +343,7 @@ class BestStrategy(Strategy):
             if candidate.bound <= bar:
                 candidate.pruned = True
                 continue
-            evaluate(self.analyzer, observation, result, candidate, bar, mines)
+            evaluate(self.analyzer, observation, result, candidate, bar, mines, self.progress)
             if candidate.pruned:
                 continue
             if best_any is None or self._better(observation, candidate, best_any):
@@ -345,6 +412,17 @@ class BestStrategy(Strategy):
             "outcomes": [o.to_dict() for o in chosen.outcomes],
             "alternatives": alternatives,
         }
+        if chosen.switched_from is not None:
+            first = next((k for k in candidates if k.cell == chosen.switched_from), None)
+            figures["dominates"] = observation.board.xy(chosen.switched_from)
+            was = ""
+            if first is not None and first.score is not None:
+                was = f" ({first.safety:.1%} safe, score {first.score:.4f})"
+            text = (
+                f"dominance: {name(chosen.cell)} ({chosen.safety:.1%} safe) is safe whenever the look-ahead's choice "
+                f"{name(chosen.switched_from)}{was} is safe, and safer: opening it first risks less and gives up nothing"
+            )
+            return Explanation(text, figures)
         if chosen.score is None or not self.lookahead:
             text = f"safest cell {name(chosen.cell)}: {chosen.safety:.1%} safe"
             if self.dead and len(candidates) > 1:
