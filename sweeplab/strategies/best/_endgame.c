@@ -478,6 +478,49 @@ done:
     return out;
 }
 
+/* value(S, column, budget): the layouts of S that opening `column` first and playing optimally after wins (the
+ * column must be neither a mine in all of S nor a free reveal); None past `budget` expanded positions */
+static PyObject *tree_value(Tree *t, PyObject *args) {
+    PyObject *sobj;
+    int column;
+    long long budget;
+    if (!PyArg_ParseTuple(args, "OiL", &sobj, &column, &budget)) return NULL;
+    if (column < 0 || column >= t->m) {
+        PyErr_SetString(PyExc_ValueError, "value: no such column");
+        return NULL;
+    }
+    int w = t->w, m = t->m;
+    uint64_t *S = malloc(sizeof(uint64_t) * (size_t)w);
+    uint64_t *tmp = malloc(sizeof(uint64_t) * (size_t)w);
+    int *columns = malloc(sizeof(int) * (size_t)(m > 0 ? m : 1));
+    int *live = malloc(sizeof(int) * (size_t)(m > 0 ? m : 1));
+    Order *order = malloc(sizeof(Order) * (size_t)(m > 0 ? m : 1));
+    PyObject *out = NULL;
+    if (!S || !tmp || !columns || !live || !order) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (read_set(sobj, S, w, "S") < 0) goto done;
+    t->expanded = 0;
+    t->budget = budget;
+    t->aborted = 0;
+    for (int j = 0; j < m; j++) columns[j] = j;
+    int nlive, norder;
+    scan(t, S, popcount(S, w), columns, m, live, &nlive, order, &norder, tmp);
+    int64_t got = value(t, S, column, -1, live, nlive);
+    if (got == -2)
+        out = aborted_result(t);
+    else
+        out = PyLong_FromLongLong(got);
+done:
+    free(S);
+    free(tmp);
+    free(columns);
+    free(live);
+    free(order);
+    return out;
+}
+
 static PyObject *tree_expanded(Tree *t, void *closure) { return PyLong_FromLongLong(t->expanded); }
 
 static PyObject *tree_memo_size(Tree *t, void *closure) { return PyLong_FromSize_t(t->count); }
@@ -485,6 +528,8 @@ static PyObject *tree_memo_size(Tree *t, void *closure) { return PyLong_FromSize
 static PyMethodDef tree_methods[] = {
     {"decide", (PyCFunction)tree_decide, METH_VARARGS,
      "decide(S, budget): (column, wins, searched) or None past the budget; see the C source."},
+    {"value", (PyCFunction)tree_value, METH_VARARGS,
+     "value(S, column, budget): the wins when opening column first, or None past the budget; see the C source."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -276,6 +276,26 @@ class Endgame:
         alternatives = tuple((c, w) for c, w in searched if c != self.covered[best_j])
         return Decision(self.covered[best_j], best, n, alternatives)
 
+    def value(self, S: int, cell: int, budget: int) -> int:
+        """The layouts of ``S`` won by opening ``cell`` first and playing optimally after (``cell`` must be safe in
+        some of them); raises :class:`SearchBudgetExceeded` past ``budget`` positions. The exact value of any move,
+        not only the best one: what an analysis or a comparison of strategies needs."""
+        j = self.covered.index(cell)
+        if not S & ~self.mine[j]:
+            return 0
+        if self._tree is not None:
+            found = self._tree.value(S.to_bytes(self._words * 8, "little"), j, budget)
+            self.expanded = self._tree.expanded
+            if found is None:
+                raise SearchBudgetExceeded
+            return int(found)
+        self.expanded = 0
+        self.budget = budget
+        live, _, _ = self._scan(S, range(len(self.covered)))
+        found = self._value(S, j, 0, -1, live)
+        assert found is not None  # nothing is below a bar of -1
+        return found
+
     def _decide_in_c(self, S: int, budget: int) -> Decision:
         tree = self._tree
         assert tree is not None

@@ -16,7 +16,7 @@ from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.best.endgame import Endgame, SearchBudgetExceeded, list_layouts
 from tests.analysis.compiled import needs_endgame_kernel
-from tests.strategies.best.brute import consistent_layouts, game_value
+from tests.strategies.best.brute import consistent_layouts, game_value, move_value
 
 #: Both searches: the C one (where built; under CI it must be) and the pure-Python one.
 ENGINES = [pytest.param(True, id="c", marks=needs_endgame_kernel), pytest.param(False, id="python")]
@@ -162,3 +162,18 @@ def test_known_follows_the_game():
     later = game.observation()
     S = endgame.known(later)
     assert S.bit_count() == len(consistent_layouts(later)) == analyze(later).layouts
+
+
+@pytest.mark.parametrize("use_kernel", ENGINES)
+def test_value_of_every_first_move_on_4x4(use_kernel):
+    """Every first click's exact value on 4x4/4 with no protection: the best is the published 961 of 1,820 (an edge
+    cell), and the values agree with brute force on a smaller board."""
+    observation = blank(4, 4, 4)
+    endgame = Endgame(observation, *list_layouts(analyze(observation), 10**6), use_kernel=use_kernel)
+    values = [endgame.value(endgame.all, cell, 10**7) for cell in range(16)]
+    assert max(values) == 961 == endgame.decide(endgame.all, 10**7).wins
+    assert values[0] == values[3] == values[12] == values[15] < 961  # the corners are worse than an edge
+    small = parse_position(POSITIONS[1])
+    endgame = Endgame(small, *list_layouts(analyze(small), 10**6), use_kernel=use_kernel)
+    for cell in endgame.covered:
+        assert Fraction(endgame.value(endgame.all, cell, 10**7), endgame.count) == move_value(small, cell)
