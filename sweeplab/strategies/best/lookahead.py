@@ -49,6 +49,7 @@ class Candidate:
     factor: float = 1.0  # the fifty-fifty influence multiplier of the score (:mod:`.influence`)
     common: frozenset[int] = frozenset()  # evaluated in full: the cells certainly safe after every number it can show
     switched_from: int | None = None  # chosen instead of this cell, which it dominates (see ``best``'s ``dominance``)
+    deep: float | None = None  # the two-move score, where one was computed
 
     @property
     def bound(self) -> float:
@@ -94,7 +95,7 @@ def best_two(result: Probabilities) -> tuple[float, float]:
 #: makes the next position worth 1; ``living``: only a safe cell whose number is not yet determined does (opening a
 #: dead one tells nothing); ``jsm``: two living safe cells make it worth 1, one counts as a 1.0 "best safety" in the
 #: 4:1 blend (JSMinesweeper's blended safety over living tiles).
-PROGRESS_MODES = ("any", "living", "jsm")
+PROGRESS_MODES = ("any", "living", "jsm", "decay")
 
 
 def living_safe(observation: Observation, result: Probabilities, enough: int = 2) -> int:
@@ -125,11 +126,22 @@ def living_safe(observation: Observation, result: Probabilities, enough: int = 2
     return found
 
 
+#: ``decay`` mode: the next position's risk (one minus its blended safety) is multiplied by ``DECAY`` for each living
+#: safe cell, counted up to ``DECAY_CAP``.
+DECAY = 0.2
+DECAY_CAP = 3
+
+
 def next_safety(result: Probabilities, mode: str = "any") -> tuple[bool, float]:
     """(progress, blended next safety) of a position: (True, 1.0) if a cell is certainly safe (``mode``: see
     :data:`PROGRESS_MODES`)."""
     w1, w2 = BLEND
-    if result.safe:
+    if result.safe and mode == "decay":
+        living = living_safe(result.observation, result, DECAY_CAP)
+        if living:
+            b1, b2 = best_two(result)
+            return True, 1.0 - (1.0 - (w1 * b1 + w2 * b2) / (w1 + w2)) * DECAY**living
+    elif result.safe:
         if mode == "any":
             return True, 1.0
         living = living_safe(result.observation, result)

@@ -65,6 +65,10 @@ class BestStrategy(Strategy):
         progress: str = "any",
         pseudo: bool = False,
         dominance: bool = False,
+        deep: bool = False,
+        deep_margin: float = 0.03,
+        deep_kappa: float = 1.0,
+        deep_width: int = 4,
         budget: Budget = DEFAULT_BUDGET,
     ) -> None:
         super().__init__(seed)
@@ -82,6 +86,10 @@ class BestStrategy(Strategy):
         self.progress = progress
         self.pseudo = pseudo
         self.dominance = dominance
+        self.deep = deep
+        self.deep_margin = deep_margin
+        self.deep_kappa = deep_kappa
+        self.deep_width = deep_width
         self.off_edge = off_edge
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
@@ -350,10 +358,80 @@ class BestStrategy(Strategy):
                 best_any = candidate
             if not candidate.dead and (best_living is None or self._better(observation, candidate, best_living)):
                 best_living = candidate
-        if self.dead and best_living is not None:
-            return best_living
-        assert best_any is not None
-        return best_any
+        chosen = best_living if self.dead and best_living is not None else best_any
+        assert chosen is not None
+        if self.deep and chosen.score is not None:
+            chosen = self.deepen(observation, result, candidates, chosen, mines)
+        return chosen
+
+    def deepen(
+        self,
+        observation: Observation,
+        result: Probabilities,
+        candidates: list[Candidate],
+        chosen: Candidate,
+        mines: frozenset[int],
+    ) -> Candidate:
+        """Two moves deep: the candidates whose score is within ``deep_margin`` (relative) of the chosen one's are
+        scored again with, for each number they can show, the best one-move score of the position after it in place
+        of its blended next safety (``deep_kappa`` for a position with a certainly safe cell)."""
+        assert chosen.score is not None
+        floor = chosen.score * (1 - self.deep_margin)
+        close = []
+        for candidate in candidates:
+            if candidate.dead and self.dead:
+                continue
+            if candidate.pruned and candidate.bound > floor:
+                candidate.pruned = False
+                evaluate(self.analyzer, observation, result, candidate, floor, mines, self.progress)
+            if not candidate.pruned and candidate.score is not None and candidate.score >= floor:
+                close.append(candidate)
+        if len(close) < 2:
+            return chosen
+        best, best_value = chosen, -1.0
+        moves = observation.moves
+        for candidate in close:
+            total = 0.0
+            for outcome in candidate.outcomes:
+                if outcome.progress:
+                    total += outcome.probability * self.deep_kappa
+                    continue
+                after_observation = observation.with_cells({candidate.cell: outcome.value}, moves + 1)
+                after = self.analyzer.try_analyze(after_observation)
+                if after is None:
+                    continue
+                total += outcome.probability * self.one_move(after_observation, after)
+            total *= candidate.factor
+            candidate.deep = total
+            if total > best_value + TIE:
+                best, best_value = candidate, total
+        return best
+
+    def one_move(self, observation: Observation, result: Probabilities) -> float:
+        """The best one-move look-ahead score in a position (no influence): its few safest cells and two cells no
+        number touches."""
+        frontier = sorted(
+            ((1.0 - result.probability(sc[0]), sc[0]) for comp in result.components for sc in comp.supercells),
+            reverse=True,
+        )
+        un = result.unconstrained_probability
+        top = frontier[0][0] if frontier else 0.0
+        if un is not None:
+            top = max(top, 1.0 - un)
+        cut = top * (1 - self.tolerance)
+        mines = frozenset(result.mines)
+        pool = [Candidate(c, s) for s, c in frontier[: self.deep_width] if s >= cut and c not in mines]
+        if un is not None and 1.0 - un >= cut:
+            pool.extend(Candidate(c, 1.0 - un) for c in self.off_edge_cells(observation, result)[:2])
+        pool.sort(key=lambda k: -k.safety)
+        bar = -1.0
+        for candidate in pool:
+            if candidate.safety <= bar:
+                break
+            evaluate(self.analyzer, observation, result, candidate, bar, mines, self.progress)
+            if not candidate.pruned and candidate.score is not None and candidate.score > bar:
+                bar = candidate.score
+        return max(bar, 0.0)
 
     def _better(self, observation: Observation, a: Candidate, b: Candidate) -> bool:
         assert a.score is not None and b.score is not None
