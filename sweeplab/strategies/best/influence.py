@@ -139,7 +139,6 @@ class Influence:
         self.total = result.layouts
         if not result.exact or self.total > 2**1000:
             raise Unweighable("the layouts are estimated or too many to weigh in floating point")
-        self.result = result
         self._unconstrained = frozenset(result.unconstrained)
         #: counts by (the cells some number touches, how many cells no number touches): the latter are
         #: interchangeable (no number involves them), so only how many of them are mines matters
@@ -266,45 +265,6 @@ class Influence:
 
     def _above(self, count: int) -> int:
         return count if count > THRESHOLD * self.total else 0
-
-    def pseudo(self, cell: int) -> bool:
-        """True when every layout in which ``cell`` is a mine puts it in one trap (a pair or block of the patterns
-        above with its flanking cells mines): guessing it now risks no more than the coin toss the game would need in
-        those layouts anyway, and it may tell something (JSMinesweeper's "pseudo 50/50")."""
-        result = self.result
-        p = result.probability(cell)
-        if p <= 0.0:
-            return False
-        pair_keys, box_keys, _, _ = self.geometry.around(cell)
-        patterns: list[tuple[list[int], list[int]]] = []
-        for pair_key in pair_keys:
-            pair = self._pair(pair_key)
-            if pair is not None and len(pair[2]) <= MAX_FLANK:
-                a, b, flank = pair  # a trap is symmetric in its two cells: take ``cell`` as its mine
-                patterns.append(([cell, *flank], [b if a == cell else a]))
-        for box_key in box_keys:
-            box = self._box(box_key)
-            if box is not None and len(box[1]) <= MAX_FLANK:
-                (tl, br, tr, bl), corners = box
-                diagonal, other = ([tl, br], [tr, bl]) if cell in (tl, br) else ([tr, bl], [tl, br])
-                patterns.append(([*diagonal, *corners], other))
-
-        # where ``cell`` is a mine the trap's other mines are mines and its safe cells safe: so none of them can be
-        # likelier safe (or mine) than ``cell`` is a mine, a check on the probabilities alone before any count
-        def possible(mines: list[int], safe: list[int]) -> bool:
-            view = self.observation.view
-            return all(view[c] == FLAGGED or c in self.known or result.probability(c) >= p for c in mines) and all(
-                1.0 - result.probability(c) >= p for c in safe
-            )
-
-        patterns = [(mines, safe) for mines, safe in patterns if possible(mines, safe)]
-        if not patterns:
-            return False
-        mine = self.mined(frozenset([cell]))
-        for mines, safe in patterns:
-            if self.mined(frozenset(mines)) == mine and self.trapped(mines, safe, floor=0) == mine:
-                return True
-        return False
 
     def factor(self, cell: int, safety: float) -> float:
         """The score multiplier ``1 + WEIGHT * I / safe`` (1.0 for a cell that cannot be trapped)."""

@@ -1,16 +1,21 @@
 """One-move look-ahead for a guess: for each number a covered cell could show, its exact probability and how good the
 position after it is (a certain-safe cell, or the safety of the best next guess).
 
-The score of a cell is ``sum over numbers v of P(cell safe and shows v) * next(v)``, where ``next(v)`` is 1 when the
-position after seeing ``v`` has a certainly safe cell ("progress") and otherwise a blend of the two best safeties
-there, ``(4 * best + second) / 5`` (JSMinesweeper's "secondary safety": the second-best cell stands for the chance
-that the best one is a dead end). The score is at most the cell's own safety, which lets a search over candidates
-stop early (see :func:`evaluate`'s ``bar``).
+The score of a cell is ``sum over numbers v of P(cell safe and shows v) * next(v)``, where ``next(v)`` blends the two
+best safeties of the position after seeing ``v``, ``(4 * best + second) / 5`` (JSMinesweeper's "secondary safety": the
+second-best cell stands for the chance that the best one is a dead end), and a certainly safe cell counts as safety 1
+("progress"). Which safe cells count is the ``progress`` mode (:data:`PROGRESS_MODES`): under ``living`` (the
+default, JSMinesweeper's rule) only a safe cell whose number is not yet determined does, so two such cells make
+``next(v)`` 1 and one makes it ``(4 + best other) / 5``; under ``any`` (sweeplab's earlier rule) any certainly safe
+cell makes it 1. The score is at most the cell's own safety, which lets a search over candidates stop early (see
+:func:`evaluate`'s ``bar``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from sweeplab.analysis.exact import Analyzer, Probabilities
 from sweeplab.core.observation import COVERED, Observation
@@ -47,9 +52,6 @@ class Candidate:
     outcomes: list[Outcome] = field(default_factory=list)
     pruned: bool = False  # evaluation stopped once the score could no longer beat the best one
     factor: float = 1.0  # the fifty-fifty influence multiplier of the score (:mod:`.influence`)
-    common: frozenset[int] = frozenset()  # evaluated in full: the cells certainly safe after every number it can show
-    switched_from: int | None = None  # chosen instead of this cell, which it dominates (see ``best``'s ``dominance``)
-    deep: float | None = None  # the two-move score, where one was computed
 
     @property
     def bound(self) -> float:
@@ -81,7 +83,7 @@ def best_two(result: Probabilities) -> tuple[float, float]:
             elif s > b2:
                 b2 = s
     un = result.unconstrained_probability
-    if un is not None:
+    if un is not None and un > 0.0:
         s = 1.0 - un
         n = len(result.unconstrained)
         if s > b1:
@@ -91,19 +93,19 @@ def best_two(result: Probabilities) -> tuple[float, float]:
     return b1, b2
 
 
-#: How a certainly safe cell after a reveal counts (the ``progress`` option of ``best``): ``any`` certainly safe cell
-#: makes the next position worth 1; ``living``: only a safe cell whose number is not yet determined does (opening a
-#: dead one tells nothing); ``jsm``: two living safe cells make it worth 1, one counts as a 1.0 "best safety" in the
-#: 4:1 blend (JSMinesweeper's blended safety over living tiles).
-PROGRESS_MODES = ("any", "living", "jsm", "decay")
+#: How the certainly safe cells of the position after a reveal count (the ``progress`` option of ``best``).
+PROGRESS_MODES = ("living", "any")
 
 
 def living_safe(observation: Observation, result: Probabilities, enough: int = 2) -> int:
     """How many of the position's certainly safe cells are living (their number is not yet determined), counted up to
-    ``enough``. A safe cell is dead when every covered neighbour is certain, or when its uncertain neighbours are
-    exactly the uncertain neighbours of one revealed number (which fixes how many mines they hold)."""
-    if not result.safe:
-        return 0
+    ``enough``.
+
+    A safe cell's number is its known mines plus the mines among its uncertain neighbours. It is dead when that sum is
+    fixed by the numbers already shown: when the set of its uncertain neighbours is a linear combination of the
+    uncertain neighbourhoods of the revealed numbers nearby (two rings around it) and of the whole uncertain set (the
+    mine count), each of which holds a known number of mines. That test never calls a living cell dead; a cell whose
+    number is fixed only by the whole-number nature of the layouts may be called living."""
     view = observation.view
     neighbours = observation.board.neighbours
     certain = set(result.safe)
@@ -112,13 +114,22 @@ def living_safe(observation: Observation, result: Probabilities, enough: int = 2
     def uncertain(cell: int) -> frozenset[int]:
         return frozenset(n for n in neighbours[cell] if view[n] == COVERED and n not in certain)
 
+    everything: frozenset[int] | None = None
     found = 0
     for cell in result.safe:
         around = uncertain(cell)
         if not around:
             continue
         numbers = {r for u in around for r in neighbours[u] if view[r] >= 0}
-        if any(uncertain(r) == around for r in numbers):
+        groups = [uncertain(r) for r in numbers]
+        if around in groups:
+            continue
+        ring = {c for g in groups for c in g}
+        numbers |= {r for u in ring for r in neighbours[u] if view[r] >= 0}
+        groups = [g for g in (uncertain(r) for r in numbers) if g]
+        if everything is None:
+            everything = frozenset(c for c, v in enumerate(view) if v == COVERED and c not in certain)
+        if _in_span(around, [*groups, everything]):
             continue
         found += 1
         if found >= enough:
@@ -126,31 +137,34 @@ def living_safe(observation: Observation, result: Probabilities, enough: int = 2
     return found
 
 
-#: ``decay`` mode: the next position's risk (one minus its blended safety) is multiplied by ``DECAY`` for each living
-#: safe cell, counted up to ``DECAY_CAP``.
-DECAY = 0.2
-DECAY_CAP = 3
+def _in_span(target: frozenset[int], groups: list[frozenset[int]]) -> bool:
+    """Whether the indicator of ``target`` is a linear combination of the indicators of ``groups``."""
+    cells = sorted(set(target).union(*groups))
+    index = {c: i for i, c in enumerate(cells)}
+    rows = np.zeros((len(groups), len(cells)))
+    for i, group in enumerate(groups):
+        rows[i, [index[c] for c in group]] = 1.0
+    goal = np.zeros(len(cells))
+    goal[[index[c] for c in target]] = 1.0
+    rank = np.linalg.matrix_rank(rows)
+    return bool(np.linalg.matrix_rank(np.vstack([rows, goal])) == rank)
 
 
-def next_safety(result: Probabilities, mode: str = "any") -> tuple[bool, float]:
-    """(progress, blended next safety) of a position: (True, 1.0) if a cell is certainly safe (``mode``: see
-    :data:`PROGRESS_MODES`)."""
+def next_safety(result: Probabilities, mode: str = "living") -> tuple[bool, float]:
+    """(progress, blended next safety) of a position, counting its certainly safe cells as ``mode`` says (see the
+    module docstring); progress is True when a safe cell counts."""
     w1, w2 = BLEND
-    if result.safe and mode == "decay":
-        living = living_safe(result.observation, result, DECAY_CAP)
-        if living:
-            b1, b2 = best_two(result)
-            return True, 1.0 - (1.0 - (w1 * b1 + w2 * b2) / (w1 + w2)) * DECAY**living
-    elif result.safe:
-        if mode == "any":
-            return True, 1.0
-        living = living_safe(result.observation, result)
-        if living >= 2 or (living and mode == "living"):
-            return True, 1.0
-        if living:
-            b1, _ = best_two(result)
-            return True, (w1 + w2 * b1) / (w1 + w2)
+    if result.safe and mode == "any":
+        return True, 1.0
     b1, b2 = best_two(result)
+    if b1 == 0.0:  # no cell is uncertain: the position is decided
+        return bool(result.safe), 1.0
+    if result.safe:
+        living = living_safe(result.observation, result)
+        if living >= 2:
+            return True, 1.0
+        if living:
+            return True, (w1 + w2 * b1) / (w1 + w2)
     return False, (w1 * b1 + w2 * b2) / (w1 + w2)
 
 
@@ -180,7 +194,7 @@ def evaluate(
     candidate: Candidate,
     bar: float = -1.0,
     mines: frozenset[int] = frozenset(),
-    mode: str = "any",
+    mode: str = "living",
 ) -> Candidate:
     """Fill in ``candidate``'s outcomes and score (times its ``factor``). Stops (``pruned``) once the score cannot
     exceed ``bar``.
@@ -196,7 +210,6 @@ def evaluate(
     left = candidate.safety
     factor = candidate.factor
     candidate.outcomes = []
-    common: set[int] | None = None
     for value in possible_values(observation, result, cell, mines):
         if (score + left) * factor <= bar:
             candidate.pruned = True
@@ -204,12 +217,10 @@ def evaluate(
         after = analyzer.try_analyze(observation.with_cells({cell: value}, moves + 1))
         if after is None or not after.layouts:
             continue
-        common = set(after.safe) if common is None else common.intersection(after.safe)
         p = after.layouts / total
         left -= p
         progress, nxt = next_safety(after, mode)
         score += p * nxt
         candidate.outcomes.append(Outcome(value, p, progress, nxt))
     candidate.score = score * factor
-    candidate.common = frozenset(common) if common and not candidate.pruned else frozenset()
     return candidate

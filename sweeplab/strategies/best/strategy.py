@@ -3,7 +3,8 @@
 Techniques, each a named option (on by default) so that its worth can be measured by turning it off:
 
 - ``lookahead``: among cells nearly as safe as the safest (within ``tolerance``), play the one whose reveal most likely
-  leaves a good position (:mod:`.lookahead`).
+  leaves a good position (:mod:`.lookahead`); ``progress`` says which certainly safe cells make a position good
+  (``living``, JSMinesweeper's rule, the default; ``any``, the rule before it).
 - ``dead``: a cell whose number is already determined if it is safe tells nothing new; living cells go first.
 - ``influence``: a cell that may end in a 50/50 trap (two cells no number can tell apart) is scored up by the share
   of its risk that would have to be taken anyway (JSMinesweeper's "50/50 influence", :mod:`.influence`).
@@ -29,9 +30,6 @@ from sweeplab.strategies.best.influence import Influence, Unweighable, factor_of
 from sweeplab.strategies.best.lookahead import PROGRESS_MODES, Candidate, evaluate
 from sweeplab.strategies.exact import TIE, preferred_cell
 
-#: How much safer a cell must be to replace the chosen guess it dominates (JSMinesweeper's 0.001).
-DOMINANCE = 0.001
-
 FORCED_TEXT = "forced: an isolated set of {n} cells that no other cell can inform must be guessed some time; taking it now"
 
 
@@ -42,7 +40,8 @@ class BestStrategy(Strategy):
     ``influence`` acts through the look-ahead's score), ``tolerance``
     (a cell is a look-ahead candidate when its safety is at least ``(1 - tolerance)`` times the best safety),
     ``off_edge`` (at most this many cells no number touches are looked at), ``endgame_layouts`` (the search starts
-    when at most this many layouts remain) and ``endgame_nodes`` (its budget in positions searched).
+    when at most this many layouts remain), ``endgame_nodes`` (its budget in positions searched) and ``progress``
+    (``living`` or ``any``, see :mod:`.lookahead`).
     """
 
     name = "best"
@@ -62,13 +61,7 @@ class BestStrategy(Strategy):
         off_edge: int = 8,
         endgame_layouts: int = 1000,
         endgame_nodes: int = 30000,
-        progress: str = "any",
-        pseudo: bool = False,
-        dominance: bool = False,
-        deep: bool = False,
-        deep_margin: float = 0.03,
-        deep_kappa: float = 1.0,
-        deep_width: int = 4,
+        progress: str = "living",
         budget: Budget = DEFAULT_BUDGET,
     ) -> None:
         super().__init__(seed)
@@ -84,19 +77,12 @@ class BestStrategy(Strategy):
         if progress not in PROGRESS_MODES:
             raise StrategyError(f"strategy 'best': progress must be one of {', '.join(PROGRESS_MODES)}, not {progress!r}")
         self.progress = progress
-        self.pseudo = pseudo
-        self.dominance = dominance
-        self.deep = deep
-        self.deep_margin = deep_margin
-        self.deep_kappa = deep_kappa
-        self.deep_width = deep_width
         self.off_edge = off_edge
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
         self.analyzer = Analyzer(budget)
         self.rules: Rules | None = None
         self._endgame: Endgame | None = None
-        self._influence: Influence | None = None  # the current guess's, when it could be counted
         self.searches = 0  # endgame searches started
         self.searches_over_budget = 0  # ... and given up past endgame_nodes
 
@@ -137,65 +123,12 @@ class BestStrategy(Strategy):
             if decision is not None:
                 return self.endgame_guess(observation, result, decision, shoot)
         candidates = self.candidates(observation, result, shoot.cells if shoot is not None else None)
-        if self.pseudo and shoot is None:
-            trap = self.pseudo_cell(observation, result, self._influence)
-            if trap is not None:
-                return trap
         if self.lookahead:
             chosen = self.look_ahead(observation, result, candidates)
         else:
             chosen = self.safest(observation, result, candidates)
-        if self.dominance:
-            chosen = self.dominating(observation, result, chosen, candidates)
         kind = "craps" if shoot is not None else self.kind(result, chosen.cell)
         return self.guess(observation, chosen.cell, kind, chosen.safety, self.explain(observation, chosen, candidates, shoot))
-
-    def pseudo_cell(self, observation: Observation, result: Probabilities, influence: Influence | None) -> Move | None:
-        """The safest covered cell whose every mine layout is a 50/50 trap (:meth:`Influence.pseudo`), as a guess, or
-        None. Its risk is the coin toss those layouts need anyway, so it goes before any other guess."""
-        mines = set(result.mines)
-        found: list[tuple[float, int]] = []
-        try:
-            if influence is None:
-                influence = Influence(self.analyzer, observation, result, mines)
-            for comp in result.components:
-                for sc in comp.supercells:
-                    safety = 1.0 - result.probability(sc[0])
-                    if safety <= 0.0 or safety >= 1.0:
-                        continue
-                    found.extend((safety, c) for c in sc if c not in mines and influence.pseudo(c))
-        except (Unweighable, UndecidedError):
-            return None
-        if not found:
-            return None
-        best = max(s for s, _ in found)
-        cell = preferred_cell(observation, [c for s, c in found if s >= best - TIE])
-        safety = 1.0 - result.probability(cell)
-        name = observation.board.name
-        text = (
-            f"pseudo 50/50 {name(cell)}: {safety:.1%} safe, and in every layout where it is a mine it is one cell of a "
-            "50/50 no number can settle, so its risk must be taken some time; taking it now"
-        )
-        figures = {"safety": round(safety, 6), "pseudo": [observation.board.xy(c) for _, c in found]}
-        return self.guess(observation, cell, self.kind(result, cell), safety, Explanation(text, figures))
-
-    def dominating(
-        self, observation: Observation, result: Probabilities, chosen: Candidate, candidates: list[Candidate]
-    ) -> Candidate:
-        """A cell at least ``DOMINANCE`` safer than ``chosen`` that is safe whenever ``chosen`` is (safe after every
-        number ``chosen`` can show), if there is one: its mine layouts are a subset of ``chosen``'s, so opening it first
-        risks less and gives up nothing (JSMinesweeper's alternative move)."""
-        if not chosen.common:
-            return chosen
-        better = [
-            (1.0 - result.probability(c), c)
-            for c in chosen.common
-            if observation.view[c] == COVERED and 1.0 - result.probability(c) >= chosen.safety + DOMINANCE
-        ]
-        if not better:
-            return chosen
-        safety, cell = max(better)
-        return Candidate(cell, safety, switched_from=chosen.cell)
 
     # ----- endgame -----
     def search(self, observation: Observation, result: Probabilities) -> Decision | None:
@@ -266,7 +199,6 @@ class BestStrategy(Strategy):
         """Covered cells whose safety is within ``tolerance`` (relative) of the best, safest first; of the cells no
         number touches (all equally safe) at most ``off_edge`` (the fewest covered neighbours first). ``within``
         limits them to a set of cells (a forced set)."""
-        self._influence = None
         frontier = [(c, 1.0 - result.probability(sc[0])) for comp in result.components for sc in comp.supercells for c in sc]
         un = result.unconstrained_probability
         if within is not None:
@@ -298,7 +230,7 @@ class BestStrategy(Strategy):
         mines = frozenset(result.mines)
         size = len(found)
         try:
-            influence = self._influence = Influence(self.analyzer, observation, result, mines)
+            influence = Influence(self.analyzer, observation, result, mines)
             for candidate in found:
                 candidate.factor = influence.factor(candidate.cell, candidate.safety)
             for cell, safety in below:
@@ -308,7 +240,6 @@ class BestStrategy(Strategy):
                 if extra and safety + extra >= cut:
                     found.append(Candidate(cell, safety, factor=factor_of(extra, safety)))
         except (Unweighable, UndecidedError):
-            self._influence = None
             del found[size:]
             for candidate in found:
                 candidate.factor = 1.0
@@ -358,80 +289,10 @@ class BestStrategy(Strategy):
                 best_any = candidate
             if not candidate.dead and (best_living is None or self._better(observation, candidate, best_living)):
                 best_living = candidate
-        chosen = best_living if self.dead and best_living is not None else best_any
-        assert chosen is not None
-        if self.deep and chosen.score is not None:
-            chosen = self.deepen(observation, result, candidates, chosen, mines)
-        return chosen
-
-    def deepen(
-        self,
-        observation: Observation,
-        result: Probabilities,
-        candidates: list[Candidate],
-        chosen: Candidate,
-        mines: frozenset[int],
-    ) -> Candidate:
-        """Two moves deep: the candidates whose score is within ``deep_margin`` (relative) of the chosen one's are
-        scored again with, for each number they can show, the best one-move score of the position after it in place
-        of its blended next safety (``deep_kappa`` for a position with a certainly safe cell)."""
-        assert chosen.score is not None
-        floor = chosen.score * (1 - self.deep_margin)
-        close = []
-        for candidate in candidates:
-            if candidate.dead and self.dead:
-                continue
-            if candidate.pruned and candidate.bound > floor:
-                candidate.pruned = False
-                evaluate(self.analyzer, observation, result, candidate, floor, mines, self.progress)
-            if not candidate.pruned and candidate.score is not None and candidate.score >= floor:
-                close.append(candidate)
-        if len(close) < 2:
-            return chosen
-        best, best_value = chosen, -1.0
-        moves = observation.moves
-        for candidate in close:
-            total = 0.0
-            for outcome in candidate.outcomes:
-                if outcome.progress:
-                    total += outcome.probability * self.deep_kappa
-                    continue
-                after_observation = observation.with_cells({candidate.cell: outcome.value}, moves + 1)
-                after = self.analyzer.try_analyze(after_observation)
-                if after is None:
-                    continue
-                total += outcome.probability * self.one_move(after_observation, after)
-            total *= candidate.factor
-            candidate.deep = total
-            if total > best_value + TIE:
-                best, best_value = candidate, total
-        return best
-
-    def one_move(self, observation: Observation, result: Probabilities) -> float:
-        """The best one-move look-ahead score in a position (no influence): its few safest cells and two cells no
-        number touches."""
-        frontier = sorted(
-            ((1.0 - result.probability(sc[0]), sc[0]) for comp in result.components for sc in comp.supercells),
-            reverse=True,
-        )
-        un = result.unconstrained_probability
-        top = frontier[0][0] if frontier else 0.0
-        if un is not None:
-            top = max(top, 1.0 - un)
-        cut = top * (1 - self.tolerance)
-        mines = frozenset(result.mines)
-        pool = [Candidate(c, s) for s, c in frontier[: self.deep_width] if s >= cut and c not in mines]
-        if un is not None and 1.0 - un >= cut:
-            pool.extend(Candidate(c, 1.0 - un) for c in self.off_edge_cells(observation, result)[:2])
-        pool.sort(key=lambda k: -k.safety)
-        bar = -1.0
-        for candidate in pool:
-            if candidate.safety <= bar:
-                break
-            evaluate(self.analyzer, observation, result, candidate, bar, mines, self.progress)
-            if not candidate.pruned and candidate.score is not None and candidate.score > bar:
-                bar = candidate.score
-        return max(bar, 0.0)
+        if self.dead and best_living is not None:
+            return best_living
+        assert best_any is not None
+        return best_any
 
     def _better(self, observation: Observation, a: Candidate, b: Candidate) -> bool:
         assert a.score is not None and b.score is not None
@@ -447,7 +308,7 @@ class BestStrategy(Strategy):
         if self.dead and len(candidates) > 1:
             mines = frozenset(result.mines)
             for candidate in candidates:
-                evaluate(self.analyzer, observation, result, candidate, -1.0, mines)
+                evaluate(self.analyzer, observation, result, candidate, -1.0, mines, self.progress)
             living = [k for k in candidates if not k.dead]
             pool = living or candidates
         cell = preferred_cell(observation, [k.cell for k in pool])
@@ -490,17 +351,6 @@ class BestStrategy(Strategy):
             "outcomes": [o.to_dict() for o in chosen.outcomes],
             "alternatives": alternatives,
         }
-        if chosen.switched_from is not None:
-            first = next((k for k in candidates if k.cell == chosen.switched_from), None)
-            figures["dominates"] = observation.board.xy(chosen.switched_from)
-            was = ""
-            if first is not None and first.score is not None:
-                was = f" ({first.safety:.1%} safe, score {first.score:.4f})"
-            text = (
-                f"dominance: {name(chosen.cell)} ({chosen.safety:.1%} safe) is safe whenever the look-ahead's choice "
-                f"{name(chosen.switched_from)}{was} is safe, and safer: opening it first risks less and gives up nothing"
-            )
-            return Explanation(text, figures)
         if chosen.score is None or not self.lookahead:
             text = f"safest cell {name(chosen.cell)}: {chosen.safety:.1%} safe"
             if self.dead and len(candidates) > 1:
