@@ -76,6 +76,79 @@ PAIRS = [
         ("tuning/tolerance-expert-safe", "best"),
         ("tuning/tolerance-expert-safe", "best[tolerance=0.15]"),
     ),
+    # this stop's: root seeds 7 and 8, fresh layouts; the reference is the defaults of a35979e (same moves at bc6ae7d)
+    (
+        "living safe cells (JSMinesweeper's rule, first dead test), expert safe, seed 7",
+        "bc6ae7d",
+        ("tuning/progress-expert-safe-s7", "best"),
+        ("tuning/progress-expert-safe-s7", "best[progress=jsm]"),
+    ),
+    (
+        "living safe cells (JSMinesweeper's rule, first dead test), expert safe, seed 8",
+        "af4d765",
+        ("tuning/progress-expert-safe-s8", "best"),
+        ("tuning/progress-expert-safe-s8", "best[progress=jsm]"),
+    ),
+    (
+        "any living safe cell makes the next position worth 1, expert safe, seed 7",
+        "bc6ae7d",
+        ("tuning/progress-expert-safe-s7", "best"),
+        ("tuning/progress-expert-safe-s7", "best[progress=living]"),
+    ),
+    (
+        "influence weight 1.0 (was 0.9), expert safe, seed 7",
+        "bc6ae7d + WEIGHT = 1.0",
+        ("tuning/progress-expert-safe-s7", "best"),
+        ("tuning/weight-1-expert-safe-s7", "best"),
+    ),
+    (
+        "influence weight 1.0 (was 0.9), with living safe cells, expert safe, seed 8",
+        "bc6ae7d + WEIGHT = 1.0",
+        ("tuning/progress-expert-safe-s8", "best[progress=jsm]"),
+        ("tuning/weight-1-expert-safe-s8", "best[progress=jsm]"),
+    ),
+    (
+        "tolerance 0.15, with living safe cells, expert safe, seed 8",
+        "af4d765",
+        ("tuning/progress-expert-safe-s8", "best[progress=jsm]"),
+        ("tuning/progress-expert-safe-s8", "best[progress=jsm,tolerance=0.15]"),
+    ),
+    (
+        "pseudo 50/50 guessed first (JSMinesweeper), expert safe, seed 7",
+        "bc6ae7d",
+        ("tuning/progress-expert-safe-s7", "best"),
+        ("tuning/pseudo-dominance-offedge-expert-safe-s7", "best[pseudo=True]"),
+    ),
+    (
+        "dominance switch (JSMinesweeper's alternative move), expert safe, seed 7",
+        "bc6ae7d",
+        ("tuning/progress-expert-safe-s7", "best"),
+        ("tuning/pseudo-dominance-offedge-expert-safe-s7", "best[dominance=True]"),
+    ),
+    (
+        "20 cells no number touches looked at (was 8), expert safe, seed 7",
+        "bc6ae7d",
+        ("tuning/progress-expert-safe-s7", "best"),
+        ("tuning/pseudo-dominance-offedge-expert-safe-s7", "best[off_edge=20]"),
+    ),
+    (
+        "next position worth its best safety alone (blend 1:0, was 4:1), expert safe, seed 7",
+        "bc6ae7d + BLEND = (1, 0)",
+        ("tuning/progress-expert-safe-s7", "best"),
+        ("tuning/blend-1-0-expert-safe-s7", "best"),
+    ),
+    (
+        "blend 2:1 (was 4:1), expert safe, seed 7",
+        "bc6ae7d + BLEND = (2, 1)",
+        ("tuning/progress-expert-safe-s7", "best"),
+        ("tuning/blend-2-1-expert-safe-s7", "best"),
+    ),
+    (
+        "endgame 5,000 layouts / 300,000 positions (was 1,000 / 30,000), 9x9/10 safe, seed 7",
+        "bc6ae7d",
+        ("tuning/endgame-9x9-safe-s7", "best"),
+        ("tuning/endgame-9x9-safe-s7", "best[endgame_layouts=5000,endgame_nodes=300000]"),
+    ),
 ]
 
 

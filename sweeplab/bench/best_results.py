@@ -298,15 +298,99 @@ def _ms(cpu: dict[str, float]) -> str:
     return f"{cpu['mean']:.1f} / {cpu['p99']:.1f} / {cpu['worst']:.0f}"
 
 
-def _before(root: Path) -> str:
-    """The expert rates of the version before the influence, from its committed runs (empty if they are missing)."""
+#: Frozen clone of the current paired runs, ablation and cost, and the earlier versions' runs kept beside them:
+#: (directory under results/best, commit, what changed after it).
+FROZEN = "1718a05"
+EARLIER = [
+    ("before-living", "8f62ed0", "before the living-cell look-ahead and the influence weight 1.0"),
+    ("before-influence", "b6773f9", "before the 50/50 influence and the 1,000-layout endgame"),
+]
+
+
+def _before(root: Path, where: str) -> str:
+    """The expert rates of an earlier version, from its committed runs (empty if they are missing)."""
     rates = []
     for label, name in (("expert-safe-0-0", "expert safe"), ("expert-zero-3-3", "expert zero")):
-        data = _load(root / "before-influence" / "paired" / label / "data.json")
+        data = _load(root / where / "paired" / label / "data.json")
         if data is not None:
             b = next(s for s in data["strategies"] if s["strategy"] == "best")
-            rates.append(f"{name} {_pct(b['rate'], b['se'])}% over {b['games']:,} games")
-    return f" ({'; '.join(rates)}; seeds 0 and 1 pooled)" if rates else ""
+            pooled = "; seeds 0 and 1 pooled" if "runs" in data else ""
+            rates.append(f"{name} {_pct(b['rate'], b['se'])}% over {b['games']:,} games{pooled}")
+    return f" ({'; '.join(rates)})" if rates else ""
+
+
+def _against_earlier(root: Path) -> str:
+    """This version's best against the one before it, game by game on the same layouts (the same root seed), per
+    configuration: the change's worth, free of the luck of the layouts."""
+    where, commit, _ = EARLIER[0]
+    rows = []
+    for label, board, rule, click in CONFIGS:
+        now, then = root / "paired" / label, root / where / "paired" / label
+        try:
+            new, old = read_games(now)["best"], read_games(then)["best"]
+        except (FileNotFoundError, KeyError):
+            continue
+        n = min(len(new), len(old))
+        a, b = [w for w, _ in old[:n]], [w for w, _ in new[:n]]
+        diff, se = paired_difference(b, a)
+        rows.append(
+            [
+                f"{board} {rule} ({click[0]}, {click[1]})",
+                f"{n:,}",
+                _pct(sum(a) / n, binomial_se(sum(a), n)),
+                _pct(sum(b) / n, binomial_se(sum(b), n)),
+                f"{100 * diff:+.2f} ± {100 * se:.2f}",
+            ]
+        )
+    if not rows:
+        return ""
+    return (
+        f"This version ({FROZEN}) against the one before it ({commit}, its runs in `results/best/{where}/paired/`), "
+        "game by game on the same layouts (root seed 1 in both):\n\n"
+        + _table(["board, rule, first click", "games", f"best at {commit} %", f"best at {FROZEN} %", "change, paired"], rows)
+    )
+
+
+def _regret(root: Path) -> str:
+    """The regret section: each strategy's move against the exact optimum, position by position."""
+    data = _load(root / "regret" / "data.json")
+    if data is None:
+        return ""
+    first = data["strategies"][0]["strategy"]
+    got = data.get("collected") or {}
+    where = (
+        f"in expert games (safe rule, first click (0, 0), root seed {got['seed']}, {got['games']:,} games), each with "
+        f"{got['low']:,} to {got['high']:,} consistent layouts"
+        if got
+        else "in expert games"
+    )
+    rows = [
+        [
+            f"`{s['strategy']}`",
+            f"{s['regret_points']:.3f}",
+            f"{100 * s['optimal_share']:.1f}%",
+            "" if s["strategy"] == first else f"{s['difference_points']:+.3f} ± {s['difference_se']:.3f}",
+        ]
+        for s in data["strategies"]
+    ]
+    return (
+        "### Each guess against the exact optimum\n\nA win rate mixes every decision with luck. Here each guess is "
+        f"judged alone and exactly: {data['positions_searched']:,} positions where `best` (its endgame search off) had "
+        f"to guess {where}. For each, the endgame search gives the optimal chance of "
+        "winning (a mean of "
+        f"{100 * data['mean_optimal_win_probability']:.1f}% here) and the exact value of the move each strategy "
+        "plays; the regret is what the move gives up, in points of win probability. All strategies are judged on the "
+        "same positions, so the SE of a difference is the paired one. In play `best` searches positions of up to "
+        "1,000 layouts exactly, so these figures measure its look-ahead where it can be checked, in the late game; "
+        "earlier positions cannot be searched.\n\n"
+        + _table(["strategy", "regret per guess (points)", "optimal moves", f"minus `{first}`, paired"], rows)
+        + "\nCommands (data in `results/best/regret/`: the positions, `data.json` and `table.md`):\n\n```\n"
+        f"python benchmarks/best_regret.py collect --games {got.get('games', 'N')} --seed {got.get('seed', 'S')} "
+        "--out results/best/regret/positions.jsonl.gz\n"
+        "python benchmarks/best_regret.py evaluate results/best/regret/positions.jsonl.gz "
+        + " ".join(f"--strategy '{s['strategy']}'" for s in data["strategies"])
+        + " --out results/best/regret\n```"
+    )
 
 
 def section(results: Path) -> str:
@@ -318,9 +402,12 @@ def section(results: Path) -> str:
         "## The best strategy against the strongest published solvers\n\n"
         "`best` (issue 9; `sweeplab/strategies/best/`, options in `sweeplab strategies --options best`) beside "
         "`exact` on the same layouts, each row one paired run (`sweeplab bench --strategy best,exact`, root seed 1, "
-        "the strategy's default settings, fixed before these runs, from a frozen clone at commit 8f62ed0). The runs of "
-        "the version before the 50/50 influence and the 1,000-layout endgame are kept in "
-        "`results/best/before-influence/`" + _before(root) + ". Win rates are percent ± the binomial standard error; "
+        f"the strategy's default settings, fixed before these runs, from a frozen clone at commit {FROZEN}). "
+        + " ".join(
+            f"The runs of the version {what} (commit {commit}) are kept in `results/best/{where}/`{_before(root, where)}."
+            for where, commit, what in EARLIER
+        )
+        + " Win rates are percent ± the binomial standard error; "
         "the paired difference's SE comes from the per-game differences. JSMinesweeper's rates are its solver "
         "measured on this machine beside `exact` on the same layouts (10,000 games, `shared/anchors.md`; its 16x16 "
         "zero run opened at (3, 3)); those are other layouts than ours (MBF files), so the like-for-like comparison is "
@@ -384,6 +471,9 @@ def section(results: Path) -> str:
             "Commands (each ran with `--out results/best/paired/LABEL --resume` from the frozen clone; data, "
             "`bench.json` and the per-game `games.csv.gz` in `results/best/paired/`):\n\n```\n" + "\n".join(commands) + "\n```"
         )
+    earlier = _against_earlier(root)
+    if earlier:
+        parts.append(earlier)
     ablation = _load(root / "ablation" / "data.json")
     if ablation is not None:
         rows = []
@@ -428,12 +518,19 @@ def section(results: Path) -> str:
         parts.append(
             "### How the defaults were chosen\n\nEach change to `best` was first measured paired against the version "
             "before it on the same layouts (root seed 1: the earlier version's games are those of its paired runs in "
-            "`results/best/before-influence/`). Kept: the influence and the 1,000-layout endgame; not kept: the "
-            "2,000-layout endgame (no more wins than 1,000, at about 12 ms more a game) and tolerance 0.15 (no "
-            "difference). Written by `python benchmarks/best_tuning.py` (`results/best/tuning/`, each run's command in "
-            "its `run.json`).\n\n"
+            "`results/best/before-influence/`; this stop's on fresh root seeds 7 and 8). Kept: the influence and the "
+            "1,000-layout endgame; then the living-cell look-ahead (chosen on the exact regret above, neutral in games) "
+            "and the influence weight 1.0 (+0.07 ± 0.03 pooled over seeds 7 and 8). Not kept: the 2,000-layout "
+            "endgame (no more wins than 1,000, at about 12 ms more a game), tolerance 0.15, the pseudo 50/50, the "
+            "dominance switch, 20 off-edge cells, other blends of the two next safeties and a 5,000-layout endgame on "
+            "9x9 (no difference). Runs whose commit says `+ WEIGHT = 1.0` or `+ BLEND = ...` ran from a copy of that "
+            "commit with the constant changed (each `run.json` says so under `tree`). Written by "
+            "`python benchmarks/best_tuning.py` (`results/best/tuning/`, each run's command in its `run.json`).\n\n"
             + _table(["change", "at commit", "games", "before %", "after %", "after - before, paired"], rows)
         )
+    regret = _regret(root)
+    if regret:
+        parts.append(regret)
     first_clicks = _load(root / "openings" / "data.json")
     if first_clicks is not None:
         rows = [
