@@ -73,15 +73,14 @@ def best_two(result: Probabilities) -> tuple[float, float]:
     """The two highest safeties among the covered cells of a position that are not certainly safe (a cell counted
     once; 0.0 when missing)."""
     b1 = b2 = 0.0
-    for comp in result.components:
-        for sc in comp.supercells:
-            s = 1.0 - result.probability(sc[0])  # the cells of a super-cell share one probability
-            if s >= 1.0:
-                continue
-            if s > b1:
-                b1, b2 = s, (b1 if len(sc) == 1 else s)
-            elif s > b2:
-                b2 = s
+    for p, sc in result.supercells():
+        s = 1.0 - p
+        if s >= 1.0:
+            continue
+        if s > b1:
+            b1, b2 = s, (b1 if len(sc) == 1 else s)
+        elif s > b2:
+            b2 = s
     un = result.unconstrained_probability
     if un is not None and un > 0.0:
         s = 1.0 - un

@@ -199,7 +199,7 @@ class BestStrategy(Strategy):
         """Covered cells whose safety is within ``tolerance`` (relative) of the best, safest first; of the cells no
         number touches (all equally safe) at most ``off_edge`` (the fewest covered neighbours first). ``within``
         limits them to a set of cells (a forced set)."""
-        frontier = [(c, 1.0 - result.probability(sc[0])) for comp in result.components for sc in comp.supercells for c in sc]
+        frontier = [(c, 1.0 - p) for p, cells in result.supercells() for c in cells]
         un = result.unconstrained_probability
         if within is not None:
             inside = set(within)
