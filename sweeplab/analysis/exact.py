@@ -572,7 +572,7 @@ class Probabilities:
         self._by_cell: dict[int, tuple[Any, Any]] | None = None
         self._craps: tuple[CrapsShoot, ...] | None = None
         self._forward_v: Forward | None = None  # the count's forward pass, kept for the weighing
-        self._supercells_v: list[tuple[float, tuple[int, ...]]] | None = None
+        self._supercells_v: tuple[tuple[float, tuple[int, ...]], ...] | None = None
 
     def _weigh(self) -> None:
         """Weigh a lazily built exact result: every layout count, share and the unconstrained cells' share."""
@@ -693,16 +693,16 @@ class Probabilities:
         shared = float(num / den)
         return [(c, by_cell.get(c, shared)) for c, v in enumerate(self.observation.view) if v == COVERED]
 
-    def supercells(self) -> list[tuple[float, tuple[int, ...]]]:
+    def supercells(self) -> tuple[tuple[float, tuple[int, ...]], ...]:
         """(mine probability, cells) of every super-cell of the components (cells a number touches; the cells of one
         super-cell share their probability), as :meth:`probability` gives it; built once per result."""
         found = self._supercells_v
         if found is None:
-            found = self._supercells_v = [
+            found = self._supercells_v = tuple(
                 (float(num / den), tuple(cells))
                 for comp, shares in zip(self.components, self._shares, strict=True)
                 for cells, (num, den) in zip(comp.supercells, shares, strict=True)
-            ]
+            )
         return found
 
     def lowest(self, tie: float = 0.0) -> tuple[float, list[int]]:

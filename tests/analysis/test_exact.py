@@ -82,6 +82,11 @@ def _check_against_brute_force(obs):
         best, cells = result.lowest(1e-12)
         assert best == min(p for _, p in covered)
         assert sorted(cells) == [c for c, p in covered if p <= best + 1e-12]
+    listed = result.supercells()  # every cell a number touches, once, at the probability probability() gives
+    assert result.supercells() is listed
+    touched = [c for _, cells in listed for c in cells]
+    assert sorted(touched) == sorted(c for c in obs.covered() if c not in result.unconstrained)
+    assert all(p == result.probability(c) for p, cells in listed for c in cells)
     consistency = check_consistency(obs)
     assert consistency.consistent
     witness = consistency.witness

@@ -28,7 +28,7 @@ typedef struct {
     uint8_t *used;
     size_t cap, count;
     long long expanded, budget;
-    int aborted; /* 1: past the budget, 2: out of memory */
+    int aborted; /* 1: past the budget, 2: out of memory, 3: a Python exception from a signal handler (Ctrl-C) */
 } Tree;
 
 /* ---------- sets of layouts ---------- */
@@ -340,6 +340,10 @@ static int tree_init(Tree *t, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"words", "shows", "mine", NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "iO!O!", kwlist, &w, &PyList_Type, &shows, &PyList_Type, &mine))
         return -1;
+    if (t->nvals || t->offset || t->mine || t->shows || t->keys) { /* its arrays are sized by the first call */
+        PyErr_SetString(PyExc_TypeError, "Tree: already initialised");
+        return -1;
+    }
     Py_ssize_t m = PyList_GET_SIZE(shows);
     if (w < 1 || PyList_GET_SIZE(mine) != m) {
         PyErr_SetString(PyExc_ValueError, "Tree: words must be at least 1 and shows and mine of one length");
@@ -398,6 +402,10 @@ static PyObject *tree_decide(Tree *t, PyObject *args) {
     PyObject *sobj;
     long long budget;
     if (!PyArg_ParseTuple(args, "OL", &sobj, &budget)) return NULL;
+    if (!t->keys) {
+        PyErr_SetString(PyExc_TypeError, "Tree: not initialised");
+        return NULL;
+    }
     int w = t->w, m = t->m;
     uint64_t *S = malloc(sizeof(uint64_t) * (size_t)w);
     uint64_t *tmp = malloc(sizeof(uint64_t) * (size_t)w);
@@ -478,13 +486,17 @@ done:
     return out;
 }
 
-/* value(S, column, budget): the layouts of S that opening `column` first and playing optimally after wins (the
- * column must be neither a mine in all of S nor a free reveal); None past `budget` expanded positions */
+/* value(S, column, budget): the layouts of S that opening `column` first and playing optimally after wins (0 for a
+ * column that is a mine in all of S); None past `budget` expanded positions */
 static PyObject *tree_value(Tree *t, PyObject *args) {
     PyObject *sobj;
     int column;
     long long budget;
     if (!PyArg_ParseTuple(args, "OiL", &sobj, &column, &budget)) return NULL;
+    if (!t->keys) {
+        PyErr_SetString(PyExc_TypeError, "Tree: not initialised");
+        return NULL;
+    }
     if (column < 0 || column >= t->m) {
         PyErr_SetString(PyExc_ValueError, "value: no such column");
         return NULL;

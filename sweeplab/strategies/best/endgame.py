@@ -17,7 +17,9 @@ later call (after the next move) reuses it.
 
 The search runs in C (``_endgame.c``, built by ``setup.py`` when a C compiler is present) or, without it or with
 ``SWEEPLAB_PURE_PYTHON`` set, in Python; the two are the same algorithm step for step: the same cell, the same
-alternatives and the same number of positions expanded (a property test compares them).
+alternatives and the same number of positions expanded (a property test compares them). One difference: the Python
+search recurses, and where a line of play is longer than Python's recursion allows (a board with hundreds of cells in
+a row) it gives up as if past its budget, where the C search goes on.
 """
 
 from __future__ import annotations
@@ -251,6 +253,12 @@ class Endgame:
         """The best cell to open when the layouts in ``S`` remain (raises :class:`SearchBudgetExceeded`)."""
         if self._tree is not None:
             return self._decide_in_c(S, budget)
+        try:
+            return self._decide_in_python(S, budget)
+        except RecursionError:  # a line of play longer than Python's recursion: given up as if past the budget
+            raise SearchBudgetExceeded from None
+
+    def _decide_in_python(self, S: int, budget: int) -> Decision:
         self.expanded = 0
         self.budget = budget
         n = S.bit_count()
@@ -277,30 +285,37 @@ class Endgame:
         return Decision(self.covered[best_j], best, n, alternatives)
 
     def value(self, S: int, cell: int, budget: int) -> int:
-        """The layouts of ``S`` won by opening ``cell`` first and playing optimally after (``cell`` must be safe in
-        some of them); raises :class:`SearchBudgetExceeded` past ``budget`` positions. The exact value of any move,
+        """The layouts of ``S`` won by opening ``cell`` first and playing optimally after (0 when it is a mine in all of
+        them); raises :class:`SearchBudgetExceeded` past ``budget`` positions. The exact value of any move,
         not only the best one: what an analysis or a comparison of strategies needs."""
         j = self.covered.index(cell)
+        self.expanded = 0
         if not S & ~self.mine[j]:
             return 0
         if self._tree is not None:
-            found = self._tree.value(S.to_bytes(self._words * 8, "little"), j, budget)
-            self.expanded = self._tree.expanded
+            try:
+                found = self._tree.value(S.to_bytes(self._words * 8, "little"), j, budget)
+            finally:
+                self.expanded = self._tree.expanded
             if found is None:
                 raise SearchBudgetExceeded
             return int(found)
-        self.expanded = 0
         self.budget = budget
         live, _, _ = self._scan(S, range(len(self.covered)))
-        found = self._value(S, j, 0, -1, live)
+        try:
+            found = self._value(S, j, 0, -1, live)
+        except RecursionError:
+            raise SearchBudgetExceeded from None
         assert found is not None  # nothing is below a bar of -1
         return found
 
     def _decide_in_c(self, S: int, budget: int) -> Decision:
         tree = self._tree
         assert tree is not None
-        found = tree.decide(S.to_bytes(self._words * 8, "little"), budget)
-        self.expanded = tree.expanded
+        try:
+            found = tree.decide(S.to_bytes(self._words * 8, "little"), budget)
+        finally:
+            self.expanded = tree.expanded
         if found is None:
             raise SearchBudgetExceeded
         j, wins, searched = found

@@ -30,8 +30,8 @@ class Outcome:
 
     value: int
     probability: float
-    progress: bool  # the position after it has a certainly safe cell
-    next_safety: float  # the blended safety of the best next guesses (1.0 with progress)
+    progress: bool  # the position after it has a certainly safe cell that counts (a living one, under ``living``)
+    next_safety: float  # the blended safety of the best next guesses, a counted safe cell as safety 1
 
     def to_dict(self) -> dict[str, float | int | bool]:
         return {
@@ -74,9 +74,9 @@ def best_two(result: Probabilities) -> tuple[float, float]:
     once; 0.0 when missing)."""
     b1 = b2 = 0.0
     for p, sc in result.supercells():
-        s = 1.0 - p
-        if s >= 1.0:
+        if p <= 0.0:
             continue
+        s = 1.0 - p
         if s > b1:
             b1, b2 = s, (b1 if len(sc) == 1 else s)
         elif s > b2:
@@ -103,8 +103,9 @@ def living_safe(observation: Observation, result: Probabilities, enough: int = 2
     A safe cell's number is its known mines plus the mines among its uncertain neighbours. It is dead when that sum is
     fixed by the numbers already shown: when the set of its uncertain neighbours is a linear combination of the
     uncertain neighbourhoods of the revealed numbers nearby (two rings around it) and of the whole uncertain set (the
-    mine count), each of which holds a known number of mines. That test never calls a living cell dead; a cell whose
-    number is fixed only by the whole-number nature of the layouts may be called living."""
+    mine count; it can take part only when no uncertain cell lies outside those neighbourhoods), each of which holds
+    a known number of mines. That test never calls a living cell dead; a cell whose number is fixed only by the
+    whole-number nature of the layouts may be called living. (The rank test is numpy's, on small 0/1 matrices.)"""
     view = observation.view
     neighbours = observation.board.neighbours
     certain = set(result.safe)
@@ -126,9 +127,10 @@ def living_safe(observation: Observation, result: Probabilities, enough: int = 2
         ring = {c for g in groups for c in g}
         numbers |= {r for u in ring for r in neighbours[u] if view[r] >= 0}
         groups = [g for g in (uncertain(r) for r in numbers) if g]
+        ring = {c for g in groups for c in g}
         if everything is None:
             everything = frozenset(c for c, v in enumerate(view) if v == COVERED and c not in certain)
-        if _in_span(around, [*groups, everything]):
+        if _in_span(around, groups if everything - ring - around else [*groups, everything]):
             continue
         found += 1
         if found >= enough:

@@ -308,7 +308,7 @@ class BestStrategy(Strategy):
         if self.dead and len(candidates) > 1:
             mines = frozenset(result.mines)
             for candidate in candidates:
-                evaluate(self.analyzer, observation, result, candidate, -1.0, mines, self.progress)
+                evaluate(self.analyzer, observation, result, candidate, -1.0, mines, "any")  # only its numbers matter
             living = [k for k in candidates if not k.dead]
             pool = living or candidates
         cell = preferred_cell(observation, [k.cell for k in pool])
@@ -361,7 +361,8 @@ class BestStrategy(Strategy):
         )[:3]
         others = ", ".join(f"{name(k.cell)} {k.safety:.1%} safe, score {k.score:.4f}" for k in close)
         text = (
-            f"look-ahead {name(chosen.cell)}: {chosen.safety:.1%} safe, P(safe and a certain cell next) {chosen.progress:.1%}, "
+            f"look-ahead {name(chosen.cell)}: {chosen.safety:.1%} safe, "
+            f"P(safe and a {'living ' if self.progress == 'living' else ''}safe cell next) {chosen.progress:.1%}, "
             f"score {chosen.score:.4f}"
             + (f" (times {chosen.factor:.3f} for 50/50 influence)" if chosen.factor > 1 else "")
             + (" (dead: its number is already known)" if chosen.dead else "")

@@ -151,6 +151,20 @@ def test_c_and_python_searches_agree_step_for_step(seed, board, moves):
                 outcomes.append((None, endgame.expanded))
         assert outcomes[0] == outcomes[1]
     assert outcomes[0][0] is not None  # the last, generous budget finishes
+    # the value of single moves, from the whole set and from the part where one cell showed its first number, within
+    # a small budget (both give up after the same count) and a generous one
+    c, p = searches
+    column = next((j for j, parts in enumerate(c.shows) if len(parts) > 1), None)
+    for S in (c.all,) if column is None else (c.all, c.all & c.shows[column][0]):
+        for cell in c.covered[:6]:
+            for budget in (30, 10**6):
+                got = []
+                for endgame in (c, p):
+                    try:
+                        got.append((endgame.value(S, cell, budget), endgame.expanded))
+                    except SearchBudgetExceeded:
+                        got.append((None, endgame.expanded))
+                assert got[0] == got[1]
 
 
 def test_known_follows_the_game():

@@ -115,6 +115,8 @@ def test_options_are_checked():
     assert parse_spec("best[lookahead=False,tolerance=0.05]") == ("best", {"lookahead": False, "tolerance": 0.05})
     with pytest.raises(SweeplabError, match="tolerance"):
         make("best", tolerance=1.5)
+    with pytest.raises(SweeplabError, match="progress must be one of living, any"):
+        make("best", progress="jsm")
 
 
 def test_wins_beginner_games():
