@@ -62,13 +62,13 @@ PAIRS = [
         "both kept changes together (the final defaults): the paired run above against the one before, expert safe",
         "8f62ed0",
         ("before-influence/paired/expert-safe-0-0/seed1", "best"),
-        ("paired/expert-safe-0-0", "best"),
+        ("before-living/paired/expert-safe-0-0", "best"),
     ),
     (
         "both kept changes together (the final defaults): the paired run above against the one before, expert zero",
         "8f62ed0",
         ("before-influence/paired/expert-zero-3-3/seed1", "best"),
-        ("paired/expert-zero-3-3", "best"),
+        ("before-living/paired/expert-zero-3-3", "best"),
     ),
     (
         "look-ahead tolerance 0.15 (default 0.10), with influence and the 1,000-layout endgame, expert safe",
