@@ -215,11 +215,11 @@ def cost(board: str, rule: str, first_click: tuple[int, int], games: int, seed: 
     }
 
 
-def openings(runs: list[Path]) -> dict[str, Any]:
+def openings(runs: list[Path], tree: str | None = None) -> dict[str, Any]:
     """The first-click table from ``sweeplab bench --strategy best --first-click X,Y --out DIR`` runs: a point per run
     (board, rule, cell, games, rate, se, its command) and, per board and rule, the cell with the highest win rate marked
     ``chosen``, with its margin over the next cell and that margin's SE (independent runs: under ``zero`` the layout
-    depends on the click, so first clicks cannot be paired)."""
+    depends on the click, so first clicks cannot be paired). ``tree`` says which version of ``best`` played them."""
     points = []
     for run in runs:
         bench = json.loads((run / "bench.json").read_text())
@@ -256,12 +256,15 @@ def openings(runs: list[Path]) -> dict[str, Any]:
             top["margin"] = top["rate"] - second["rate"]
             top["margin_se"] = (top["se"] ** 2 + second["se"] ** 2) ** 0.5
     points.sort(key=lambda p: (p["board"], p["rule"], -p["rate"]))
-    return {
+    found: dict[str, Any] = {
         "command": "sweeplab bench --strategy best --board B --rule R --first-click X,Y --games N --seed 0 --out DIR "
         "(2 jobs), one run per row; then python -m sweeplab.bench.best_results openings DIR... --out "
-        "results/best/openings",
+        "results/best/openings" + (f" --tree {shlex.quote(tree)}" if tree else ""),
         "points": points,
     }
+    if tree:
+        found["tree"] = tree
+    return found
 
 
 def _chosen(point: dict[str, Any]) -> str:
@@ -566,8 +569,13 @@ def section(results: Path) -> str:
             for p in first_clicks["points"]
         ]
         parts.append(
-            "### First clicks\n\nMeasured with the earlier version of `best` (before the 50/50 influence and the "
-            "1,000-layout endgame; not re-measured since). Each cell is its own run on root seed 0 (under `zero` the "
+            "### First clicks\n\n"
+            + (
+                f"Measured with `best` at {first_clicks['tree']}. "
+                if "tree" in first_clicks
+                else "Measured with an earlier version of `best` (before the 50/50 influence and the 1,000-layout endgame). "
+            )
+            + "Each cell is its own run on root seed 0 (under `zero` the "
             "layout depends on the click, so these are not paired; the margin's SE is that of two independent "
             "rates). `best` opens at the chosen cell when the harness leaves the first click to it (`--first-click "
             "auto`); `sweeplab.strategies.best.opening.OPENINGS` holds them, and a test keeps it equal to this "
@@ -644,13 +652,14 @@ def main(argv: list[str] | None = None) -> int:
     table = sub.add_parser("openings", help="gather first-click runs of best into DIR/data.json and mark the best cells")
     table.add_argument("runs", type=Path, nargs="+", help="`sweeplab bench --strategy best --first-click X,Y --out` dirs")
     table.add_argument("--out", type=Path, required=True, help="directory of data.json (results/best/openings)")
+    table.add_argument("--tree", help="which version of best played the runs (a commit), recorded beside them")
     args = parser.parse_args(args_list)
     if args.what == "openings":
         for run in args.runs:
             if not (run / "bench.json").is_file():
                 parser.error(f"{run}: no bench.json (write it with `sweeplab bench --strategy best --first-click X,Y --out`)")
         try:
-            found = openings(args.runs)
+            found = openings(args.runs, args.tree)
         except (ValueError, KeyError) as error:
             parser.error(str(error))
         args.out.mkdir(parents=True, exist_ok=True)

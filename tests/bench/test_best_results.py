@@ -122,6 +122,10 @@ def test_first_click_runs_become_the_opening_table(tmp_path, capsys):
     assert len(chosen) == 1 and chosen[0]["rate"] == max(p["rate"] for p in data["points"])
     assert chosen[0]["margin"] == pytest.approx(abs(points[(0, 0)]["rate"] - points[(2, 2)]["rate"]))
     assert "### First clicks" in section(tmp_path) and "chosen" in section(tmp_path)
+    assert "Measured with an earlier version" in section(tmp_path)
+    assert main(["openings", *map(str, runs), "--out", str(out), "--tree", "abc1234"]) == 0
+    assert "Measured with `best` at abc1234." in section(tmp_path)
+    assert json.loads((out / "data.json").read_text())["command"].endswith("--tree abc1234")
     paired = tmp_path / "paired"
     assert (
         CliRunner()
