@@ -6,7 +6,8 @@ Run: python benchmarks/best_tuning.py
 
 The runs are committed under results/best/tuning/ (each with the `sweeplab bench` command in its run.json and the
 commit it ran at below); where a variant was run alone, its reference is the committed paired run of the version
-before (results/best/before-influence/paired/).
+before it (results/best/before-influence/paired/ for 8f62ed0's changes; this stop's runs pair within
+results/best/tuning/).
 """
 
 from __future__ import annotations
@@ -59,13 +60,13 @@ PAIRS = [
         ("tuning/endgame-expert-safe", "best[endgame_layouts=2000,endgame_nodes=100000]"),
     ),
     (
-        "both kept changes together (the final defaults): the paired run above against the one before, expert safe",
+        "8f62ed0's defaults (the influence and the 1,000-layout endgame), its paired run against the one before, expert safe",
         "8f62ed0",
         ("before-influence/paired/expert-safe-0-0/seed1", "best"),
         ("before-living/paired/expert-safe-0-0", "best"),
     ),
     (
-        "both kept changes together (the final defaults): the paired run above against the one before, expert zero",
+        "8f62ed0's defaults (the influence and the 1,000-layout endgame), its paired run against the one before, expert zero",
         "8f62ed0",
         ("before-influence/paired/expert-zero-3-3/seed1", "best"),
         ("before-living/paired/expert-zero-3-3", "best"),
