@@ -7,9 +7,10 @@ measured best per board and rule (``results/best/openings/data.json``: three cel
 40,000 games each, written by ``python -m sweeplab.bench.best_results openings``; a test keeps the two equal). Where
 nothing was measured: a corner, and under ``zero`` the cell two in from the top-left corner.
 
-The corner wins under ``safe`` by 2.7 to 5.1 points on every board. Under ``zero`` the margins are small: (2, 2) on
-9x9/10 (+0.36 ± 0.12 over (3, 3)) and 16x16/40 (+0.36 ± 0.31), and (3, 3) on expert (+1.10 ± 0.71 over (2, 2)); the
-centre is last on every board.
+Measured with ``best`` at 1718a05 (the earlier version's runs, which chose the same cells, are in
+``results/best/before-living/openings/``). The corner wins under ``safe`` by 2.7 to 5.1 points on every board. Under
+``zero`` the margins are small: (2, 2) on 9x9/10 (+0.35 ± 0.12 over (3, 3)) and 16x16/40 (+0.43 ± 0.31), and (3, 3) on
+expert (+1.24 ± 0.70 over (2, 2)); the centre is last on every board.
 """
 
 from __future__ import annotations
