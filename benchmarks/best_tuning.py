@@ -150,6 +150,31 @@ PAIRS = [
         ("tuning/endgame-9x9-safe-s7", "best"),
         ("tuning/endgame-9x9-safe-s7", "best[endgame_layouts=5000,endgame_nodes=300000]"),
     ),
+    # stop 20's: fresh root seeds 9 (safe) and 7 (zero), the defaults of 1718a05 (same moves at 11f55a7) as reference
+    (
+        "endgame 3,000 layouts / 200,000 positions (was 1,000 / 30,000), C search, expert zero (3,3), seed 7",
+        "11f55a7",
+        ("tuning/endgame-dead-expert-zero-s7", "best"),
+        ("tuning/endgame-dead-expert-zero-s7", "best[endgame_layouts=3000,endgame_nodes=200000]"),
+    ),
+    (
+        "dead cells not put last (dead=False), expert zero (3,3), seed 7",
+        "11f55a7",
+        ("tuning/endgame-dead-expert-zero-s7", "best"),
+        ("tuning/endgame-dead-expert-zero-s7", "best[dead=False]"),
+    ),
+    (
+        "endgame 3,000 layouts / 200,000 positions (was 1,000 / 30,000), C search, expert safe (0,0), seed 9",
+        "11f55a7",
+        ("tuning/endgame-dead-expert-safe-s9", "best"),
+        ("tuning/endgame-dead-expert-safe-s9", "best[endgame_layouts=3000,endgame_nodes=200000]"),
+    ),
+    (
+        "dead cells not put last (dead=False), expert safe (0,0), seed 9",
+        "11f55a7",
+        ("tuning/endgame-dead-expert-safe-s9", "best"),
+        ("tuning/endgame-dead-expert-safe-s9", "best[dead=False]"),
+    ),
 ]
 
 
