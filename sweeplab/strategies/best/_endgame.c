@@ -13,6 +13,10 @@
 #include <string.h>
 
 #define MAX_VALUES 10 /* a cell shows 0..8; one more slot for safety */
+/* Each level of the search removes at least one layout, so its depth is below the number of layouts (1,000 under
+ * best's defaults). Past this depth a search is given up as over budget, so that a search asked for on very many
+ * layouts cannot overflow the C stack (two frames of a few hundred bytes per level). */
+#define MAX_DEPTH 3000
 
 typedef struct {
     PyObject_HEAD
@@ -28,6 +32,7 @@ typedef struct {
     uint8_t *used;
     size_t cap, count;
     long long expanded, budget;
+    int depth;   /* levels of wins() under way */
     int aborted; /* 1: past the budget, 2: out of memory, 3: a Python exception from a signal handler (Ctrl-C) */
 } Tree;
 
@@ -248,6 +253,11 @@ static int64_t wins(Tree *t, const uint64_t *S, const int *columns, int ncols) {
         t->aborted = 3;
         return -1;
     }
+    if (t->depth >= MAX_DEPTH) {
+        t->aborted = 1;
+        return -1;
+    }
+    t->depth++;
     int64_t n = popcount(S, w);
     int *live = malloc(sizeof(int) * (size_t)(ncols > 0 ? ncols : 1));
     Order *order = malloc(sizeof(Order) * (size_t)(ncols > 0 ? ncols : 1));
@@ -303,6 +313,7 @@ static int64_t wins(Tree *t, const uint64_t *S, const int *columns, int ncols) {
     memo_put(t, S, best);
     if (t->aborted) best = -1;
 done:
+    t->depth--;
     free(live);
     free(order);
     free(tmp);

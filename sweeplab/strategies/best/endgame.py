@@ -19,7 +19,9 @@ The search runs in C (``_endgame.c``, built by ``setup.py`` when a C compiler is
 ``SWEEPLAB_PURE_PYTHON`` set, in Python; the two are the same algorithm step for step: the same cell, the same
 alternatives and the same number of positions expanded (a property test compares them). One difference: the Python
 search recurses, and where a line of play is longer than Python's recursion allows (a board with hundreds of cells in
-a row) it gives up as if past its budget, where the C search goes on.
+a row) it gives up as if past its budget, where the C search goes on, to 3,000 levels (each level removes a layout,
+so under ``best``'s 1,000-layout default it never gets there; the limit keeps a search asked for on many more layouts
+from overflowing the C stack).
 """
 
 from __future__ import annotations
@@ -64,11 +66,8 @@ def _component_solutions(component: Component, cap: int) -> list[tuple[int, np.n
     sizes = [len(sc) for sc in component.supercells]
     n = len(sizes)
     cons = [(list(js), m) for js, m, _ in component.constraints]
-    last = [max(js) for js, _ in cons]
-    closing: list[list[int]] = [[] for _ in range(n)]
     touching: list[list[int]] = [[] for _ in range(n)]
     for i, (js, _) in enumerate(cons):
-        closing[last[i]].append(i)
         for j in js:
             touching[j].append(i)
     capacity = [sum(sizes[j] for j in js) for js, _ in cons]
@@ -77,29 +76,44 @@ def _component_solutions(component: Component, cap: int) -> list[tuple[int, np.n
     left = list(capacity)
     x = [0] * n
 
-    def place(j: int) -> None:
+    def fits(j: int, v: int) -> bool:
+        for i in touching[j]:
+            a, room = assigned[i] + v, left[i] - sizes[j]
+            if a > cons[i][1] or a + room < cons[i][1]:
+                return False
+        return True
+
+    def apply(j: int, v: int, sign: int) -> None:
+        for i in touching[j]:
+            assigned[i] += sign * v
+            left[i] -= sign * sizes[j]
+
+    # depth-first over the super-cells' mine counts, smallest count first, without recursion (a component may have
+    # thousands of super-cells on a large board); every count vector gives at least one layout, so past ``cap`` of
+    # them the answer is None already
+    j, v = 0, 0
+    while j >= 0:
         if j == n:
             counts.append(list(x))
-            return
-        for v in range(sizes[j] + 1):
-            ok = True
-            for i in touching[j]:
-                a, room = assigned[i] + v, left[i] - sizes[j]
-                if a > cons[i][1] or a + room < cons[i][1]:
-                    ok = False
-                    break
-            if not ok:
-                continue
-            for i in touching[j]:
-                assigned[i] += v
-                left[i] -= sizes[j]
-            x[j] = v
-            place(j + 1)
-            for i in touching[j]:
-                assigned[i] -= v
-                left[i] += sizes[j]
+            if len(counts) > cap:
+                return None
+            j -= 1
+            if j >= 0:
+                apply(j, x[j], -1)
+                v = x[j] + 1
+            continue
+        while v <= sizes[j] and not fits(j, v):
+            v += 1
+        if v > sizes[j]:
+            j -= 1
+            if j >= 0:
+                apply(j, x[j], -1)
+                v = x[j] + 1
+            continue
+        apply(j, v, 1)
+        x[j] = v
+        j, v = j + 1, 0
 
-    place(0)
     cells = component.cells
     offsets = list(itertools.accumulate([0, *sizes]))
     out: list[tuple[int, np.ndarray]] = []

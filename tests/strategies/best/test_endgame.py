@@ -102,6 +102,27 @@ def test_list_layouts_refuses_too_many():
     assert list_layouts(analyze(blank(5, 5, 5)), 1000) is None  # C(25, 5) = 53,130 layouts
 
 
+def test_list_layouts_of_a_component_longer_than_the_recursion_limit():
+    """A 1024x4 board, rows 0 and 2 open, rows 1 and 3 covered with a mine on every third cell from the second: the
+    2,048 covered cells are one component of 2,048 super-cells with one layout. Listing it once overflowed Python's
+    stack (found playing 100x100/2000)."""
+    width = 1024
+    mines = {(x, y) for y in (1, 3) for x in range(width) if x % 3 == 1}
+
+    def number(x: int, y: int) -> str:
+        return str(sum((x + dx, y + dy) in mines for dx in (-1, 0, 1) for dy in (-1, 0, 1)))
+
+    rows = ["".join("H" if y % 2 else number(x, y) for x in range(width)) for y in range(4)]
+    observation = parse_position(f"{width}x4x{len(mines)}\n" + "\n".join(rows) + "\n")
+    result = analyze(observation)
+    assert result.layouts == 1 and len(result.components) == 1 and len(result.components[0].supercells) == 2 * width
+    listed = list_layouts(result, 1000)
+    assert listed is not None
+    covered, layouts = listed
+    assert layouts.shape == (1, 2 * width)
+    assert {observation.board.xy(c) for c, mine in zip(covered, layouts[0], strict=True) if mine} == mines
+
+
 @pytest.mark.parametrize("use_kernel", ENGINES)
 def test_budget_is_enforced_and_finished_work_is_kept(use_kernel):
     observation = blank(4, 4, 4)
