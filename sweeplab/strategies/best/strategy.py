@@ -30,6 +30,10 @@ from sweeplab.strategies.best.influence import Influence, Unweighable, factor_of
 from sweeplab.strategies.best.lookahead import PROGRESS_MODES, Candidate, evaluate
 from sweeplab.strategies.exact import TIE, preferred_cell
 
+#: The most layouts ``endgame_layouts`` may ask the search to start from: it holds every layout in memory (a bit per
+#: layout per number a cell can show: about 50 MB for an expert position at this bound).
+MAX_ENDGAME_LAYOUTS = 100_000
+
 FORCED_TEXT = "forced: an isolated set of {n} cells that no other cell can inform must be guessed some time; taking it now"
 
 
@@ -39,8 +43,9 @@ class BestStrategy(Strategy):
     Options: ``lookahead``, ``influence``, ``dead``, ``forced``, ``endgame``, ``opening`` (each True by default;
     ``influence`` acts through the look-ahead's score), ``tolerance``
     (a cell is a look-ahead candidate when its safety is at least ``(1 - tolerance)`` times the best safety),
-    ``off_edge`` (at most this many cells no number touches are looked at), ``endgame_layouts`` (the search starts
-    when at most this many layouts remain), ``endgame_nodes`` (its budget in positions searched) and ``progress``
+    ``off_edge`` (at most this many cells no number touches are looked at, at least 1), ``endgame_layouts`` (the
+    search starts when at most this many layouts remain; at most :data:`MAX_ENDGAME_LAYOUTS`), ``endgame_nodes``
+    (its budget in positions searched) and ``progress``
     (``living`` or ``any``, see :mod:`.lookahead`).
     """
 
@@ -77,6 +82,13 @@ class BestStrategy(Strategy):
         if progress not in PROGRESS_MODES:
             raise StrategyError(f"strategy 'best': progress must be one of {', '.join(PROGRESS_MODES)}, not {progress!r}")
         self.progress = progress
+        for option, value, low, high in (
+            ("off_edge", off_edge, 1, 10_000),
+            ("endgame_layouts", endgame_layouts, 0, MAX_ENDGAME_LAYOUTS),
+            ("endgame_nodes", endgame_nodes, 0, 10**12),
+        ):
+            if not low <= value <= high:
+                raise StrategyError(f"strategy 'best': {option} must be {low:,} to {high:,}, not {value:,}")
         self.off_edge = off_edge
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes

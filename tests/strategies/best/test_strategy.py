@@ -117,6 +117,13 @@ def test_options_are_checked():
         make("best", tolerance=1.5)
     with pytest.raises(SweeplabError, match="progress must be one of living, any"):
         make("best", progress="jsm")
+    with pytest.raises(SweeplabError, match="off_edge must be 1 to 10,000, not -1"):
+        make("best", off_edge=-1)
+    with pytest.raises(SweeplabError, match="endgame_layouts must be 0 to 100,000, not 1,000,000"):
+        make("best", endgame_layouts=10**6)
+    with pytest.raises(SweeplabError, match="endgame_nodes must be 0 to"):
+        make("best", endgame_nodes=10**20)
+    make("best", endgame_layouts=0, endgame_nodes=0)  # no search
 
 
 def test_wins_beginner_games():
