@@ -61,6 +61,10 @@ class Decision:
         return self.wins / self.layouts
 
 
+#: A budget the C search treats as no budget (larger ones would not fit its counter).
+UNLIMITED = 2**62
+
+
 def _component_solutions(component: Component, cap: int) -> list[tuple[int, np.ndarray]] | None:
     """Every mine placement of a component as (mines, bool row over ``component.cells``); None past ``cap``."""
     sizes = [len(sc) for sc in component.supercells]
@@ -308,7 +312,7 @@ class Endgame:
             return 0
         if self._tree is not None:
             try:
-                found = self._tree.value(S.to_bytes(self._words * 8, "little"), j, budget)
+                found = self._tree.value(S.to_bytes(self._words * 8, "little"), j, min(budget, UNLIMITED))
             finally:
                 self.expanded = self._tree.expanded
             if found is None:
@@ -327,7 +331,7 @@ class Endgame:
         tree = self._tree
         assert tree is not None
         try:
-            found = tree.decide(S.to_bytes(self._words * 8, "little"), budget)
+            found = tree.decide(S.to_bytes(self._words * 8, "little"), min(budget, UNLIMITED))
         finally:
             self.expanded = tree.expanded
         if found is None:

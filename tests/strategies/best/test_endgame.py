@@ -43,6 +43,14 @@ def test_known_optimal_values_from_the_start(width, height, mines, wins, layouts
 
 
 @pytest.mark.parametrize("use_kernel", ENGINES)
+def test_a_budget_past_any_counter_is_no_budget(use_kernel):
+    observation = blank(3, 3, 2)
+    endgame = Endgame(observation, *list_layouts(analyze(observation), 100), use_kernel=use_kernel)
+    assert endgame.decide(endgame.all, 10**30).wins == 24
+    assert Fraction(endgame.value(endgame.all, 0, 10**30), endgame.count) == move_value(observation, 0)
+
+
+@pytest.mark.parametrize("use_kernel", ENGINES)
 @pytest.mark.parametrize(("width", "height", "mines"), [(3, 3, 2), (4, 3, 2), (4, 3, 3), (5, 2, 3), (3, 3, 4)])
 def test_matches_brute_force_from_the_start(width, height, mines, use_kernel):
     observation = blank(width, height, mines)
