@@ -43,7 +43,7 @@ from math import comb
 
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
-from sweeplab.strategies.base import Strategy
+from sweeplab.strategies.base import Strategy, StrategyError
 
 CORNER_MOVES = 12  #: the corner openings stop once this many moves have been played
 MAX_NODES = 100_000  #: the guard: frontier assignments tried before the universe count gives up
@@ -263,6 +263,8 @@ class CornersStrategy(Strategy):
 
     def __init__(self, seed: int | None = None, max_nodes: int = MAX_NODES) -> None:
         super().__init__(seed)
+        if max_nodes < 0:
+            raise StrategyError(f"strategy {self.name!r}: max_nodes must be at least 0, not {max_nodes}")
         self.max_nodes = max_nodes
         self.searches = 0  #: universe counts attempted
         self.fallbacks = 0  #: universe counts abandoned by the guard

@@ -35,6 +35,7 @@ from sweeplab.analysis.local_search import SOLVERS, landscape
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation
+from sweeplab.strategies.base import StrategyError
 from sweeplab.strategies.simple import SinglePointStrategy
 
 DEFAULT_RUNS = 8
@@ -50,8 +51,9 @@ class LocalSearchStrategy(SinglePointStrategy):
         super().__init__(seed)
         if budget is None:
             budget = DEFAULT_BUDGET[self.method]
-        if runs < 1 or budget < 1:
-            raise ValueError(f"runs and budget must be at least 1, not {runs} and {budget}")
+        for label, value in (("runs", runs), ("budget", budget)):
+            if value < 1:
+                raise StrategyError(f"strategy {self.name!r}: {label} must be at least 1, not {value}")
         self.runs = runs
         self.budget = budget
         self.searches = 0  #: how many times the solver was called (for the docs)

@@ -55,6 +55,8 @@ class OptimalStrategy(Strategy):
         super().__init__(seed)
         if rule not in RULES:
             raise StrategyError(f"optimal: rule {rule!r} is not one it can play; choose one of {', '.join(RULES)}")
+        if max_layouts < 1:
+            raise StrategyError(f"optimal: max_layouts must be at least 1, not {max_layouts}")
         self.rule = rule
         self.max_layouts = max_layouts
         self._layouts: list[int] | None = None

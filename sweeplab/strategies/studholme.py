@@ -486,7 +486,7 @@ class CSPStrategy(Strategy):
     ) -> None:
         super().__init__(seed)
         if node_cap < 1:
-            raise ValueError(f"node_cap must be at least 1, not {node_cap}")
+            raise StrategyError(f"strategy {self.name!r}: node_cap must be at least 1, not {node_cap}")
         for label, value, choices in (("start", start, STARTS), ("overlap", overlap, OVERLAPS), ("prune", prune, PRUNES)):
             if value not in choices:
                 raise StrategyError(f"strategy {self.name!r}: {label} must be one of {', '.join(choices)}, not {value!r}")

@@ -58,3 +58,28 @@ def test_bench_and_play_take_specs_and_refuse_bad_ones():
     assert result.exit_code == 2 and "should be a bool" in result.output
     result = runner.invoke(main, ["strategies", "--options", "gac"])
     assert result.exit_code == 0 and "pairs = True" in result.output
+
+
+def _numeric_options() -> list[tuple[str, str, object]]:
+    from sweeplab.strategies.registry import names
+
+    found = []
+    for name in names():
+        for key, parameter in options(name).items():
+            if type(parameter.default) in (int, float):
+                found.extend((name, key, value) for value in (-1, 0))
+    return found
+
+
+@pytest.mark.parametrize(("name", "key", "value"), _numeric_options())
+def test_an_out_of_range_option_is_refused_with_the_strategys_error_or_taken(name, key, value):
+    """Every numeric option of every strategy, at -1 and 0: either the strategy is built, or it refuses with a
+    SweeplabError naming the option (the CLI then prints it and exits 2), never another exception (which the CLI
+    reports as an internal error)."""
+    from sweeplab.core.errors import SweeplabError
+    from sweeplab.strategies.registry import make
+
+    try:
+        make(name, seed=0, **{key: value})
+    except SweeplabError as error:
+        assert key in str(error)
