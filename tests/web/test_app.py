@@ -318,6 +318,7 @@ def test_step_with_options_and_bad_specs(client):
         ("gac[colour=1]", "has no option 'colour'"),
         ("gac[pairs=3]", "should be a bool"),
         ("exact[budget=1]", "cannot be set from a spec"),
+        ("best[tolerance=2]", "tolerance must be at least 0 and below 1"),
     ):
         response = client.post(f"/api/games/{game['id']}/step", json={"strategy": spec})
         assert response.status_code == 422 and words in response.json()["detail"], (spec, response.text)
