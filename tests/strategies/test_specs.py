@@ -56,6 +56,9 @@ def test_bench_and_play_take_specs_and_refuse_bad_ones():
     assert "gac[pairs=False] on 9x9x10" in result.output
     result = runner.invoke(main, ["play", "-s", "gac[pairs=x]", "-b", "beginner", "--seed", "1"])
     assert result.exit_code == 2 and "should be a bool" in result.output
+    result = runner.invoke(main, ["bench", "-s", "exact,best[off_edge=0]", "-b", "beginner", "-n", "20", "-j", "1"])
+    assert result.exit_code == 2 and "Invalid value for --strategy" in result.output
+    assert "off_edge must be 1 to 10,000, not 0" in result.output and "game" not in result.output
     result = runner.invoke(main, ["strategies", "--options", "gac"])
     assert result.exit_code == 0 and "pairs = True" in result.output
 
