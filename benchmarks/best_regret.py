@@ -27,12 +27,13 @@ from typing import Any
 
 from sweeplab.analysis.exact import Analyzer
 from sweeplab.bench.runner import game_seeds
+from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import format_position, parse_position
 from sweeplab.strategies.base import play_move
 from sweeplab.strategies.best.endgame import Endgame, SearchBudgetExceeded, list_layouts
-from sweeplab.strategies.registry import make, make_spec
+from sweeplab.strategies.registry import make, make_spec, parse_spec
 
 RULES = Rules(30, 16, 99, "safe")
 FIRST_CLICK = 0  # (0, 0)
@@ -105,9 +106,27 @@ def _evaluate_position(task: tuple[str, list[str], int, int]) -> dict[str, Any] 
     return {"layouts": best.layouts, "optimal": best.probability, "regrets": regrets}
 
 
+def read_positions(path: Path) -> list[dict[str, Any]]:
+    """The rows of a positions file (gzipped JSON lines, as ``collect`` writes), each checked to carry a position that
+    parses; a bad file or line is a :class:`SystemExit` naming it."""
+    rows = []
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                try:
+                    row = json.loads(line)
+                    parse_position(row["position"], f"{path}, line {number}")
+                except (ValueError, KeyError, TypeError) as error:
+                    why = "no 'position'" if isinstance(error, KeyError) else str(error)
+                    raise SystemExit(f"best_regret: {path}, line {number}: not a collected position ({why})") from None
+                rows.append(row)
+    except OSError as error:  # missing, unreadable, or not gzip
+        raise SystemExit(f"best_regret: cannot read {path}: {error.strerror or error}") from None
+    return rows
+
+
 def evaluate(positions: Path, specs: list[str], out: Path, limit: int, nodes: int, jobs: int) -> dict[str, Any]:
-    with gzip.open(positions, "rt") as f:
-        rows = [json.loads(line) for line in f]
+    rows = read_positions(positions)
     tasks = [(row["position"], specs, limit, nodes) for row in rows]
     done = []
     with multiprocessing.Pool(jobs) as pool:
@@ -182,6 +201,17 @@ def main() -> None:
     two.add_argument("--nodes", type=int, default=2_000_000, help="the search's budget per position")
     two.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
+    for name in ("games", "jobs", "limit", "nodes"):
+        if getattr(args, name, 1) < 1:
+            parser.error(f"--{name} must be at least 1, not {getattr(args, name)}")
+    if args.what == "collect" and not 0 <= args.low <= args.high:
+        parser.error(f"--low and --high must satisfy 0 <= low <= high, not {args.low} and {args.high}")
+    for spec in getattr(args, "strategy", None) or []:
+        try:
+            name, chosen = parse_spec(spec)
+            make(name, seed=0, **chosen)
+        except SweeplabError as error:
+            parser.error(f"--strategy {spec!r}: {error}")
     if args.what == "collect":
         count = collect(args.games, args.seed, args.low, args.high, args.out, args.jobs)
         print(f"best_regret: {count} positions written to {args.out}")

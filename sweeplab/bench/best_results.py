@@ -631,7 +631,7 @@ def _click(text: str) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     args_list = sys.argv[1:] if argv is None else argv
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     sub = parser.add_subparsers(dest="what", required=True)
     one = sub.add_parser("summarise", help="write DIR/data.json from a `sweeplab bench --out DIR` run")
     one.add_argument("directory", type=Path)
