@@ -52,11 +52,12 @@ def checked_board(board: str) -> str:
 
 
 def strategy_spec(text: str) -> str:
-    """A strategy spec checked against the registry, in canonical form (``NAME`` or ``NAME[key=value,...]``); the
-    strategy is built once, so that an option out of its range (``best[tolerance=2]``) is the request's error, not
-    the server's (strategies load anything heavy on first use, so building one is cheap)."""
+    """A strategy spec checked against the registry, in canonical form (``NAME`` or ``NAME[key=value,...]``); a
+    strategy given with options is built once, so that an option out of its range (``best[tolerance=2]``) is the
+    request's error, not the server's (as the command line's ``strategy_list`` does)."""
     name, chosen = parse_spec(text)
-    make(name, seed=0, **chosen)
+    if chosen:
+        make(name, seed=0, **chosen)
     return format_spec(name, chosen)
 
 

@@ -30,8 +30,9 @@ from sweeplab.strategies.best.influence import Influence, Unweighable, factor_of
 from sweeplab.strategies.best.lookahead import PROGRESS_MODES, Candidate, evaluate
 from sweeplab.strategies.exact import TIE, preferred_cell
 
-#: The most layouts ``endgame_layouts`` may ask the search to start from: it holds every layout in memory (a bit per
-#: layout per number a cell can show: about 50 MB for an expert position at this bound).
+#: The most layouts ``endgame_layouts`` may ask the search to start from: it holds every layout in memory (a byte per
+#: layout per covered cell while listing them, then a bit per layout per number a cell can show: about 100 MB for an
+#: expert position at this bound).
 MAX_ENDGAME_LAYOUTS = 100_000
 
 FORCED_TEXT = "forced: an isolated set of {n} cells that no other cell can inform must be guessed some time; taking it now"
