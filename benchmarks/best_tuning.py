@@ -150,7 +150,7 @@ PAIRS = [
         ("tuning/endgame-9x9-safe-s7", "best"),
         ("tuning/endgame-9x9-safe-s7", "best[endgame_layouts=5000,endgame_nodes=300000]"),
     ),
-    # stop 20's: fresh root seeds 9 (safe) and 7 (zero), the defaults of 1718a05 (same moves at 11f55a7) as reference
+    # stop 20's: fresh root seeds 9 and 10 (safe) and 7 (zero), the defaults of 1718a05 (same moves at 11f55a7) as reference
     (
         "endgame 3,000 layouts / 200,000 positions (was 1,000 / 30,000), C search, expert zero (3,3), seed 7",
         "11f55a7",
@@ -174,6 +174,18 @@ PAIRS = [
         "11f55a7",
         ("tuning/endgame-dead-expert-safe-s9", "best"),
         ("tuning/endgame-dead-expert-safe-s9", "best[dead=False]"),
+    ),
+    (
+        "forced sets not taken first (forced=False), expert safe (0,0), seed 10",
+        "11f55a7",
+        ("tuning/forced-tolerance-expert-safe-s10", "best"),
+        ("tuning/forced-tolerance-expert-safe-s10", "best[forced=False]"),
+    ),
+    (
+        "tolerance 0.2 (default 0.10), expert safe (0,0), seed 10",
+        "11f55a7",
+        ("tuning/forced-tolerance-expert-safe-s10", "best"),
+        ("tuning/forced-tolerance-expert-safe-s10", "best[tolerance=0.2]"),
     ),
 ]
 

@@ -540,7 +540,7 @@ def section(results: Path) -> str:
         parts.append(
             "### How the defaults were chosen\n\nEach change to `best` was first measured paired against the version "
             "before it on the same layouts (root seed 1: the earlier version's games are those of its paired runs in "
-            "`results/best/before-influence/`; later ones on fresh root seeds 7, 8 and 9). Kept: the influence and the "
+            "`results/best/before-influence/`; later ones on fresh root seeds 7 to 10). Kept: the influence and the "
             "1,000-layout endgame; then the living-cell look-ahead (chosen on the exact regret below: in games its first "
             "form, rows below, was within the noise on seeds 7 and 8) and the influence weight 1.0 (the rows below: "
             "ahead on both seeds, on seed 7 with the rule before and on seed 8 with the first living form); what "
@@ -548,9 +548,9 @@ def section(results: Path) -> str:
             "endgame (no more wins than 1,000, at about 12 ms more a game), tolerance 0.15, the pseudo 50/50, the "
             "dominance switch, 20 off-edge cells, other blends of the two next safeties and a 5,000-layout endgame on "
             "9x9 (no difference); with the C search, a 3,000-layout endgame on expert (no difference, at 9-14 ms more "
-            "a game). Leaving dead cells unsorted (`dead=False`) made no difference either (the last rows); `dead` "
-            "stays on, as the issue asks. Runs whose commit says `+ WEIGHT = 1.0` or `+ BLEND = ...` ran from a copy of that "
-            "commit with the constant changed (each `run.json` says so under `tree`). Written by "
+            "a game). Leaving dead cells unsorted (`dead=False`), forced sets untaken (`forced=False`) and "
+            "tolerance 0.2 made no difference either (the last rows); the defaults stay. Runs whose commit says "
+            "`+ WEIGHT = 1.0` or `+ BLEND = ...` ran from a copy of that commit with the constant changed (each `run.json` says so under `tree`). Written by "
             "`python benchmarks/best_tuning.py` (`results/best/tuning/`, each run's command in its `run.json`).\n\n"
             + _table(["change", "at commit", "games", "before %", "after %", "after - before, paired"], rows)
         )
