@@ -550,7 +550,8 @@ def section(results: Path) -> str:
             "9x9 (no difference); with the C search, a 3,000-layout endgame on expert (no difference, at 9-14 ms more "
             "a game). Leaving dead cells unsorted (`dead=False`), forced sets untaken (`forced=False`) and "
             "tolerance 0.2 made no difference either (the last rows); the defaults stay. Runs whose commit says "
-            "`+ WEIGHT = 1.0` or `+ BLEND = ...` ran from a copy of that commit with the constant changed (each `run.json` says so under `tree`). Written by "
+            "`+ WEIGHT = 1.0` or `+ BLEND = ...` ran from a copy of that commit with the constant changed (each "
+            "`run.json` says so under `tree`). Written by "
             "`python benchmarks/best_tuning.py` (`results/best/tuning/`, each run's command in its `run.json`).\n\n"
             + _table(["change", "at commit", "games", "before %", "after %", "after - before, paired"], rows)
         )
