@@ -65,15 +65,37 @@ def interruptible() -> Iterator[None]:
 
 @contextlib.contextmanager
 def deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM until the block ends (they are delivered, in order, right after it)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    """Hold SIGINT and SIGTERM until the block ends (they are delivered, in order, right after it).
+
+    The signals are held at Python's level: within the block their handlers only note them. Blocking them at the
+    thread's level (``pthread_sigmask``) is not enough: a signal sent to the process then goes to another thread
+    (a process pool has helper threads), and CPython still runs its Python handler in the main thread at the next
+    bytecode, inside the block. A run was seen to journal a batch and stop before counting it that way."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HANDLED)
+    pending: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        pending.append(signum)
+
+    old = {s: signal.signal(s, hold) for s in _HANDLED}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        for signum in pending:
+            _deliver(signum, old[signal.Signals(signum)])
+
+
+def _deliver(signum: int, handler: Any) -> None:
+    """Run what ``handler`` (as ``signal.signal`` returned it) would have done for ``signum``."""
+    if callable(handler):
+        handler(signum, None)
+    elif handler == signal.SIG_DFL:
+        signal.raise_signal(signum)  # the default action (a handler restored above is not ours any more)
+    # SIG_IGN, or None (a handler not set from Python): nothing to do
 
 
 def worker_setup() -> None:

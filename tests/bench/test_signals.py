@@ -1,0 +1,66 @@
+"""sweeplab.bench.signals: a signal during a deferred block arrives after it, whichever thread the kernel gives it to."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+import pytest
+
+from sweeplab.bench.signals import Interrupted, deferred, interruptible
+
+
+class _Sender(threading.Thread):
+    """A thread started before the block (so it does not share a signal mask set in the block, as a process pool's
+    helper threads do not) that sends ``signum`` to this process when asked."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(daemon=True)
+        self.signum = signum
+        self.go = threading.Event()
+        self.sent = threading.Event()
+
+    def run(self) -> None:
+        self.go.wait(10)
+        os.kill(os.getpid(), self.signum)
+        self.sent.set()
+
+    def send(self) -> None:
+        self.go.set()
+        assert self.sent.wait(10)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_inside_a_deferred_block_is_raised_after_it(signum):
+    steps = []
+    sender = _Sender(signum)
+    sender.start()
+    with pytest.raises(Interrupted) as stopped, interruptible(), deferred():
+        sender.send()
+        with open(os.devnull, "w") as sink:  # a write, as the journal's: the GIL is let go and taken back
+            sink.write("x" * 100_000)
+            sink.flush()
+        for i in range(100_000):  # bytecodes at which a handler run in the block would raise
+            steps.append(i)
+        steps.append("end")
+    assert steps[-1] == "end" and len(steps) == 100_001
+    assert stopped.value.signum == signum
+
+
+def test_the_handlers_are_restored_and_nothing_is_held_when_no_signal_came():
+    with interruptible():
+        before = signal.getsignal(signal.SIGTERM)
+        with deferred():
+            pass
+        assert signal.getsignal(signal.SIGTERM) is before
+    with pytest.raises(Interrupted), interruptible():  # and a later signal is delivered at once
+        signal.raise_signal(signal.SIGTERM)
+        for _ in range(1000):
+            pass
+
+
+def test_outside_a_run_a_held_sigint_is_python_s_keyboard_interrupt():
+    with pytest.raises(KeyboardInterrupt), deferred():
+        signal.raise_signal(signal.SIGINT)
+        assert True  # still running inside the block
