@@ -292,7 +292,7 @@ class BestStrategy(Strategy):
         for candidate in candidates:
             bar_from = best_living if self.dead else best_any
             bar = bar_from.score if bar_from is not None and bar_from.score is not None else -1.0
-            if candidate.bound <= bar:
+            if candidate.bound <= bar:  # cannot beat the best: an exact tie stays with the earlier candidate
                 candidate.pruned = True
                 continue
             evaluate(self.analyzer, observation, result, candidate, bar, mines, self.progress)
