@@ -102,11 +102,21 @@ def _value(text: str) -> Any:
         return text  # a bare word: a string
 
 
+def _optional_type(annotation: Any) -> type | None:
+    """``int`` for an option annotated ``int | None`` (or ``Optional[int]``), likewise for the other spec types; None
+    when the annotation names anything else (an object only Python can pass)."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
+    parts = {p.strip() for p in text.replace("Optional[", "").replace("]", "").split("|")} - {"None"}
+    by_name = {t.__name__: t for t in _SPEC_TYPES}
+    return by_name.get(parts.pop()) if len(parts) == 1 else None
+
+
 def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
     """``NAME`` or ``NAME[key=value,...]`` -> (name, options), each option checked against the strategy's own.
 
     Values are Python literals (``True``, ``3``, ``0.05``, ``'x'``) or bare words (strings). A value must have the
-    type of the option's default (an int is accepted for a float).
+    type of the option's default (an int is accepted for a float); an option whose default is None takes the type
+    its annotation names (``int | None``), or None.
     """
     text = text.strip()
     name, bracket, rest = text.partition("[")
@@ -128,6 +138,12 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
             raise StrategySpecError(f"strategy {text!r}: option {key!r} is given twice")
         default = accepted[key].default
         value = _value(raw)
+        if default is None:  # the type comes from the annotation ("int | None"); None itself is the default
+            wanted_none = _optional_type(accepted[key].annotation)
+            if wanted_none is None:
+                raise StrategySpecError(f"strategy {text!r}: option {key!r} cannot be set from a spec (set it from Python)")
+            if value is not None:
+                default = wanted_none()  # checked below as if it were the default
         if isinstance(default, _SPEC_TYPES) and default is not None:
             wanted = type(default)
             ok = isinstance(value, wanted) and not (wanted is not bool and isinstance(value, bool))
