@@ -120,8 +120,9 @@ def read_positions(path: Path) -> list[dict[str, Any]]:
                     why = "no 'position'" if isinstance(error, KeyError) else str(error)
                     raise SystemExit(f"best_regret: {path}, line {number}: not a collected position ({why})") from None
                 rows.append(row)
-    except OSError as error:  # missing, unreadable, or not gzip
-        raise SystemExit(f"best_regret: cannot read {path}: {error.strerror or error}") from None
+    except (OSError, EOFError, UnicodeDecodeError) as error:  # missing, unreadable, not gzip, cut short, not text
+        why = getattr(error, "strerror", None) or str(error) or type(error).__name__
+        raise SystemExit(f"best_regret: cannot read {path}: {why}") from None
     return rows
 
 

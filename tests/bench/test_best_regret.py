@@ -47,10 +47,15 @@ def test_collect_then_evaluate(tmp_path):
         (["evaluate", "{tmp}/bad.jsonl.gz", "--strategy", "exact", "--out", "{tmp}/o"], "bad.jsonl.gz, line 2"),
         (["evaluate", "{tmp}/bad.jsonl.gz", "--strategy", "best[off_edge=0]", "--out", "{tmp}/o"], "off_edge must be"),
         (["evaluate", "{tmp}/bad.jsonl.gz", "--strategy", "nope", "--out", "{tmp}/o"], "unknown strategy 'nope'"),
+        (["evaluate", "{tmp}/cut.jsonl.gz", "--strategy", "exact", "--out", "{tmp}/o"], "cannot read"),
+        (["evaluate", "{tmp}/latin.jsonl.gz", "--strategy", "exact", "--out", "{tmp}/o"], "cannot read"),
     ],
 )
 def test_bad_input_is_named(tmp_path, args, words):
     with gzip.open(tmp_path / "bad.jsonl.gz", "wt") as f:
         f.write(json.dumps({"position": "3x1x1\n1HH\n"}) + "\n" + json.dumps({"position": "3x1x1\n9HH\n"}) + "\n")
+    whole = (tmp_path / "bad.jsonl.gz").read_bytes()
+    (tmp_path / "cut.jsonl.gz").write_bytes(whole[: len(whole) // 2])  # a gzip stream cut short
+    (tmp_path / "latin.jsonl.gz").write_bytes(gzip.compress('{"position": "caf\u00e9"}\n'.encode("latin-1")))
     done = run(*(a.replace("{tmp}", str(tmp_path)) for a in args))
     assert done.returncode != 0 and words in done.stderr and "Traceback" not in done.stderr, done.stderr
