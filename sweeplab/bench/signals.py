@@ -60,7 +60,12 @@ def interruptible() -> Iterator[None]:
         raise Interrupted(signal.SIGINT) from None
     finally:
         for s, handler in old.items():
-            signal.signal(s, handler)
+            _restore(s, handler)
+
+
+def _restore(signum: int, handler: Any) -> None:
+    """Put back a handler ``signal.signal`` returned; one not set from Python (None) cannot be, so the default."""
+    signal.signal(signum, signal.SIG_DFL if handler is None else handler)
 
 
 @contextlib.contextmanager
@@ -79,12 +84,13 @@ def deferred() -> Iterator[None]:
     def hold(signum: int, frame: object) -> None:
         pending.append(signum)
 
-    old = {s: signal.signal(s, hold) for s in _HANDLED}
+    # a handler not set from Python (getsignal gives None) could not be put back: such a signal is left alone
+    old = {s: signal.signal(s, hold) for s in _HANDLED if signal.getsignal(s) is not None}
     try:
         yield
     finally:
         for s, handler in old.items():
-            signal.signal(s, handler)
+            _restore(s, handler)
         for signum in pending:
             _deliver(signum, old[signal.Signals(signum)])
 
@@ -95,7 +101,7 @@ def _deliver(signum: int, handler: Any) -> None:
         handler(signum, None)
     elif handler == signal.SIG_DFL:
         signal.raise_signal(signum)  # the default action (a handler restored above is not ours any more)
-    # SIG_IGN, or None (a handler not set from Python): nothing to do
+    # SIG_IGN: nothing to do
 
 
 def worker_setup() -> None:
