@@ -1,5 +1,6 @@
 from sweeplab.bench.engine import collect_positions, games_per_second, time_positions
 from sweeplab.core.rules import Rules
+from tests.analysis.compiled import needs_kernel
 
 
 def test_engine_benchmark_pieces_run_on_a_small_sample():
@@ -13,6 +14,7 @@ def test_engine_benchmark_pieces_run_on_a_small_sample():
     assert rate > 0 and 0 <= wins <= 3
 
 
+@needs_kernel
 def test_bench_engine_command():
     from click.testing import CliRunner
 

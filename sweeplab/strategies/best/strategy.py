@@ -295,7 +295,11 @@ class BestStrategy(Strategy):
             if candidate.bound <= bar:  # cannot beat the best: an exact tie stays with the earlier candidate
                 candidate.pruned = True
                 continue
-            evaluate(self.analyzer, observation, result, candidate, bar, mines, self.progress)
+            try:
+                evaluate(self.analyzer, observation, result, candidate, bar, mines, self.progress)
+            except UndecidedError:  # a position after its reveal ran out of the budget: not looked at
+                candidate.score, candidate.pruned = None, True
+                continue
             if candidate.pruned:
                 continue
             if best_any is None or self._better(observation, candidate, best_any):
@@ -304,7 +308,11 @@ class BestStrategy(Strategy):
                 best_living = candidate
         if self.dead and best_living is not None:
             return best_living
-        assert best_any is not None
+        if best_any is None:  # no candidate could be looked at: the safest, as without look-ahead
+            top = max(k.safety for k in candidates)
+            pool = [k for k in candidates if k.safety >= top - TIE]
+            cell = preferred_cell(observation, [k.cell for k in pool])
+            return next(k for k in pool if k.cell == cell)
         return best_any
 
     def _better(self, observation: Observation, a: Candidate, b: Candidate) -> bool:
@@ -320,9 +328,12 @@ class BestStrategy(Strategy):
         pool = candidates
         if self.dead and len(candidates) > 1:
             mines = frozenset(result.mines)
-            for candidate in candidates:
-                evaluate(self.analyzer, observation, result, candidate, -1.0, mines, "any")  # only its numbers matter
-            living = [k for k in candidates if not k.dead]
+            try:
+                for candidate in candidates:
+                    evaluate(self.analyzer, observation, result, candidate, -1.0, mines, "any")  # only its numbers
+                living = [k for k in candidates if not k.dead]
+            except UndecidedError:  # a position after a reveal ran out of the budget: living or dead is not known
+                living = []
             pool = living or candidates
         cell = preferred_cell(observation, [k.cell for k in pool])
         return next(k for k in pool if k.cell == cell)

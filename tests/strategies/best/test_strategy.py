@@ -50,6 +50,20 @@ def test_lookahead_takes_the_slightly_riskier_cell_that_opens_the_board():
     assert choose("best[lookahead=False,endgame=False]", LOOKAHEAD)[0] == (3, 5)
 
 
+def test_a_look_ahead_position_past_the_budget_is_done_without(monkeypatch):
+    """A position after a hypothetical reveal that cannot be analysed in the budget (a huge frontier on a loaded
+    machine) leaves that candidate unscored; with none scored, the safest cell is played, as without look-ahead."""
+    from sweeplab.core.errors import UndecidedError
+
+    def undecided(self, observation):
+        raise UndecidedError("the time budget ran out (test)")
+
+    monkeypatch.setattr(Analyzer, "try_analyze", undecided)
+    for spec in ("best[endgame=False]", "best[endgame=False,lookahead=False]", "best[endgame=False,dead=False]"):
+        cell, guess = choose(spec, LOOKAHEAD)
+        assert cell == (3, 5) and guess.safety == pytest.approx(choose("exact", LOOKAHEAD)[1].safety), spec
+
+
 def test_dead_cells_come_after_living_ones():
     observation = parse_position(DEAD)
     board = observation.board
