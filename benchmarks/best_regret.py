@@ -33,7 +33,7 @@ from sweeplab.core.rules import Rules
 from sweeplab.formats.position import format_position, parse_position
 from sweeplab.strategies.base import play_move
 from sweeplab.strategies.best.endgame import Endgame, SearchBudgetExceeded, list_layouts
-from sweeplab.strategies.registry import make, make_spec, parse_spec
+from sweeplab.strategies.registry import checked_spec, make, make_spec
 
 RULES = Rules(30, 16, 99, "safe")
 FIRST_CLICK = 0  # (0, 0)
@@ -209,8 +209,7 @@ def main() -> None:
         parser.error(f"--low and --high must satisfy 0 <= low <= high, not {args.low} and {args.high}")
     for spec in getattr(args, "strategy", None) or []:
         try:
-            name, chosen = parse_spec(spec)
-            make(name, seed=0, **chosen)
+            checked_spec(spec)
         except SweeplabError as error:
             parser.error(f"--strategy {spec!r}: {error}")
     if args.what == "collect":

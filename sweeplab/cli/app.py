@@ -173,19 +173,17 @@ def progress_bar(enabled: bool, description: str) -> Any:
 def strategy_list(text: str, param_hint: str = "--strategy", options_allowed: bool = True) -> list[str]:
     """Strategy specs separated by commas (``exact,gac[pairs=False,subsets=False]``), each checked (and built once, so
     that an option out of its range is refused before any game starts), in canonical form."""
-    from sweeplab.strategies.registry import format_spec, make, parse_spec, split_specs
+    from sweeplab.strategies.registry import checked_spec, split_specs
 
     specs = []
     for part in split_specs(text):
         try:
-            name, chosen = parse_spec(part)
-            if chosen:
-                make(name, seed=0, **chosen)
+            spec = checked_spec(part)
         except SweeplabError as error:
             raise click.BadParameter(str(error), param_hint=param_hint) from None
-        if chosen and not options_allowed:
+        if "[" in spec and not options_allowed:  # canonical form has brackets only when options were given
             raise click.BadParameter(f"{part!r}: this command takes strategy names without options", param_hint=param_hint)
-        specs.append(format_spec(name, chosen))
+        specs.append(spec)
     if not specs:
         raise click.BadParameter("give at least one strategy name", param_hint=param_hint)
     if len(set(specs)) != len(specs):

@@ -176,6 +176,16 @@ def split_specs(text: str) -> list[str]:
     return [s.strip() for s in out if s.strip()]
 
 
+def checked_spec(spec: str) -> str:
+    """``spec`` checked and in canonical form (``NAME`` or ``NAME[key=value,...]``, options sorted). A strategy given
+    with options is built once, so that a value out of its range (``best[tolerance=2]``) is refused here, by the
+    strategy's own check, before anything runs it. Raises a :class:`SweeplabError` naming the part and the reason."""
+    name, chosen = parse_spec(spec)
+    if chosen:
+        make(name, seed=0, **chosen)
+    return format_spec(name, chosen)
+
+
 def make_spec(spec: str, seed: int | None = None) -> Strategy:
     """A fresh strategy for one game from a spec such as ``'equation[guess=pgms]'``."""
     name, chosen = parse_spec(spec)

@@ -17,7 +17,7 @@ from sweeplab.core.errors import BoardSpecError
 from sweeplab.core.geometry import MAX_CELLS, Board
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import FIRST_CLICK_RULES, Rules, make_rules, parse_board
-from sweeplab.strategies.registry import format_spec, make, parse_spec, split_specs
+from sweeplab.strategies.registry import checked_spec, split_specs
 
 PAGE_MAX_SIDE = 200  #: the longest side the page draws (the engine allows 1024)
 PAGE_MAX_CELLS = 10_000  #: the most cells the page draws (the engine allows 65,536): beyond this the page would crawl
@@ -52,13 +52,9 @@ def checked_board(board: str) -> str:
 
 
 def strategy_spec(text: str) -> str:
-    """A strategy spec checked against the registry, in canonical form (``NAME`` or ``NAME[key=value,...]``); a
-    strategy given with options is built once, so that an option out of its range (``best[tolerance=2]``) is the
-    request's error, not the server's (as the command line's ``strategy_list`` does)."""
-    name, chosen = parse_spec(text)
-    if chosen:
-        make(name, seed=0, **chosen)
-    return format_spec(name, chosen)
+    """A strategy spec checked against the registry (:func:`~sweeplab.strategies.registry.checked_spec`: an option out
+    of its range is the request's error, not the server's), in canonical form."""
+    return checked_spec(text)
 
 
 class Strict(BaseModel):
