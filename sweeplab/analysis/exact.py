@@ -27,7 +27,7 @@ import random
 import time
 from array import array
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, NoReturn
@@ -708,11 +708,7 @@ class Probabilities:
     def lowest(self, tie: float = 0.0) -> tuple[float, list[int]]:
         """The lowest mine probability of a covered unflagged cell, and every such cell within ``tie`` of it (in no
         particular order): what ``min`` over :meth:`covered` gives, computed once per super-cell."""
-        floats = [
-            (float(num / den), cells)
-            for comp, shares in zip(self.components, self._shares, strict=True)
-            for cells, (num, den) in zip(comp.supercells, shares, strict=True)
-        ]
+        floats: list[tuple[float, Sequence[int]]] = list(self.supercells())
         shared = self.unconstrained_probability
         if shared is not None:
             floats.append((shared, self.unconstrained))
