@@ -97,26 +97,22 @@ def _component_solutions(component: Component, cap: int) -> list[tuple[int, np.n
     # them the answer is None already
     j, v = 0, 0
     while j >= 0:
-        if j == n:
+        if j < n:
+            while v <= sizes[j] and not fits(j, v):
+                v += 1
+            if v <= sizes[j]:  # a count that fits: go on to the next super-cell
+                apply(j, v, 1)
+                x[j] = v
+                j, v = j + 1, 0
+                continue
+        else:  # every super-cell has a count
             counts.append(list(x))
             if len(counts) > cap:
                 return None
-            j -= 1
-            if j >= 0:
-                apply(j, x[j], -1)
-                v = x[j] + 1
-            continue
-        while v <= sizes[j] and not fits(j, v):
-            v += 1
-        if v > sizes[j]:
-            j -= 1
-            if j >= 0:
-                apply(j, x[j], -1)
-                v = x[j] + 1
-            continue
-        apply(j, v, 1)
-        x[j] = v
-        j, v = j + 1, 0
+        j -= 1  # back to the super-cell before, and its next count
+        if j >= 0:
+            apply(j, x[j], -1)
+            v = x[j] + 1
 
     cells = component.cells
     offsets = list(itertools.accumulate([0, *sizes]))
