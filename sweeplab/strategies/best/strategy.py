@@ -310,9 +310,7 @@ class BestStrategy(Strategy):
             return best_living
         if best_any is None:  # no candidate could be looked at: the safest, as without look-ahead
             top = max(k.safety for k in candidates)
-            pool = [k for k in candidates if k.safety >= top - TIE]
-            cell = preferred_cell(observation, [k.cell for k in pool])
-            return next(k for k in pool if k.cell == cell)
+            return self.safest(observation, result, [k for k in candidates if k.safety >= top - TIE])
         return best_any
 
     def _better(self, observation: Observation, a: Candidate, b: Candidate) -> bool:
