@@ -34,6 +34,9 @@ def test_progress_counts_every_game_and_the_child_ends():
     status = wait(runner)
     assert status["state"] == "done" and status["games_done"] == status["games_total"] == 60
     assert runner.report()["summaries"][1]["strategy"] == "single-point"
+    # the runner's reader thread joins the child too: let it finish first, since two threads waiting on one process
+    # race (the one whose waitpid loses sees the child as still alive)
+    runner._job.reader.join(60)
     runner._job.process.join(60)  # generous: on a loaded machine a spawned child can take seconds to exit
     assert not runner._job.process.is_alive()
     runner.shutdown()  # nothing running: no error
