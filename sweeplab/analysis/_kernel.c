@@ -1218,9 +1218,93 @@ static PyObject *pack(PyObject *self, PyObject *arg) {
     return Py_BuildValue("(Nn)", out, flags);
 }
 
+/* obvious(view: tuple of ints -2..8, width, height, mines: bytearray) -> tuple of safe cells (sorted) | None.
+   The single-point pass: a number whose known mines (flags, cells marked in `mines`, mines found by the pass) equal
+   it frees its other covered neighbours; one whose unknown covered neighbours are exactly its missing mines makes
+   them mines (marked in `mines`, which the caller keeps). A worklist of numbers, each re-examined only when a
+   neighbour is decided, so the pass is linear in the cells. None when a number cannot hold locally (too many known
+   mines, too few cells): the caller then leaves the position to the full analysis, which names the fault. */
+static PyObject *obvious(PyObject *self, PyObject *args) {
+    PyObject *tup;
+    int width, height;
+    Py_buffer mb;
+    if (!PyArg_ParseTuple(args, "O!iiw*", &PyTuple_Type, &tup, &width, &height, &mb)) return NULL;
+    Py_ssize_t cells = (Py_ssize_t)width * height;
+    if (width <= 0 || height <= 0 || cells > (1L << 24) || PyTuple_GET_SIZE(tup) != cells || mb.len != cells) {
+        PyBuffer_Release(&mb);
+        PyErr_SetString(PyExc_ValueError, "obvious(view, width, height, mines): sizes disagree");
+        return NULL;
+    }
+    unsigned char *mine = mb.buf;
+    signed char *v = malloc((size_t)cells);
+    unsigned char *state = malloc((size_t)cells), *inq = calloc((size_t)cells, 1); /* state: 0 unknown, 1 mine, 2 safe */
+    int *work = malloc(sizeof(int) * (size_t)cells);
+    PyObject *result = NULL;
+    if (!v || !state || !inq || !work) { PyErr_NoMemory(); goto done; }
+    int top = 0;
+    for (Py_ssize_t i = 0; i < cells; i++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(tup, i));
+        if (x == -1 && PyErr_Occurred()) goto done;
+        if (x < -2 || x > 8) { PyErr_Format(PyExc_ValueError, "obvious(view): cell %zd holds %ld", i, x); goto done; }
+        v[i] = (signed char)x;
+        state[i] = x == -2 || (x == -1 && mine[i]) ? 1 : 0;
+        if (x >= 0) { work[top++] = (int)i; inq[i] = 1; }
+    }
+    int n_safe = 0, bad = 0;
+    while (top && !bad) {
+        int c = work[--top];
+        inq[c] = 0;
+        int x = c % width, y = c / width, known = 0, unknown = 0, nb[8], n_nb = 0;
+        for (int dy = -1; dy <= 1; dy++) {
+            int ny = y + dy;
+            if (ny < 0 || ny >= height) continue;
+            for (int dx = -1; dx <= 1; dx++) {
+                int nx = x + dx;
+                if ((!dx && !dy) || nx < 0 || nx >= width) continue;
+                int n = ny * width + nx;
+                if (v[n] >= 0) continue;
+                if (state[n] == 1) known++;
+                else if (state[n] == 0) { unknown++; nb[n_nb++] = n; }
+            }
+        }
+        if (known > v[c] || known + unknown < v[c]) { bad = 1; break; }
+        if (!unknown || (known != v[c] && known + unknown != v[c])) continue;
+        unsigned char to = known == v[c] ? 2 : 1;
+        for (int q = 0; q < n_nb; q++) {
+            int n = nb[q];
+            state[n] = to;
+            if (to == 2) n_safe++;
+            int mx = n % width, my = n / width;
+            for (int dy = -1; dy <= 1; dy++) { /* its numbers may now decide more */
+                int ny = my + dy;
+                if (ny < 0 || ny >= height) continue;
+                for (int dx = -1; dx <= 1; dx++) {
+                    int nx = mx + dx;
+                    if (nx < 0 || nx >= width) continue;
+                    int m = ny * width + nx;
+                    if (v[m] >= 0 && !inq[m]) { inq[m] = 1; work[top++] = m; }
+                }
+            }
+        }
+    }
+    if (bad) { result = Py_None; Py_INCREF(result); goto done; }
+    for (Py_ssize_t i = 0; i < cells; i++) if (state[i] == 1 && v[i] == -1) mine[i] = 1;
+    result = PyTuple_New(n_safe);
+    if (!result) goto done;
+    for (Py_ssize_t i = 0, j = 0; i < cells; i++)
+        if (state[i] == 2) PyTuple_SET_ITEM(result, j++, cell_int((int)i));
+done:
+    free(v); free(state); free(inq); free(work);
+    PyBuffer_Release(&mb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"pack", pack, METH_O,
      "pack(view) -> (bytes, flags): a view (a tuple of ints -2..8) as the signed bytes tally reads, and its flag count."},
+    {"obvious", obvious, METH_VARARGS,
+     "obvious(view, width, height, mines) -> sorted tuple of the cells a lone number frees, or None when a number cannot\n"
+     "hold locally; mines (a bytearray, one byte per cell) holds the known mines and gains those the pass finds."},
     {"tally", tally, METH_VARARGS,
      "tally(view: bytes, width, height, max_states, max_bytes, seconds) -> "
      "([(supercells, constraints, (weights, expected) | reason)], unconstrained cells)\n"

@@ -16,7 +16,10 @@ from sweeplab.strategies.exact import ExactStrategy
 
 
 class _Recorder(ExactStrategy):
-    """The exact strategy, keeping every position it analysed."""
+    """The exact strategy, keeping every position it analysed. Without its single-point pass, so that the positions
+    are every one it meets after its certain reveals run out (the same positions as before the pass existed)."""
+
+    single_point = False
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)

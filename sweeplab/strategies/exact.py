@@ -6,7 +6,10 @@ for: frontier solutions weighted by the ways to place the remaining mines off th
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, Probabilities
+from sweeplab.analysis.single_point import obvious
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, Observation
 from sweeplab.strategies.base import Strategy
@@ -61,7 +64,14 @@ class ExactStrategy(Strategy):
     top-left corner). Certain mines are not flagged: the engine counts them without flags, and a flag is a
     wasted move. Guesses are logged as "first", "educated" (a frontier cell) or "unconstrained", with the
     exact probability of success.
+
+    Before each full analysis it runs the single-point pass (:func:`sweeplab.analysis.single_point.obvious`) with
+    the mines proved earlier in the game, and plays what that frees without analysing: a speed-up that changes
+    only the order of the certain reveals. Every certainly safe cell is still revealed before any guess, and which
+    cells those are does not depend on the order, so the guesses fall on the same positions as without the pass.
     """
+
+    single_point: ClassVar[bool] = True  # the pass before each analysis (False: analyse every time, as before it)
 
     name = "exact"
     source = "sweeplab's exact engine (the fix seed 000's conclusion asks for); the baseline"
@@ -70,7 +80,8 @@ class ExactStrategy(Strategy):
     def __init__(self, seed: int | None = None, budget: Budget = DEFAULT_BUDGET) -> None:
         super().__init__(seed)
         self.analyzer = Analyzer(budget)
-        self.last: Probabilities | None = None
+        self.last: Probabilities | None = None  # the last full analysis (the pass's moves make none)
+        self._mines: bytearray | None = None  # the mines proved so far in this game, one byte per cell
 
     def choose(self, observation: Observation) -> Move:
         queue = self._queue
@@ -80,8 +91,19 @@ class ExactStrategy(Strategy):
                 move = queue.popleft()
                 if view[move.cell] == COVERED:
                     return move
+        mines = self._mines
+        if mines is None or len(mines) != observation.board.cells:
+            mines = self._mines = bytearray(observation.board.cells)
+        if self.single_point:
+            freed = obvious(observation, mines, self.analyzer.use_kernel)
+            if freed:
+                self._queue.extend(map(Move.reveal, freed))
+                return self._queue.popleft()
         result = self.analyzer.analyze_patiently(observation)
         self.last = result
+        if result.exact:
+            for cell in result.mines:
+                mines[cell] = 1
         if result.safe:
             self._queue.extend(map(Move.reveal, result.safe))
             return self._queue.popleft()
