@@ -13,7 +13,7 @@ from sweeplab.strategies.base import play
 def test_the_pass_leaves_every_guess_and_outcome_as_it_was(monkeypatch, preset, rule):
     rules = make_rules(preset, rule)
     analyses = [0]
-    real_analysis, real_pass = exact.Analyzer.analyze_patiently, exact.obvious
+    real_analysis = exact.Analyzer.analyze_patiently
 
     def counting(self, observation):
         analyses[0] += 1
@@ -22,7 +22,7 @@ def test_the_pass_leaves_every_guess_and_outcome_as_it_was(monkeypatch, preset, 
     monkeypatch.setattr(exact.Analyzer, "analyze_patiently", counting)
     runs, counts = {}, {}
     for with_pass in (False, True):
-        monkeypatch.setattr(exact, "obvious", real_pass if with_pass else lambda observation, mines: None)
+        monkeypatch.setattr(exact.ExactStrategy, "single_point", with_pass)
         analyses[0] = 0
         seen = []
         for i in range(40):
