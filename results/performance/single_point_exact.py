@@ -1,0 +1,87 @@
+"""`exact` with and without its single-point pass (adopted in stop 21): the same guesses, fewer analyses, more games.
+
+Run from a checkout with sweeplab installed (C kernel built): ``python results/performance/single_point_exact.py
+[GAMES]``. For each configuration it plays GAMES seeded games (root seed 0; 1,000 by default, a tenth of that with the
+pure-Python engine) with `exact` as it is (``ExactStrategy.single_point = True``) and with the pass switched off,
+alternately, three rounds, and prints games per CPU second for each (the median of the rounds, and every round),
+wins, full analyses per game, and whether every game's guesses (cell, kind, repr of the safety, outcome) and final
+state are the same with and without the pass. Only the order of the certain reveals may differ, so the number of
+clicks a game takes can (a cell opened by a neighbour's cascade in one order is clicked in the other).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+from sweeplab.analysis.exact import Analyzer
+from sweeplab.bench.runner import game_seeds
+from sweeplab.core.game import Game
+from sweeplab.core.rules import make_rules
+from sweeplab.strategies.base import play
+from sweeplab.strategies.exact import ExactStrategy
+
+CONFIGS = [
+    ("expert", "safe", True),
+    ("expert", "zero", True),
+    ("intermediate", "safe", True),
+    ("beginner", "zero", True),
+    ("expert", "safe", False),
+]
+ROUNDS = 3
+
+
+def run(board: str, rule: str, kernel: bool, games: int, with_pass: bool) -> tuple[float, list[tuple], int, int]:
+    """(games per CPU second, per game (state, guesses), wins, full analyses)."""
+    rules = make_rules(board, rule)
+    ExactStrategy.single_point = with_pass
+    analyses = 0
+    seen = []
+    start = time.process_time()
+    for i in range(games):
+        game_seed, strategy_seed = game_seeds(0, i)
+        player = ExactStrategy(strategy_seed)
+        player.analyzer = Analyzer(use_kernel=kernel)
+        analyze = player.analyzer.analyze_patiently
+
+        def counted(observation, analyze=analyze):  # type: ignore[no-untyped-def]
+            nonlocal analyses
+            analyses += 1
+            return analyze(observation)
+
+        player.analyzer.analyze_patiently = counted  # type: ignore[method-assign]
+        game = play(player, Game(rules, game_seed))
+        seen.append((game.state.value, [(g.cell, g.kind, repr(g.safety), g.outcome) for g in player.guesses]))
+    speed = games / (time.process_time() - start)
+    ExactStrategy.single_point = True
+    return speed, seen, sum(state == "won" for state, _ in seen), analyses
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    print(f"# python results/performance/single_point_exact.py {games}   ({time.strftime('%Y-%m-%d %H:%M')} UTC, one process)")
+    for board, rule, kernel in CONFIGS:
+        n = games if kernel else max(games // 10, 1)
+        speeds: dict[bool, list[float]] = {False: [], True: []}
+        results = {}
+        for _ in range(ROUNDS):
+            for with_pass in (False, True):
+                speed, seen, wins, analyses = run(board, rule, kernel, n, with_pass)
+                speeds[with_pass].append(speed)
+                results[with_pass] = (seen, wins, analyses)
+        engine = "C kernel" if kernel else "pure Python"
+        for with_pass in (False, True):
+            _, wins, analyses = results[with_pass]
+            rounds = ", ".join(f"{s:.1f}" for s in speeds[with_pass])
+            label = "with the pass   " if with_pass else "without the pass"
+            print(
+                f"{board} {rule} ({engine}, {n} games) {label}: {statistics.median(speeds[with_pass]):.1f} games per CPU "
+                f"second (rounds {rounds}); {wins}/{n} won; {analyses / n:.2f} full analyses per game"
+            )
+        same = results[True][0] == results[False][0]
+        print(f"{board} {rule} ({engine}): the same guesses, outcomes and final states in every game: {same}")
+
+
+if __name__ == "__main__":
+    main()
