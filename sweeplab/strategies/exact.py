@@ -57,6 +57,31 @@ def recommend(observation: Observation, result: Probabilities) -> tuple[int, flo
     return cell, 1 - result.probability(cell), guess_kind(observation, result, cell)
 
 
+class Proved:
+    """The mines proved so far in one game, and the single-point pass over them: what a player can reveal without
+    a full analysis (:func:`sweeplab.analysis.single_point.obvious`). One per game, like the player that keeps it."""
+
+    def __init__(self) -> None:
+        self.mines = bytearray()  # one byte per cell, non-zero for a proved mine (sized at the first position)
+
+    def _sized(self, observation: Observation) -> bytearray:
+        if len(self.mines) != observation.board.cells:
+            self.mines = bytearray(observation.board.cells)
+        return self.mines
+
+    def freed(self, observation: Observation, use_kernel: bool = True) -> tuple[int, ...] | None:
+        """The covered cells the pass proves safe now (sorted; empty or None when it proves none, None when a
+        number cannot hold locally); the mines it finds are kept."""
+        return obvious(observation, self._sized(observation), use_kernel)
+
+    def learn(self, result: Probabilities) -> None:
+        """Keep the mines a full analysis proved (an exact one: an estimate proves nothing)."""
+        if result.exact:
+            mines = self._sized(result.observation)
+            for cell in result.mines:
+                mines[cell] = 1
+
+
 class ExactStrategy(Strategy):
     """Reveal every certainly safe cell; otherwise the covered cell with the lowest exact mine probability.
 
@@ -81,7 +106,7 @@ class ExactStrategy(Strategy):
         super().__init__(seed)
         self.analyzer = Analyzer(budget)
         self.last: Probabilities | None = None  # the last full analysis (the pass's moves make none)
-        self._mines: bytearray | None = None  # the mines proved so far in this game, one byte per cell
+        self.proved = Proved()
 
     def choose(self, observation: Observation) -> Move:
         queue = self._queue
@@ -91,19 +116,14 @@ class ExactStrategy(Strategy):
                 move = queue.popleft()
                 if view[move.cell] == COVERED:
                     return move
-        mines = self._mines
-        if mines is None or len(mines) != observation.board.cells:
-            mines = self._mines = bytearray(observation.board.cells)
         if self.single_point:
-            freed = obvious(observation, mines, self.analyzer.use_kernel)
+            freed = self.proved.freed(observation, self.analyzer.use_kernel)
             if freed:
                 self._queue.extend(map(Move.reveal, freed))
                 return self._queue.popleft()
         result = self.analyzer.analyze_patiently(observation)
         self.last = result
-        if result.exact:
-            for cell in result.mines:
-                mines[cell] = 1
+        self.proved.learn(result)
         if result.safe:
             self._queue.extend(map(Move.reveal, result.safe))
             return self._queue.popleft()

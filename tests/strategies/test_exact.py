@@ -1,36 +1,65 @@
-"""The exact strategy's single-point pass changes only the order of its certain reveals, never a guess."""
+"""The single-point pass (exact.Proved) changes only the order of the certain reveals, never a guess, in both the
+strategies that use it."""
 
 import pytest
 
 import sweeplab.strategies.exact as exact
+from sweeplab.analysis.exact import Analyzer
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game
 from sweeplab.core.rules import make_rules
+from sweeplab.formats.position import parse_position
 from sweeplab.strategies.base import play
+from sweeplab.strategies.best.strategy import BestStrategy
 
 
-@pytest.mark.parametrize("preset,rule", [("expert", "safe"), ("intermediate", "zero")])
-def test_the_pass_leaves_every_guess_and_outcome_as_it_was(monkeypatch, preset, rule):
+@pytest.mark.parametrize(
+    "cls,preset,rule,games",
+    [
+        (exact.ExactStrategy, "expert", "safe", 40),
+        (exact.ExactStrategy, "intermediate", "zero", 40),
+        (BestStrategy, "expert", "safe", 12),
+    ],
+)
+def test_the_pass_leaves_every_guess_and_outcome_as_it_was(monkeypatch, cls, preset, rule, games):
     rules = make_rules(preset, rule)
     analyses = [0]
-    real_analysis = exact.Analyzer.analyze_patiently
+    real_analysis = Analyzer.analyze_patiently
 
     def counting(self, observation):
         analyses[0] += 1
         return real_analysis(self, observation)
 
-    monkeypatch.setattr(exact.Analyzer, "analyze_patiently", counting)
+    monkeypatch.setattr(Analyzer, "analyze_patiently", counting)
     runs, counts = {}, {}
     for with_pass in (False, True):
-        monkeypatch.setattr(exact.ExactStrategy, "single_point", with_pass)
+        monkeypatch.setattr(cls, "single_point", with_pass)
         analyses[0] = 0
         seen = []
-        for i in range(40):
+        for i in range(games):
             game_seed, strategy_seed = game_seeds(3, i)
-            player = exact.ExactStrategy(strategy_seed)
+            player = cls(strategy_seed)
             game = play(player, Game(rules, game_seed))
             seen.append((game.state, [(g.cell, g.kind, g.safety, g.outcome) for g in player.guesses]))
         runs[with_pass], counts[with_pass] = seen, analyses[0]
     assert runs[True] == runs[False]
-    assert sum(len(guesses) for _, guesses in runs[True]) > 40
+    assert sum(len(guesses) for _, guesses in runs[True]) > games
     assert counts[True] < 0.7 * counts[False]  # and it saves analyses: more than half of them on expert
+
+
+def test_proved_keeps_the_mines_of_exact_analyses():
+    obs = parse_position("3x2x2\n121\nHHH\n")  # the 1-2-1: no number decides alone; together, mines under the 1s
+    proved = exact.Proved()
+    assert proved.freed(obs) == ()
+    result = Analyzer().analyze(obs)
+    assert result.exact and result.mines == (3, 5) and result.safe == (4,)
+    proved.learn(result)
+    assert list(proved.mines) == [0, 0, 0, 1, 0, 1]
+    assert proved.freed(obs) == (4,)  # now each 1 has its mine
+    estimate = Analyzer().analyze(obs)
+    estimate.exact = False
+    fresh = exact.Proved()
+    fresh.learn(estimate)  # an estimate proves nothing
+    assert fresh.freed(obs) == () and not any(fresh.mines)
+    fresh.learn(result)  # learning first sizes the record too
+    assert list(fresh.mines) == [0, 0, 0, 1, 0, 1]

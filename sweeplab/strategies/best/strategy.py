@@ -19,6 +19,8 @@ Every guess carries an :class:`~sweeplab.strategies.base.Explanation` with its f
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, CrapsShoot, Probabilities
 from sweeplab.core.errors import UndecidedError
 from sweeplab.core.game import Move
@@ -28,7 +30,7 @@ from sweeplab.strategies.base import Explanation, Strategy, StrategyError
 from sweeplab.strategies.best.endgame import Decision, Endgame, SearchBudgetExceeded, list_component, list_layouts
 from sweeplab.strategies.best.influence import Influence, Unweighable, factor_of
 from sweeplab.strategies.best.lookahead import PROGRESS_MODES, Candidate, evaluate
-from sweeplab.strategies.exact import TIE, preferred_cell
+from sweeplab.strategies.exact import TIE, Proved, preferred_cell
 
 #: The most layouts ``endgame_layouts`` may ask the search to start from: it holds every layout in memory (a byte per
 #: layout per covered cell while listing them, then a bit per layout per number a cell can show: about 100 MB for an
@@ -48,7 +50,12 @@ class BestStrategy(Strategy):
     search starts when at most this many layouts remain; at most :data:`MAX_ENDGAME_LAYOUTS`), ``endgame_nodes``
     (its budget in positions searched) and ``progress``
     (``living`` or ``any``, see :mod:`.lookahead`).
+
+    Like ``exact`` it runs the single-point pass before each analysis (:class:`sweeplab.strategies.exact.Proved`):
+    only the order of its certain reveals changes, never a guess.
     """
+
+    single_point: ClassVar[bool] = True  # False: analyse every position, as before the pass
 
     name = "best"
     source = "sweeplab's exact engine with look-ahead, dead cells, forced guesses and an exhaustive endgame (issue 9)"
@@ -94,6 +101,7 @@ class BestStrategy(Strategy):
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
         self.analyzer = Analyzer(budget)
+        self.proved = Proved()  # the single-point pass before each analysis, as exact's
         self.rules: Rules | None = None
         self._endgame: Endgame | None = None
         self.searches = 0  # endgame searches started
@@ -109,7 +117,13 @@ class BestStrategy(Strategy):
             return move
         if observation.is_start():
             return self.first_move(observation)
+        if self.single_point:
+            freed = self.proved.freed(observation, self.analyzer.use_kernel)
+            if freed:
+                self.queue(map(Move.reveal, freed))
+                return self._queue.popleft()
         result = self.analyzer.analyze_patiently(observation)
+        self.proved.learn(result)
         if result.safe:
             self.queue(Move.reveal(c) for c in result.safe)
             return Move.reveal(self._queue.popleft().cell)
