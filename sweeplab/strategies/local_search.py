@@ -40,6 +40,8 @@ from sweeplab.strategies.simple import SinglePointStrategy
 
 DEFAULT_RUNS = 8
 DEFAULT_BUDGET = {"sa": 20_000, "ga": 3000}  #: iterations per run, by method
+MAX_RUNS = 10_000  #: solver runs per stuck position at most (each may take up to the solver's 30 s wall-clock cap)
+MAX_BUDGET = 10**8  #: iterations per run at most
 
 
 class LocalSearchStrategy(SinglePointStrategy):
@@ -51,9 +53,9 @@ class LocalSearchStrategy(SinglePointStrategy):
         super().__init__(seed)
         if budget is None:
             budget = DEFAULT_BUDGET[self.method]
-        for label, value in (("runs", runs), ("budget", budget)):
-            if value < 1:
-                raise StrategyError(f"strategy {self.name!r}: {label} must be at least 1, not {value}")
+        for label, value, top in (("runs", runs, MAX_RUNS), ("budget", budget, MAX_BUDGET)):
+            if not 1 <= value <= top:
+                raise StrategyError(f"strategy {self.name!r}: {label} must be between 1 and {top:,}, not {value}")
         self.runs = runs
         self.budget = budget
         self.searches = 0  #: how many times the solver was called (for the docs)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from fractions import Fraction
 
-from sweeplab.analysis.optimal import RULES, OptimalSearch
+from sweeplab.analysis.optimal import MAX_LAYOUTS, RULES, OptimalSearch
 from sweeplab.core.game import Move
 from sweeplab.core.observation import FLAGGED, Observation
 from sweeplab.strategies.base import Explanation, Strategy, StrategyError
@@ -55,8 +55,8 @@ class OptimalStrategy(Strategy):
         super().__init__(seed)
         if rule not in RULES:
             raise StrategyError(f"optimal: rule {rule!r} is not one it can play; choose one of {', '.join(RULES)}")
-        if max_layouts < 1:
-            raise StrategyError(f"optimal: max_layouts must be at least 1, not {max_layouts}")
+        if not 1 <= max_layouts <= MAX_LAYOUTS:  # past that the layout lists would not fit in memory
+            raise StrategyError(f"optimal: max_layouts must be between 1 and {MAX_LAYOUTS:,}, not {max_layouts}")
         self.rule = rule
         self.max_layouts = max_layouts
         self._layouts: list[int] | None = None

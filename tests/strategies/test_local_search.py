@@ -53,6 +53,10 @@ def test_options_bound_the_work():
     assert (player.runs, player.budget) == (2, 100)
     with pytest.raises(ValueError):
         make("sa", seed=0, runs=0)
+    with pytest.raises(ValueError, match="runs must be between 1 and 10,000, not 100000000000000000000"):
+        make("sa", seed=0, runs=10**20)  # it would never finish a move
+    with pytest.raises(ValueError, match="budget must be between 1 and 100,000,000"):
+        make("ga", seed=0, budget=10**9)
 
 
 def test_work_per_move_is_bounded_on_an_expert_position():

@@ -80,7 +80,7 @@ def _numeric_options() -> list[tuple[str, str, object]]:
     for name in names():
         for key in options(name):
             if _takes(name, key, 0):
-                found.extend((name, key, value) for value in (-1, 0))
+                found.extend((name, key, value) for value in (-1, 0, 10**30))
     return found
 
 
@@ -95,7 +95,7 @@ def _takes(name: str, key: str, value: object) -> bool:
 
 @pytest.mark.parametrize(("name", "key", "value"), _numeric_options())
 def test_an_out_of_range_option_is_refused_with_the_strategys_error_or_taken(name, key, value):
-    """Every numeric option of every strategy, at -1 and 0: either the strategy is built, or it refuses with a
+    """Every numeric option of every strategy, at -1, 0 and 10**30: either the strategy is built, or it refuses with a
     SweeplabError naming the option (the CLI then prints it and exits 2), never another exception (which the CLI
     reports as an internal error)."""
     from sweeplab.core.errors import SweeplabError
