@@ -163,6 +163,8 @@ class BenchRunner:
                 raise NoBenchError("no benchmark is running")
             job.state, job.finished = "cancelled", self.clock()
         job.process.terminate()
+        if job.reader is not None:  # it polls the child too and ends once the child is gone: let it go first, since
+            job.reader.join(timeout=5)  # two threads waiting on one process race, and the loser sees it as alive
         job.process.join(timeout=5)
         if job.process.is_alive():  # pragma: no cover - a child that ignores SIGTERM
             job.process.kill()
