@@ -2,12 +2,14 @@
 strategies that use it."""
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import sweeplab.strategies.exact as exact
 from sweeplab.analysis.exact import Analyzer
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game
-from sweeplab.core.rules import make_rules
+from sweeplab.core.rules import Rules, make_rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.base import play
 from sweeplab.strategies.best.strategy import BestStrategy
@@ -63,3 +65,27 @@ def test_proved_keeps_the_mines_of_exact_analyses():
     assert fresh.freed(obs) == () and not any(fresh.mines)
     fresh.learn(result)  # learning first sizes the record too
     assert list(fresh.mines) == [0, 0, 0, 1, 0, 1]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(4, 14),
+    st.integers(4, 10),
+    st.floats(0.05, 0.35),
+    st.sampled_from(["unsafe", "safe", "zero", "xp"]),
+    st.integers(0, 2**32),
+    st.sampled_from([exact.ExactStrategy, BestStrategy]),
+)
+def test_the_pass_changes_no_guess_on_any_board(width, height, density, rule, seed, cls):
+    mines = max(1, min(int(width * height * density), width * height - 9))
+    rules = Rules(width, height, mines, rule)
+    seen = {}
+    try:
+        for with_pass in (False, True):
+            cls.single_point = with_pass
+            player = cls(seed)
+            game = play(player, Game(rules, seed))
+            seen[with_pass] = (game.state, [(g.cell, g.kind, g.safety, g.outcome) for g in player.guesses])
+    finally:
+        cls.single_point = True
+    assert seen[True] == seen[False]
