@@ -1291,8 +1291,12 @@ static PyObject *obvious(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < cells; i++) if (state[i] == 1 && v[i] == -1) mine[i] = 1;
     result = PyTuple_New(n_safe);
     if (!result) goto done;
-    for (Py_ssize_t i = 0, j = 0; i < cells; i++)
-        if (state[i] == 2) PyTuple_SET_ITEM(result, j++, cell_int((int)i));
+    for (Py_ssize_t i = 0, j = 0; i < cells; i++) {
+        if (state[i] != 2) continue;
+        PyObject *cell = cell_int((int)i);
+        if (!cell) { Py_CLEAR(result); goto done; }
+        PyTuple_SET_ITEM(result, j++, cell);
+    }
 done:
     free(v); free(state); free(inq); free(work);
     PyBuffer_Release(&mb);
