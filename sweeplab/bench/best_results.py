@@ -424,6 +424,14 @@ def section(results: Path) -> str:
         "`best` (issue 9; `sweeplab/strategies/best/`, options in `sweeplab strategies --options best`) beside "
         "`exact` on the same layouts, each row one paired run (`sweeplab bench --strategy best,exact`, root seed 1, "
         f"the strategy's default settings, fixed before these runs, from a frozen clone at commit {FROZEN}). "
+        + (
+            "Later trees play the same games: since stop 21 `exact` and `best` run a single-point pass before each "
+            "analysis, which changes only the order of their certain reveals, and all six runs re-played with it "
+            "ended every game of both strategies the same way with the same number of guesses "
+            "(`results/performance/single_point_paired_check.txt`). "
+            if (results / "performance" / "single_point_paired_check.txt").exists()
+            else ""
+        )
         + " ".join(
             f"The runs of the version {what} (commit {commit}) are kept in `results/best/{where}/`{_before(root, where)}."
             for where, commit, what in EARLIER
