@@ -70,8 +70,8 @@ class Proved:
         return self.mines
 
     def freed(self, observation: Observation, use_kernel: bool = True) -> tuple[int, ...] | None:
-        """The covered cells the pass proves safe now (sorted; empty or None when it proves none, None when a
-        number cannot hold locally); the mines it finds are kept."""
+        """The covered cells the pass proves safe now (sorted; empty when it proves none; None when a number cannot
+        hold locally, a position for the full analysis to judge); the mines it finds are kept."""
         return obvious(observation, self._sized(observation), use_kernel)
 
     def learn(self, result: Probabilities) -> None:
