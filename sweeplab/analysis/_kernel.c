@@ -824,6 +824,21 @@ done:
     return result;
 }
 
+/* The cells around c on a width x height board, in row order (up to 8), into out; returns how many. */
+static inline int around(int c, int width, int height, int *out) {
+    int x = c % width, y = c / width, n = 0;
+    for (int dy = -1; dy <= 1; dy++) {
+        int ny = y + dy;
+        if (ny < 0 || ny >= height) continue;
+        for (int dx = -1; dx <= 1; dx++) {
+            int nx = x + dx;
+            if ((!dx && !dy) || nx < 0 || nx >= width) continue;
+            out[n++] = ny * width + nx;
+        }
+    }
+    return n;
+}
+
 /* ---------- from the view to components ---------- */
 
 typedef struct { int cell; int key[8]; int klen; } FrontierCell;
@@ -1108,17 +1123,11 @@ static PyObject *tally(PyObject *self, PyObject *args) {
     int n_con = 0, n_cc = 0;
     for (int c = 0; c < cells; c++) {
         if (v[c] < 0) continue;
-        int x = c % width, y = c / width, flagged = 0, start = n_cc;
-        for (int dy = -1; dy <= 1; dy++) {
-            int ny = y + dy;
-            if (ny < 0 || ny >= height) continue;
-            for (int dx = -1; dx <= 1; dx++) {
-                int nx = x + dx;
-                if ((!dx && !dy) || nx < 0 || nx >= width) continue;
-                int n = ny * width + nx;
-                if (v[n] == -1) con_cells[n_cc++] = n;
-                else if (v[n] == -2) flagged++;
-            }
+        int flagged = 0, start = n_cc, nb[8], n_nb = around(c, width, height, nb);
+        for (int q = 0; q < n_nb; q++) {
+            int n = nb[q];
+            if (v[n] == -1) con_cells[n_cc++] = n;
+            else if (v[n] == -2) flagged++;
         }
         int need = v[c] - flagged, ncov = n_cc - start;
         if (need < 0 || need > ncov) { result = Py_BuildValue("(si)", "local", c); goto done; }
@@ -1202,19 +1211,26 @@ done:
 
 /* pack(view: tuple of ints -2..8) -> (bytes of the view as signed chars, number of flags): array("b", view) costs a
    PyArg_Parse per cell; this is one pass in C. */
+/* A view (a tuple of ints -2..8) into out as signed bytes; adds its flags to *flags. 0, or -1 with an exception set
+   naming `who` and the cell. */
+static int read_view(PyObject *tup, signed char *out, Py_ssize_t *flags, const char *who) {
+    Py_ssize_t n = PyTuple_GET_SIZE(tup);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PyTuple_GET_ITEM(tup, i));
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (x < -2 || x > 8) { PyErr_Format(PyExc_ValueError, "%s(view): cell %zd holds %ld", who, i, x); return -1; }
+        out[i] = (signed char)x;
+        *flags += x == -2;
+    }
+    return 0;
+}
+
 static PyObject *pack(PyObject *self, PyObject *arg) {
     if (!PyTuple_Check(arg)) { PyErr_SetString(PyExc_TypeError, "pack(view): expected a tuple of ints"); return NULL; }
-    Py_ssize_t n = PyTuple_GET_SIZE(arg), flags = 0;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    Py_ssize_t flags = 0;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, PyTuple_GET_SIZE(arg));
     if (!out) return NULL;
-    char *buf = PyBytes_AS_STRING(out);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long x = PyLong_AsLong(PyTuple_GET_ITEM(arg, i));
-        if (x == -1 && PyErr_Occurred()) { Py_DECREF(out); return NULL; }
-        if (x < -2 || x > 8) { Py_DECREF(out); PyErr_Format(PyExc_ValueError, "pack(view): cell %zd holds %ld", i, x); return NULL; }
-        buf[i] = (char)(signed char)x;
-        flags += x == -2;
-    }
+    if (read_view(arg, (signed char *)PyBytes_AS_STRING(out), &flags, "pack") < 0) { Py_DECREF(out); return NULL; }
     return Py_BuildValue("(Nn)", out, flags);
 }
 
@@ -1241,31 +1257,23 @@ static PyObject *obvious(PyObject *self, PyObject *args) {
     int *work = malloc(sizeof(int) * (size_t)cells);
     PyObject *result = NULL;
     if (!v || !state || !inq || !work) { PyErr_NoMemory(); goto done; }
+    Py_ssize_t flags = 0;
+    if (read_view(tup, v, &flags, "obvious") < 0) goto done;
     int top = 0;
     for (Py_ssize_t i = 0; i < cells; i++) {
-        long x = PyLong_AsLong(PyTuple_GET_ITEM(tup, i));
-        if (x == -1 && PyErr_Occurred()) goto done;
-        if (x < -2 || x > 8) { PyErr_Format(PyExc_ValueError, "obvious(view): cell %zd holds %ld", i, x); goto done; }
-        v[i] = (signed char)x;
-        state[i] = x == -2 || (x == -1 && mine[i]) ? 1 : 0;
-        if (x >= 0) { work[top++] = (int)i; inq[i] = 1; }
+        state[i] = v[i] == -2 || (v[i] == -1 && mine[i]) ? 1 : 0;
+        if (v[i] >= 0) { work[top++] = (int)i; inq[i] = 1; }
     }
     int n_safe = 0, bad = 0;
     while (top && !bad) {
         int c = work[--top];
         inq[c] = 0;
-        int x = c % width, y = c / width, known = 0, unknown = 0, nb[8], n_nb = 0;
-        for (int dy = -1; dy <= 1; dy++) {
-            int ny = y + dy;
-            if (ny < 0 || ny >= height) continue;
-            for (int dx = -1; dx <= 1; dx++) {
-                int nx = x + dx;
-                if ((!dx && !dy) || nx < 0 || nx >= width) continue;
-                int n = ny * width + nx;
-                if (v[n] >= 0) continue;
-                if (state[n] == 1) known++;
-                else if (state[n] == 0) { unknown++; nb[n_nb++] = n; }
-            }
+        int known = 0, unknown = 0, nb[8], n_nb = 0, near[8], n_near = around(c, width, height, near);
+        for (int q = 0; q < n_near; q++) {
+            int n = near[q];
+            if (v[n] >= 0) continue;
+            if (state[n] == 1) known++;
+            else if (state[n] == 0) { unknown++; nb[n_nb++] = n; }
         }
         if (known > v[c] || known + unknown < v[c]) { bad = 1; break; }
         if (!unknown || (known != v[c] && known + unknown != v[c])) continue;
@@ -1274,16 +1282,10 @@ static PyObject *obvious(PyObject *self, PyObject *args) {
             int n = nb[q];
             state[n] = to;
             if (to == 2) n_safe++;
-            int mx = n % width, my = n / width;
-            for (int dy = -1; dy <= 1; dy++) { /* its numbers may now decide more */
-                int ny = my + dy;
-                if (ny < 0 || ny >= height) continue;
-                for (int dx = -1; dx <= 1; dx++) {
-                    int nx = mx + dx;
-                    if (nx < 0 || nx >= width) continue;
-                    int m = ny * width + nx;
-                    if (v[m] >= 0 && !inq[m]) { inq[m] = 1; work[top++] = m; }
-                }
+            int next[8], n_next = around(n, width, height, next); /* its numbers may now decide more */
+            for (int r = 0; r < n_next; r++) {
+                int m = next[r];
+                if (v[m] >= 0 && !inq[m]) { inq[m] = 1; work[top++] = m; }
             }
         }
     }
