@@ -105,7 +105,6 @@ class ExactStrategy(Strategy):
     def __init__(self, seed: int | None = None, budget: Budget = DEFAULT_BUDGET) -> None:
         super().__init__(seed)
         self.analyzer = Analyzer(budget)
-        self.last: Probabilities | None = None  # the last full analysis (the pass's moves make none)
         self.proved = Proved()
 
     def choose(self, observation: Observation) -> Move:
@@ -122,7 +121,6 @@ class ExactStrategy(Strategy):
                 self._queue.extend(map(Move.reveal, freed))
                 return self._queue.popleft()
         result = self.analyzer.analyze_patiently(observation)
-        self.last = result
         self.proved.learn(result)
         if result.safe:
             self._queue.extend(map(Move.reveal, result.safe))
