@@ -32,6 +32,7 @@ class Outcome:
     probability: float
     progress: bool  # the position after it has a certainly safe cell that counts (a living one, under ``living``)
     next_safety: float  # the blended safety of the best next guesses, a counted safe cell as safety 1
+    after: Probabilities | None = field(default=None, repr=False, compare=False)  # kept when asked (``keep``)
 
     def to_dict(self) -> dict[str, float | int | bool]:
         return {
@@ -52,6 +53,7 @@ class Candidate:
     outcomes: list[Outcome] = field(default_factory=list)
     pruned: bool = False  # evaluation stopped once the score could no longer beat the best one
     factor: float = 1.0  # the fifty-fifty influence multiplier of the score (:mod:`.influence`)
+    deep: float | None = None  # the two-ply score (``depth=2``)
 
     @property
     def bound(self) -> float:
@@ -196,6 +198,7 @@ def evaluate(
     bar: float = -1.0,
     mines: frozenset[int] = frozenset(),
     mode: str = "living",
+    keep: bool = False,
 ) -> Candidate:
     """Fill in ``candidate``'s outcomes and score (times its ``factor``). Stops (``pruned``) once the score cannot
     exceed ``bar``.
@@ -222,6 +225,6 @@ def evaluate(
         left -= p
         progress, nxt = next_safety(after, mode)
         score += p * nxt
-        candidate.outcomes.append(Outcome(value, p, progress, nxt))
+        candidate.outcomes.append(Outcome(value, p, progress, nxt, after if keep else None))
     candidate.score = score * factor
     return candidate

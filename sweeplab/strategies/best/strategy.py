@@ -75,6 +75,9 @@ class BestStrategy(Strategy):
         endgame_layouts: int = 1000,
         endgame_nodes: int = 30000,
         progress: str = "living",
+        depth: int = 1,
+        deep_top: int = 3,
+        deep_margin: float = 1.0,
         budget: Budget = DEFAULT_BUDGET,
     ) -> None:
         super().__init__(seed)
@@ -94,12 +97,19 @@ class BestStrategy(Strategy):
             ("off_edge", off_edge, 1, 10_000),
             ("endgame_layouts", endgame_layouts, 0, MAX_ENDGAME_LAYOUTS),
             ("endgame_nodes", endgame_nodes, 0, 10**12),
+            ("depth", depth, 1, 2),
+            ("deep_top", deep_top, 1, 50),
         ):
             if not low <= value <= high:
                 raise StrategyError(f"strategy 'best': {option} must be {low:,} to {high:,}, not {value:,}")
         self.off_edge = off_edge
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
+        self.depth = depth
+        self.deep_top = deep_top
+        if not 0 <= deep_margin <= 1:
+            raise StrategyError(f"strategy 'best': deep_margin must be 0 to 1, not {deep_margin}")
+        self.deep_margin = deep_margin
         self.analyzer = Analyzer(budget)
         self.proved = Proved()  # the single-point pass before each analysis, as exact's
         self.rules: Rules | None = None
@@ -150,7 +160,9 @@ class BestStrategy(Strategy):
             if decision is not None:
                 return self.endgame_guess(observation, result, decision, shoot)
         candidates = self.candidates(observation, result, shoot.cells if shoot is not None else None)
-        if self.lookahead:
+        if self.lookahead and self.depth > 1 and shoot is None:
+            chosen = self.look_deeper(observation, result, candidates)
+        elif self.lookahead:
             chosen = self.look_ahead(observation, result, candidates)
         else:
             chosen = self.safest(observation, result, candidates)
@@ -226,12 +238,16 @@ class BestStrategy(Strategy):
         """Covered cells whose safety is within ``tolerance`` (relative) of the best, safest first; of the cells no
         number touches (all equally safe) at most ``off_edge`` (the fewest covered neighbours first). ``within``
         limits them to a set of cells (a forced set)."""
-        frontier = [(c, 1.0 - p) for p, cells in result.supercells() for c in cells]
+        frontier = [(c, 1.0 - p) for p, cells in result.supercells() if p > 0.0 for c in cells]
         un = result.unconstrained_probability
         if within is not None:
             inside = set(within)
             frontier = [(c, s) for c, s in frontier if c in inside]
             un = None
+        if un is not None and un <= 0.0:  # the cells no number touches are certainly safe (a position looked ahead to)
+            un = None
+        if not frontier and un is None:
+            return []
         best = max([s for _, s in frontier] + ([1.0 - un] if un is not None else []))
         cut = best * (1 - self.tolerance) if self.lookahead else best - TIE
         mines = set(result.mines)
@@ -326,6 +342,69 @@ class BestStrategy(Strategy):
             top = max(k.safety for k in candidates)
             return self.safest(observation, result, [k for k in candidates if k.safety >= top - TIE])
         return best_any
+
+    def look_deeper(self, observation: Observation, result: Probabilities, candidates: list[Candidate]) -> Candidate:
+        """Two-ply look-ahead: every candidate's one-ply score in full; the ``deep_top`` best (living first, with
+        ``dead``) are scored again with each non-progress outcome valued by the one-ply score of the best guess of
+        the position it leaves (the chance to survive that guess too and reach a safe cell)."""
+        if len(candidates) == 1:
+            return candidates[0]
+        mines = frozenset(result.mines)
+        scored: list[Candidate] = []
+        for candidate in candidates:
+            try:
+                evaluate(self.analyzer, observation, result, candidate, -1.0, mines, self.progress, keep=True)
+            except UndecidedError:
+                candidate.score, candidate.pruned = None, True
+                continue
+            scored.append(candidate)
+        if not scored:
+            top = max(k.safety for k in candidates)
+            return self.safest(observation, result, [k for k in candidates if k.safety >= top - TIE])
+        order = sorted(scored, key=lambda k: ((self.dead and k.dead), -(k.score or 0.0), -k.safety))
+        top = order[: self.deep_top]
+        if self.dead:
+            top = [k for k in top if not k.dead] or top
+        cut = (top[0].score or 0.0) * (1 - self.deep_margin)
+        top = [k for k in top if (k.score or 0.0) >= cut - TIE]
+        if len(top) == 1:
+            return top[0]
+        best: Candidate | None = None
+        best_value = -1.0
+        for candidate in top:
+            value = 0.0
+            for outcome in candidate.outcomes:
+                after = outcome.after
+                if outcome.progress or after is None or outcome.next_safety >= 1.0:
+                    value += outcome.probability * outcome.next_safety
+                    continue
+                value += outcome.probability * self.value_one(after.observation, after)
+            value *= candidate.factor
+            candidate.deep = value
+            if best is None or value > best_value + TIE:
+                best, best_value = candidate, value
+        for candidate in scored:
+            for outcome in candidate.outcomes:
+                outcome.after = None
+        assert best is not None
+        return best
+
+    def value_one(self, observation: Observation, result: Probabilities) -> float:
+        """The one-ply look-ahead score of the best guess of a position (certainly safe cells left aside)."""
+        inner = self.candidates(observation, result)
+        if not inner:
+            return 0.0
+        try:
+            chosen = self.look_ahead(observation, result, inner)
+        except UndecidedError:
+            return max(k.safety for k in inner)
+        if chosen.score is None:
+            mines = frozenset(result.mines)
+            try:
+                evaluate(self.analyzer, observation, result, chosen, -1.0, mines, self.progress)
+            except UndecidedError:
+                return chosen.safety
+        return chosen.score if chosen.score is not None else chosen.safety
 
     def _better(self, observation: Observation, a: Candidate, b: Candidate) -> bool:
         assert a.score is not None and b.score is not None
