@@ -359,8 +359,8 @@ class BestStrategy(Strategy):
                 continue
             scored.append(candidate)
         if not scored:
-            top = max(k.safety for k in candidates)
-            return self.safest(observation, result, [k for k in candidates if k.safety >= top - TIE])
+            high = max(k.safety for k in candidates)
+            return self.safest(observation, result, [k for k in candidates if k.safety >= high - TIE])
         order = sorted(scored, key=lambda k: ((self.dead and k.dead), -(k.score or 0.0), -k.safety))
         top = order[: self.deep_top]
         if self.dead:
