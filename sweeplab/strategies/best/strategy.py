@@ -19,6 +19,7 @@ Every guess carries an :class:`~sweeplab.strategies.base.Explanation` with its f
 
 from __future__ import annotations
 
+from functools import cmp_to_key
 from typing import ClassVar
 
 from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, CrapsShoot, Probabilities
@@ -361,10 +362,10 @@ class BestStrategy(Strategy):
         if not scored:
             high = max(k.safety for k in candidates)
             return self.safest(observation, result, [k for k in candidates if k.safety >= high - TIE])
-        order = sorted(scored, key=lambda k: ((self.dead and k.dead), -(k.score or 0.0), -k.safety))
+        if self.dead and any(not k.dead for k in scored):
+            scored = [k for k in scored if not k.dead]
+        order = sorted(scored, key=cmp_to_key(lambda a, b: -1 if self._better(observation, a, b) else 1))
         top = order[: self.deep_top]
-        if self.dead:
-            top = [k for k in top if not k.dead] or top
         cut = (top[0].score or 0.0) * (1 - self.deep_margin)
         top = [k for k in top if (k.score or 0.0) >= cut - TIE]
         if len(top) == 1:
@@ -383,7 +384,7 @@ class BestStrategy(Strategy):
             candidate.deep = value
             if best is None or value > best_value + TIE:
                 best, best_value = candidate, value
-        for candidate in scored:
+        for candidate in candidates:  # the positions looked ahead to are not kept past the choice
             for outcome in candidate.outcomes:
                 outcome.after = None
         assert best is not None
