@@ -4,7 +4,9 @@ Techniques, each a named option (on by default) so that its worth can be measure
 
 - ``lookahead``: among cells nearly as safe as the safest (within ``tolerance``), play the one whose reveal most likely
   leaves a good position (:mod:`.lookahead`); ``progress`` says which certainly safe cells make a position good
-  (``living``, JSMinesweeper's rule, the default; ``any``, the rule before it).
+  (``living``, JSMinesweeper's rule, the default; ``any``, the rule before it). ``depth=2`` (off by default) looks
+  one guess further for the ``deep_top`` best cells (:meth:`BestStrategy.look_deeper`); it costs about ten times
+  the CPU and was not measurably stronger (docs/results.md).
 - ``dead``: a cell whose number is already determined if it is safe tells nothing new; living cells go first.
 - ``influence``: a cell that may end in a 50/50 trap (two cells no number can tell apart) is scored up by the share
   of its risk that would have to be taken anyway (JSMinesweeper's "50/50 influence", :mod:`.influence`).
@@ -49,8 +51,10 @@ class BestStrategy(Strategy):
     (a cell is a look-ahead candidate when its safety is at least ``(1 - tolerance)`` times the best safety),
     ``off_edge`` (at most this many cells no number touches are looked at, at least 1), ``endgame_layouts`` (the
     search starts when at most this many layouts remain; at most :data:`MAX_ENDGAME_LAYOUTS`), ``endgame_nodes``
-    (its budget in positions searched) and ``progress``
-    (``living`` or ``any``, see :mod:`.lookahead`).
+    (its budget in positions searched), ``progress``
+    (``living`` or ``any``, see :mod:`.lookahead`), and the two-ply look-ahead's ``depth`` (1 or 2; default 1),
+    ``deep_top`` (how many of the best cells by the one-ply score are scored again, 1 to 50) and ``deep_margin``
+    (only those whose one-ply score is at least ``(1 - deep_margin)`` times the best one's; 0 to 1).
 
     Like ``exact`` it runs the single-point pass before each analysis (:class:`sweeplab.strategies.exact.Proved`):
     only the order of its certain reveals changes, never a guess.
@@ -345,9 +349,17 @@ class BestStrategy(Strategy):
         return best_any
 
     def look_deeper(self, observation: Observation, result: Probabilities, candidates: list[Candidate]) -> Candidate:
-        """Two-ply look-ahead: every candidate's one-ply score in full; the ``deep_top`` best (living first, with
-        ``dead``) are scored again with each non-progress outcome valued by the one-ply score of the best guess of
-        the position it leaves (the chance to survive that guess too and reach a safe cell)."""
+        """Two-ply look-ahead (``depth=2``): every candidate's one-ply score in full (no early stop); the
+        ``deep_top`` best in the one-ply order (living first, with ``dead``) within ``deep_margin`` of the best score
+        are scored again. An outcome whose position has a counted safe cell keeps its one-ply figure; any other is
+        valued by :meth:`value_one` of the position it leaves, the one-ply score of the guess the player would make
+        there (the chance to survive that guess too and then have a safe cell), in place of the blend of its two best
+        safeties. The score is times the cell's 50/50 influence factor, as at one ply. The highest two-ply score
+        wins; a tie stays with the earlier cell in the one-ply order. A forced set is not looked at deeper.
+
+        Choices the issue leaves open: one more ply, not a full game-tree depth (an endgame search does that when
+        few layouts remain); the next guess is chosen as ``best`` would choose it (candidates, influence, dead
+        cells), so the two-ply value is the strategy's own, not an optimum."""
         if len(candidates) == 1:
             return candidates[0]
         mines = frozenset(result.mines)
@@ -364,7 +376,10 @@ class BestStrategy(Strategy):
             return self.safest(observation, result, [k for k in candidates if k.safety >= high - TIE])
         if self.dead and any(not k.dead for k in scored):
             scored = [k for k in scored if not k.dead]
-        order = sorted(scored, key=cmp_to_key(lambda a, b: -1 if self._better(observation, a, b) else 1))
+        def first(a: Candidate, b: Candidate) -> int:
+            return -1 if self._better(observation, a, b) else 1
+
+        order = sorted(scored, key=cmp_to_key(first))
         top = order[: self.deep_top]
         cut = (top[0].score or 0.0) * (1 - self.deep_margin)
         top = [k for k in top if (k.score or 0.0) >= cut - TIE]
@@ -455,6 +470,7 @@ class BestStrategy(Strategy):
                 "dead": k.dead,
                 "pruned": k.pruned,
                 "influence_factor": round(k.factor, 6),
+                "two_ply_score": None if k.deep is None else round(k.deep, 6),
             }
             for k in candidates
             if k is not chosen
@@ -464,6 +480,7 @@ class BestStrategy(Strategy):
             "score": None if chosen.score is None else round(chosen.score, 6),
             "dead": chosen.dead,
             "influence_factor": round(chosen.factor, 6),
+            "two_ply_score": None if chosen.deep is None else round(chosen.deep, 6),
             "outcomes": [o.to_dict() for o in chosen.outcomes],
             "alternatives": alternatives,
         }
@@ -475,13 +492,19 @@ class BestStrategy(Strategy):
         close = sorted(
             (k for k in candidates if k is not chosen and k.score is not None and not k.pruned), key=lambda k: -(k.score or 0)
         )[:3]
-        others = ", ".join(f"{name(k.cell)} {k.safety:.1%} safe, score {k.score:.4f}" for k in close)
+        deep = sum(k.deep is not None for k in candidates)
+        others = ", ".join(
+            f"{name(k.cell)} {k.safety:.1%} safe, score {k.score:.4f}"
+            + (f" (two-ply {k.deep:.4f})" if k.deep is not None and deep > 1 else "")
+            for k in close
+        )
         text = (
             f"look-ahead {name(chosen.cell)}: {chosen.safety:.1%} safe, "
             f"P(safe and a {'living ' if self.progress == 'living' else ''}safe cell next) {chosen.progress:.1%}, "
             f"score {chosen.score:.4f}"
             + (f" (times {chosen.factor:.3f} for 50/50 influence)" if chosen.factor > 1 else "")
             + (" (dead: its number is already known)" if chosen.dead else "")
+            + (f"; two-ply score {chosen.deep:.4f}, the best of {deep} re-scored" if deep > 1 else "")
             + (f"; next best: {others}" if others else "")
             + f"; {len(candidates)} candidates (within {self.tolerance:.0%} of the best safety"
             + (", or reaching it with their 50/50 influence)" if self.influence else ")")

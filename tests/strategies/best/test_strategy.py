@@ -16,6 +16,7 @@ from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules, make_rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies import make, play
+from sweeplab.strategies.best.endgame import Endgame, list_layouts
 from sweeplab.strategies.best.lookahead import Candidate, evaluate
 from sweeplab.strategies.best.opening import opening_cell
 from sweeplab.strategies.registry import make_spec, parse_spec
@@ -31,6 +32,16 @@ ENDGAME = "6x6x7\n001H2H\n0012HH\n0012H2\n002H4H\n002HHH\n0012HH\n"
 #: Forced: (0, 0) and (1, 0) hold one mine and no other cell can tell which (a wall of flags); the right-hand cells
 #: are 5/6 safe.
 FORCED = "5x3x5\nHHFHH\n14FHH\n02FHH\n"
+#: Two-ply look-ahead: an expert position (game 568 of results/best/regret, 42 layouts). One ply plays (29, 3), 61.9%
+#: safe with a large 50/50 influence, which wins 14 of the 42 layouts; two plies play (0, 2), 81.0% safe, which wins 20.
+TWO_PLY = (
+    "30x16x99\n1HH1000001HH2H11HH3HHH10001H10\nHHH2100001233323333H5311112220\nHH4H21100001H2H2H222H101H22H21\n"
+    "HHH33H21111223232H12231223H3HH\n13H22H21H11H11H11111H3H21H4HHH\n0222111111111111000113H224HHHH\n"
+    "01H1001110122100111001233HHH21\n1334211H212HH1002H31101HH44210\nH2HHH212H13H41002H3H21223H2H21\n"
+    "2335H411112H201121323H21112H3H\n3H23HH100011212H213H33H200113H\nHH32H42112212H312H4H22H3112H21\n"
+    "4H2112H22HH23H3112H3222H33HH10\nH3210112H33H22H10112H112HH3210\n12H100123222221100133312222H10\n"
+    "0111001H2H11H100001HH2H1001H10\n"
+)
 
 
 def choose(spec: str, text: str) -> tuple[tuple[int, int], object]:
@@ -107,6 +118,34 @@ def test_endgame_search_beats_the_lowest_probability():
     assert choose("best[endgame=False]", ENDGAME)[0] == (4, 4)
 
 
+def test_two_ply_look_ahead_finds_the_guess_that_wins_more():
+    observation = parse_position(TWO_PLY)
+    board = observation.board
+    assert choose("best[endgame=False]", TWO_PLY)[0] == (29, 3)
+    assert choose("best[endgame=False,depth=2,deep_top=1]", TWO_PLY)[0] == (29, 3)  # one cell re-scored: as one ply
+    cell, guess = choose("best[endgame=False,depth=2]", TWO_PLY)
+    assert cell == (0, 2) and guess.safety == pytest.approx(34 / 42)
+    assert "two-ply score" in guess.explanation.text
+    figures = guess.explanation.figures
+    assert figures["two_ply_score"] > max(
+        a["two_ply_score"] for a in figures["alternatives"] if a["two_ply_score"] is not None
+    )
+    result = Analyzer().analyze(observation)
+    endgame = Endgame(observation, *list_layouts(result, 100))
+    assert endgame.count == 42
+    assert endgame.value(endgame.all, board.index(0, 2), 10**6) == 20
+    assert endgame.value(endgame.all, board.index(29, 3), 10**6) == 14
+
+
+def test_two_ply_values_a_position_by_the_guess_made_there():
+    observation = parse_position(LOOKAHEAD)
+    player = make_spec("best[endgame=False,depth=2]", seed=1)
+    result = player.analyzer.analyze(observation)
+    one_ply = make_spec("best[endgame=False]", seed=1)
+    chosen = one_ply.look_ahead(observation, result, one_ply.candidates(observation, result))
+    assert player.value_one(observation, result) == pytest.approx(chosen.score)
+
+
 def test_forced_guess_is_taken_first():
     assert choose("exact", FORCED)[0][0] >= 3
     cell, guess = choose("best[endgame=False]", FORCED)
@@ -152,6 +191,11 @@ def test_options_are_checked():
     with pytest.raises(SweeplabError, match="endgame_nodes must be 0 to"):
         make("best", endgame_nodes=10**20)
     make("best", endgame_layouts=0, endgame_nodes=0)  # no search
+    for option, value, text in (("depth", 3, "depth must be 1 to 2, not 3"), ("deep_top", 0, "deep_top must be 1 to 50")):
+        with pytest.raises(SweeplabError, match=text):
+            make("best", **{option: value})
+    with pytest.raises(SweeplabError, match=r"deep_margin must be 0 to 1, not 1\.5"):
+        make("best", deep_margin=1.5)
 
 
 def test_wins_beginner_games():
