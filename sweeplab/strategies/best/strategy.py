@@ -376,6 +376,7 @@ class BestStrategy(Strategy):
             return self.safest(observation, result, [k for k in candidates if k.safety >= high - TIE])
         if self.dead and any(not k.dead for k in scored):
             scored = [k for k in scored if not k.dead]
+
         def first(a: Candidate, b: Candidate) -> int:
             return -1 if self._better(observation, a, b) else 1
 

@@ -127,9 +127,7 @@ def test_two_ply_look_ahead_finds_the_guess_that_wins_more():
     assert cell == (0, 2) and guess.safety == pytest.approx(34 / 42)
     assert "two-ply score" in guess.explanation.text
     figures = guess.explanation.figures
-    assert figures["two_ply_score"] > max(
-        a["two_ply_score"] for a in figures["alternatives"] if a["two_ply_score"] is not None
-    )
+    assert figures["two_ply_score"] > max(a["two_ply_score"] for a in figures["alternatives"] if a["two_ply_score"] is not None)
     result = Analyzer().analyze(observation)
     endgame = Endgame(observation, *list_layouts(result, 100))
     assert endgame.count == 42
