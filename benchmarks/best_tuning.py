@@ -187,6 +187,19 @@ PAIRS = [
         ("tuning/forced-tolerance-expert-safe-s10", "best"),
         ("tuning/forced-tolerance-expert-safe-s10", "best[tolerance=0.2]"),
     ),
+    # stop 22's: the two-ply look-ahead (depth=2), on fresh root seed 7 of each board
+    (
+        "two-ply look-ahead (depth=2), 9x9/10 safe (0,0), seed 7",
+        "72536bb",
+        ("tuning/depth2-9x9-safe-s7", "best"),
+        ("tuning/depth2-9x9-safe-s7", "best[depth=2]"),
+    ),
+    (
+        "two-ply look-ahead (depth=2), expert safe (0,0), seed 7",
+        "e55e5af",
+        ("tuning/depth2-expert-safe-s7", "best"),
+        ("tuning/depth2-expert-safe-s7", "best[depth=2]"),
+    ),
 ]
 
 

@@ -1178,7 +1178,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     notes_path = args.results / "explanations.json"
     explanations = json.loads(notes_path.read_text()) if notes_path.exists() else {}
-    text, unexplained = build(args.results, explanations)
+    try:
+        text, unexplained = build(args.results, explanations)
+    except ValueError as error:  # a data file that cannot be read as what it should be (the message names it)
+        print(f"resultsdoc: {error}", file=sys.stderr)
+        return 1
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text)
     print(f"wrote {args.out}")

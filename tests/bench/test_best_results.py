@@ -178,3 +178,16 @@ def test_the_regret_section_reads_its_data_and_how_the_positions_were_collected(
     assert "12 positions" in text and "root seed 5, 90 games" in text and "30 to 3,000 consistent layouts" in text
     assert "| `exact` | 2.500 | 40.0% | +1.500 ± 0.200 |" in text
     assert "collect --games 90 --seed 5" in text and "--strategy 'exact'" in text
+    # a later run on the same positions (its own folder) adds its rows and its command
+    later = regret / "depth2"
+    later.mkdir()
+    extra = [dict(rows[0]), {**rows[1], "strategy": "best[depth=2]", "regret_points": 0.9, "difference_points": -0.1}]
+    (later / "data.json").write_text(json.dumps({**data, "strategies": extra}))
+    text = section(tmp_path)
+    assert "| `best[depth=2]` (`depth2/`) | 0.900 | 40.0% | -0.100 ± 0.200 |" in text
+    assert "--strategy 'best[depth=2]' --out results/best/regret/depth2" in text
+    # ... and one whose reference played other moves (other positions, or another reference) is refused by name
+    extra[0]["regret_points"] = 1.2
+    (later / "data.json").write_text(json.dumps({**data, "strategies": extra}))
+    with pytest.raises(ValueError, match=r"depth2/data\.json: not a run on the same positions"):
+        section(tmp_path)

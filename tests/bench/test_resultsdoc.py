@@ -163,3 +163,17 @@ def test_learned_players_claims_test_seed_003s_ranking_on_paired_games(tmp_path)
     assert "not reproduced: no difference beyond 2 SE (xgboost +0.0 SE)" in text
     assert "dqn minus the better classifier (nn) is +10.00 ± 3.02 pts; within the claim" in text
     assert "the best learned player, dqn, wins 90.0 ± 5.0%" in text
+
+
+def test_a_data_file_that_does_not_fit_is_named_and_exits_non_zero(tmp_path, capsys):
+    regret = tmp_path / "best" / "regret"
+    (regret / "later").mkdir(parents=True)
+    row = {"strategy": "best[endgame=False]", "regret_points": 1.0, "optimal_share": 0.7}
+    row |= {"difference_points": 0.0, "difference_se": 0.0}
+    data = {"positions_searched": 12, "mean_optimal_win_probability": 0.6, "strategies": [row]}
+    (regret / "data.json").write_text(json.dumps(data))
+    (regret / "later" / "data.json").write_text(json.dumps({**data, "positions_searched": 13}))
+    out = tmp_path / "results.md"
+    assert main(["--results", str(tmp_path), "--out", str(out)]) == 1
+    assert "later/data.json: not a run on the same positions" in capsys.readouterr().err
+    assert not out.exists()

@@ -5,8 +5,8 @@ Techniques, each a named option (on by default) so that its worth can be measure
 - ``lookahead``: among cells nearly as safe as the safest (within ``tolerance``), play the one whose reveal most likely
   leaves a good position (:mod:`.lookahead`); ``progress`` says which certainly safe cells make a position good
   (``living``, JSMinesweeper's rule, the default; ``any``, the rule before it). ``depth=2`` (off by default) looks
-  one guess further for the ``deep_top`` best cells (:meth:`BestStrategy.look_deeper`); it costs about ten times
-  the CPU and was not measurably stronger (docs/results.md).
+  one guess further for the ``deep_top`` best cells (:meth:`BestStrategy.look_deeper`); it costs seven to ten times
+  the CPU and won no more games (0.35 ± 0.18 points fewer on 10,000 expert games; docs/results.md).
 - ``dead``: a cell whose number is already determined if it is safe tells nothing new; living cells go first.
 - ``influence``: a cell that may end in a 50/50 trap (two cells no number can tell apart) is scored up by the share
   of its risk that would have to be taken anyway (JSMinesweeper's "50/50 influence", :mod:`.influence`).
