@@ -20,6 +20,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from sweeplab.bench.signals import Interrupted, deferred
+from sweeplab.bench.signals import check as check_signals
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.rules import Rules
@@ -486,6 +487,7 @@ def run_many(
                 mark = now
                 if on_games:
                     on_games(len(part))
+                check_signals()  # one raised where Python ignored it (a __del__) stops the run here
     except SweeplabError:
         raise  # a strategy that crashed (BenchError), a bad task: the message names the game
     except (Interrupted, KeyboardInterrupt, _WriteFailed, Exception) as error:

@@ -40,8 +40,24 @@ class Interrupted(BaseException):
         return EXIT_STATUS.get(signal.Signals(self.signum), 128 + self.signum)
 
 
+#: Signals whose :class:`Interrupted` was raised in the current run (see :func:`check`).
+_raised: list[int] = []
+
+
 def _raise(signum: int, frame: object) -> None:
+    _raised.append(signum)
     raise Interrupted(signum)
+
+
+def check() -> None:
+    """Raise :class:`Interrupted` again for a signal already raised in this run, if the run is still going.
+
+    A handler's exception is raised wherever the main thread is. When that is inside a ``__del__`` (or a weakref
+    callback), Python prints "Exception ignored" and carries on, and the signal would be lost: a Dask run was seen to
+    finish all its games and exit 0 after a SIGINT that arrived while a ``Future`` was being collected. A run calls
+    this after every batch, so such a signal stops it one batch later. (A run that did stop never gets here.)"""
+    if _raised:
+        raise Interrupted(_raised[0])
 
 
 @contextlib.contextmanager
@@ -53,12 +69,14 @@ def interruptible() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _raised.clear()  # a new run: a signal of an earlier run, stopped since, does not stop it
     old = {s: signal.signal(s, _raise) for s in _HANDLED}
     try:
         yield
     except KeyboardInterrupt:
         raise Interrupted(signal.SIGINT) from None
     finally:
+        _raised.clear()  # ... nor one that comes later, outside any run
         for s, handler in old.items():
             _restore(s, handler)
 
@@ -134,4 +152,4 @@ def ignore_file_size_limit() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
 
-__all__ = ["EXIT_STATUS", "Interrupted", "deferred", "ignore_file_size_limit", "interruptible", "worker_setup"]
+__all__ = ["EXIT_STATUS", "Interrupted", "check", "deferred", "ignore_file_size_limit", "interruptible", "worker_setup"]

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from sweeplab.bench.signals import Interrupted, deferred, interruptible
+from sweeplab.bench.signals import Interrupted, check, deferred, interruptible
 
 
 class _Sender(threading.Thread):
@@ -66,3 +66,47 @@ def test_outside_a_run_a_held_sigint_is_python_s_keyboard_interrupt():
         signal.raise_signal(signal.SIGINT)
         steps.append("after the signal")  # the block goes on; the interrupt comes once it ends
     assert steps == ["after the signal"]
+
+
+class _SignalWhenCollected:
+    """An object whose ``__del__`` receives a signal: Python prints the handler's exception and ignores it (as when a
+    SIGINT arrives while Dask's ``Future.__del__`` runs)."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+    def __del__(self) -> None:
+        signal.raise_signal(self.signum)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the ignored exception, expected
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_ignored_in_a_finaliser_is_raised_again_by_check(signum):
+    with interruptible():
+        check()  # nothing came: nothing raised
+        _SignalWhenCollected(signum)  # collected at once; its Interrupted is printed and ignored
+        with pytest.raises(Interrupted) as stopped:
+            check()
+        assert stopped.value.signum == signum
+    check()  # outside the run: the signal is forgotten
+    with interruptible():
+        check()  # and a new run does not see it
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_run_stops_on_a_signal_ignored_in_a_finaliser():
+    from sweeplab.bench.runner import BenchSpec, Stopped, run_many
+    from sweeplab.core.rules import Rules
+
+    spec = BenchSpec("exact", Rules(9, 9, 10, "safe"), seed=0, first_click=None, time_limit=None)
+    batches = []
+
+    def on_games(count: int) -> None:
+        batches.append(count)
+        if len(batches) == 2:
+            _SignalWhenCollected(signal.SIGINT)
+
+    with pytest.raises(Stopped) as stopped, interruptible():
+        run_many([(spec, 40)], None, on_games, batch=5)
+    assert isinstance(stopped.value.cause, Interrupted) and len(batches) == 2
+    assert sum(len(games) for games in stopped.value.partial) == 10
