@@ -344,8 +344,7 @@ class BestStrategy(Strategy):
         if self.dead and best_living is not None:
             return best_living
         if best_any is None:  # no candidate could be looked at: the safest, as without look-ahead
-            top = max(k.safety for k in candidates)
-            return self.safest(observation, result, [k for k in candidates if k.safety >= top - TIE])
+            return self.safest_of(observation, result, candidates)
         return best_any
 
     def look_deeper(self, observation: Observation, result: Probabilities, candidates: list[Candidate]) -> Candidate:
@@ -372,8 +371,7 @@ class BestStrategy(Strategy):
                 continue
             scored.append(candidate)
         if not scored:
-            high = max(k.safety for k in candidates)
-            return self.safest(observation, result, [k for k in candidates if k.safety >= high - TIE])
+            return self.safest_of(observation, result, candidates)
         if self.dead and any(not k.dead for k in scored):
             scored = [k for k in scored if not k.dead]
 
@@ -430,6 +428,11 @@ class BestStrategy(Strategy):
         if abs(a.safety - b.safety) > TIE:
             return a.safety > b.safety
         return preferred_cell(observation, [a.cell, b.cell]) == a.cell
+
+    def safest_of(self, observation: Observation, result: Probabilities, candidates: list[Candidate]) -> Candidate:
+        """The choice when no candidate could be looked at: :meth:`safest` among those tied for the highest safety."""
+        top = max(k.safety for k in candidates)
+        return self.safest(observation, result, [k for k in candidates if k.safety >= top - TIE])
 
     def safest(self, observation: Observation, result: Probabilities, candidates: list[Candidate]) -> Candidate:
         """Without look-ahead: the safest cell (``candidates`` are the cells tied for it); with ``dead``, a living one."""
