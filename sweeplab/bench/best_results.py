@@ -280,7 +280,15 @@ def _pct(rate: float, se: float) -> str:
 
 
 def _load(path: Path) -> dict[str, Any] | None:
-    return json.loads(path.read_text()) if path.exists() else None
+    """A committed data file's contents (None when it is missing); one that is not JSON is a ``ValueError`` naming
+    it (``resultsdoc`` reports it and exits 1)."""
+    if not path.exists():
+        return None
+    try:
+        data: dict[str, Any] = json.loads(path.read_text())
+    except ValueError as error:
+        raise ValueError(f"{path}: not JSON ({error})") from None
+    return data
 
 
 def verdict(rate: float, se: float, games: int, target: float) -> str:

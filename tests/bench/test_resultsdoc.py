@@ -177,3 +177,11 @@ def test_a_data_file_that_does_not_fit_is_named_and_exits_non_zero(tmp_path, cap
     assert main(["--results", str(tmp_path), "--out", str(out)]) == 1
     assert "later/data.json: not a run on the same positions" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_data_file_that_is_not_json_is_named(tmp_path, capsys):
+    regret = tmp_path / "best" / "regret"
+    regret.mkdir(parents=True)
+    (regret / "data.json").write_text('{"positions_searched": 12,')
+    assert main(["--results", str(tmp_path), "--out", str(tmp_path / "results.md")]) == 1
+    assert "regret/data.json: not JSON" in capsys.readouterr().err
