@@ -291,6 +291,30 @@ def _load(path: Path) -> dict[str, Any] | None:
     return data
 
 
+def _calibration(root: Path) -> str:
+    """The sentences on the fitted worth of the position after a number (``results/best/calibration/``), or ""."""
+    data = _load(root / "calibration" / "data.json")
+    if data is None:
+        return ""
+    games = data["collected"]["games"] if data.get("collected") else None
+    return (
+        f"The worth the look-ahead gives the position after a number was then fitted to `best`'s own games "
+        f"({data['positions']:,} surviving look-ahead guesses"
+        + (f" of {games:,} expert games" if games else "")
+        + ", `results/best/calibration/`): with no counted safe cell it wins less often than the blend of its two "
+        f"best safeties says (the blend to the power {data['k0']:.2f}; with one living safe cell, "
+        f"((4 + b1) / 5) to the power {data['k1']:.2f}). Played, that fitted worth and a step the other way "
+        "(power 0.6; the rows seeded 11) both won fewer expert games: the hand-set worth stays ("
+        + (
+            f"`python benchmarks/best_calibrate.py collect --games {games} --seed {data['collected']['seed']} --out "
+            "results/best/calibration/expert-safe.csv.gz`, then `python benchmarks/best_calibrate.py fit "
+            "results/best/calibration/expert-safe.csv.gz --out results/best/calibration`). "
+            if games
+            else "`benchmarks/best_calibrate.py`). "
+        )
+    )
+
+
 def verdict(rate: float, se: float, games: int, target: float) -> str:
     """The gap to an issue target in plain words, e.g. ``41.00 ± 0.50 at n=10,000; target 41.5; not shown, 0.50 short``.
 
@@ -576,7 +600,7 @@ def section(results: Path) -> str:
         parts.append(
             "### How the defaults were chosen\n\nEach change to `best` was first measured paired against the version "
             "before it on the same layouts (root seed 1: the earlier version's games are those of its paired runs in "
-            "`results/best/before-influence/`; later ones on fresh root seeds 7 to 10). Kept: the influence and the "
+            "`results/best/before-influence/`; later ones on fresh root seeds 7 to 11). Kept: the influence and the "
             "1,000-layout endgame; then the living-cell look-ahead (chosen on the exact regret below: in games its first "
             "form, rows below, was within the noise on seeds 7 and 8) and the influence weight 1.0 (the rows below: "
             "ahead on both seeds, on seed 7 with the rule before and on seed 8 with the first living form); what "
@@ -585,10 +609,12 @@ def section(results: Path) -> str:
             "dominance switch, 20 off-edge cells, other blends of the two next safeties and a 5,000-layout endgame on "
             "9x9 (no difference); with the C search, a 3,000-layout endgame on expert (no difference, at 9-14 ms more "
             "a game). Leaving dead cells unsorted (`dead=False`), forced sets untaken (`forced=False`) and "
-            "tolerance 0.2 made no difference either; the defaults stay. A two-ply look-ahead (`depth=2`, the "
-            "last two rows) won the same on 9x9 and fewer expert games, at seven to ten times the CPU: it stays "
-            "off. Runs whose commit says "
-            "`+ WEIGHT = 1.0` or `+ BLEND = ...` ran from a copy of that commit with the constant changed (each "
+            "tolerance 0.2 made no difference either; the defaults stay. A two-ply look-ahead (`depth=2`, its "
+            "two rows) won the same on 9x9 and fewer expert games, at seven to ten times the "
+            "CPU: it stays off. "
+            + _calibration(root)
+            + "Runs whose commit says `+ WEIGHT = 1.0`, `+ BLEND = ...`, `+ fitted powers` or `+ power 0.6` ran "
+            "from a copy of that commit with the constant changed (each "
             "`run.json` says so under `tree`). Written by "
             "`python benchmarks/best_tuning.py` (`results/best/tuning/`, each run's command in its `run.json`).\n\n"
             + _table(["change", "at commit", "games", "before %", "after %", "after - before, paired"], rows)

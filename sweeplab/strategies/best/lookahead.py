@@ -9,6 +9,10 @@ default, JSMinesweeper's rule) only a safe cell whose number is not yet determin
 ``next(v)`` 1 and one makes it ``(4 + best other) / 5``; under ``any`` (sweeplab's earlier rule) any certainly safe
 cell makes it 1. The score is at most the cell's own safety, which lets a search over candidates stop early (see
 :func:`evaluate`'s ``bar``).
+
+These figures are hand-set, not fitted. A fit to ``best``'s own games (``benchmarks/best_calibrate.py``) says a
+position with no counted safe cell is worth less than its blend (about the blend to the power 1.74), but playing with
+the fitted figures, or with figures moved the other way, won fewer expert games (``docs/results.md``).
 """
 
 from __future__ import annotations
