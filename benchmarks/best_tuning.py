@@ -201,13 +201,19 @@ PAIRS = [
         ("tuning/depth2-expert-safe-s7", "best[depth=2]"),
     ),
     # stop 23's: the worth of the position after a number, fitted to best's own games (benchmarks/best_calibrate.py)
-    # and its opposite, each against the defaults of 4ae5815 on fresh root seed 11
+    # and its opposite, each against the defaults of 4ae5815 on fresh root seeds 11 and 12
     (
         "fitted worth of the next position (no counted safe cell: blend ** 1.74; one: ((4 + b1) / 5) ** 6.0), expert"
         " safe (0,0), seed 11",
         "4ae5815 + fitted powers",
         ("tuning/reference-expert-safe-s11", "best"),
         ("tuning/worth-fitted-expert-safe-s11", "best"),
+    ),
+    (
+        "fitted worth of the next position, as above, expert safe (0,0), seed 12",
+        "4ae5815 + fitted powers",
+        ("tuning/reference-expert-safe-s12", "best"),
+        ("tuning/worth-fitted-expert-safe-s12", "best"),
     ),
     (
         "the opposite way (no counted safe cell: blend ** 0.6), expert safe (0,0), seed 11",

@@ -303,8 +303,8 @@ def _calibration(root: Path) -> str:
         + (f" of {games:,} expert games" if games else "")
         + ", `results/best/calibration/`): with no counted safe cell it wins less often than the blend of its two "
         f"best safeties says (the blend to the power {data['k0']:.2f}; with one living safe cell, "
-        f"((4 + b1) / 5) to the power {data['k1']:.2f}). Played, that fitted worth and a step the other way "
-        "(power 0.6; the rows seeded 11) both won fewer expert games: the hand-set worth stays ("
+        f"((4 + b1) / 5) to the power {data['k1']:.2f}). Played (the rows seeded 11 and 12), that fitted worth won "
+        "no more expert games and a step the other way (power 0.6) won fewer: the hand-set worth stays ("
         + (
             f"`python benchmarks/best_calibrate.py collect --games {games} --seed {data['collected']['seed']} --out "
             "results/best/calibration/expert-safe.csv.gz`, then `python benchmarks/best_calibrate.py fit "
@@ -600,7 +600,7 @@ def section(results: Path) -> str:
         parts.append(
             "### How the defaults were chosen\n\nEach change to `best` was first measured paired against the version "
             "before it on the same layouts (root seed 1: the earlier version's games are those of its paired runs in "
-            "`results/best/before-influence/`; later ones on fresh root seeds 7 to 11). Kept: the influence and the "
+            "`results/best/before-influence/`; later ones on fresh root seeds 7 to 12). Kept: the influence and the "
             "1,000-layout endgame; then the living-cell look-ahead (chosen on the exact regret below: in games its first "
             "form, rows below, was within the noise on seeds 7 and 8) and the influence weight 1.0 (the rows below: "
             "ahead on both seeds, on seed 7 with the rule before and on seed 8 with the first living form); what "

@@ -12,7 +12,7 @@ cell makes it 1. The score is at most the cell's own safety, which lets a search
 
 These figures are hand-set, not fitted. A fit to ``best``'s own games (``benchmarks/best_calibrate.py``) says a
 position with no counted safe cell is worth less than its blend (about the blend to the power 1.74), but playing with
-the fitted figures, or with figures moved the other way, won fewer expert games (``docs/results.md``).
+the fitted figures won no more expert games, and figures moved the other way won fewer (``docs/results.md``).
 """
 
 from __future__ import annotations
