@@ -117,6 +117,18 @@ def read_rows(path: Path) -> list[dict[str, float]]:
     return rows
 
 
+def _settings(path: Path) -> dict[str, Any] | None:
+    """What ``collect`` wrote beside a positions file (how they were collected), or None when it is not there."""
+    sidecar = path.with_name(path.name.split(".")[0] + ".json")
+    if not sidecar.exists():
+        return None
+    try:
+        settings: dict[str, Any] = json.loads(sidecar.read_text())
+    except ValueError as error:
+        raise SystemExit(f"best_calibrate: {sidecar}: not JSON ({error})") from None
+    return settings
+
+
 def fit(path: Path, out: Path) -> dict[str, Any]:
     import numpy as np
 
@@ -125,13 +137,14 @@ def fit(path: Path, out: Path) -> dict[str, Any]:
     except ImportError:
         raise SystemExit("best_calibrate: fit needs scipy: pip install -e '.[learn]'") from None
     rows = read_rows(path)
+    collected = _settings(path)
     covered = np.array([r["covered"] for r in rows])
     won = np.array([r["won"] for r in rows])
     living = np.array([r["living"] for r in rows]).astype(int)
     b1 = np.array([r["b1"] for r in rows])
     b2 = np.array([r["b2"] for r in rows])
     edges = np.unique(np.quantile(covered, np.linspace(0, 1, PHASES + 1)[1:-1]))
-    phase = np.searchsorted(edges, covered, side="right")
+    _, phase = np.unique(np.searchsorted(edges, covered, side="right"), return_inverse=True)  # no empty phase
     phases = int(phase.max()) + 1
     none = (4 * b1 + b2) / 5
     one = (4 + b1) / 5
@@ -161,9 +174,7 @@ def fit(path: Path, out: Path) -> dict[str, Any]:
             row[f"won{kind}"] = float(won[mask].mean()) if mask.any() else None
         table.append(row)
     data = {
-        "collected": json.loads(path.with_name(path.name.split(".")[0] + ".json").read_text())
-        if path.with_name(path.name.split(".")[0] + ".json").exists()
-        else None,
+        "collected": collected,
         "positions": len(rows),
         "k0": k0,
         "k1": k1,
@@ -221,10 +232,12 @@ def main() -> None:
                 parser.error(f"--{name} must be at least 1, not {getattr(args, name)}")
         try:
             x, y = (int(t) for t in args.first_click.split(","))
-            parse_board(args.board)
+        except ValueError:
+            parser.error(f"--first-click must be X,Y (two whole numbers), not {args.first_click!r}")
+        try:
             Rules(*parse_board(args.board), args.rule)
         except ValueError as error:
-            parser.error(f"--first-click/--board/--rule: {error}")
+            parser.error(f"--board {args.board!r} / --rule {args.rule!r}: {error}")
         count = collect(args.board, args.rule, (x, y), args.games, args.seed, args.out, args.jobs)
         print(f"best_calibrate: {count:,} positions written to {args.out}")
     else:

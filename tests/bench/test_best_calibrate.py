@@ -48,6 +48,17 @@ def test_collect_records_the_surviving_look_ahead_guesses(tmp_path):
     assert sidecar["games"] == 30 and sidecar["positions"] == len(rows) and sidecar["board"] == "30x16x99"
 
 
+def test_fit_takes_a_tiny_file(tmp_path):
+    """One position, and three in one phase: every phase in the table has positions, and the fit still runs."""
+    for rows in ([[0, 1, 400, 2, 0.8, 0.8, 1]], [[0, 1, 400, k, 0.8, 0.7, k % 2] for k in (0, 1, 2)]):
+        write(tmp_path / "tiny.csv.gz", rows)
+        done = run("fit", str(tmp_path / "tiny.csv.gz"), "--out", str(tmp_path / "fit"))
+        assert done.returncode == 0, done.stderr
+        data = json.loads((tmp_path / "fit" / "data.json").read_text())
+        assert data["positions"] == len(rows) and data["collected"] is None
+        assert all(p["n0"] + p["n1"] + p["n2"] > 0 for p in data["phases"])
+
+
 def test_fit_recovers_a_known_worth(tmp_path):
     """Positions whose win chance is 0.7 * blend ** 2 with no counted safe cell and 0.7 with two: k0 comes out near 2."""
     rng = np.random.default_rng(3)
@@ -75,15 +86,20 @@ def test_fit_recovers_a_known_worth(tmp_path):
         (["collect", "--games", "0", "--out", "{tmp}/c.csv.gz"], "--games must be at least 1, not 0"),
         (["collect", "--games", "1", "--first-click", "30,0", "--out", "{tmp}/c.csv.gz"], "off the 30x16 board"),
         (["collect", "--games", "1", "--board", "3x3x99", "--out", "{tmp}/c.csv.gz"], "do not fit"),
+        (["collect", "--games", "1", "--rule", "lucky", "--out", "{tmp}/c.csv.gz"], "--rule 'lucky'"),
+        (["collect", "--games", "1", "--first-click", "3", "--out", "{tmp}/c.csv.gz"], "--first-click must be X,Y"),
         (["fit", "{tmp}/missing.csv.gz", "--out", "{tmp}/o"], "cannot read"),
         (["fit", "{tmp}/header.csv.gz", "--out", "{tmp}/o"], "the header is not"),
         (["fit", "{tmp}/words.csv.gz", "--out", "{tmp}/o"], "words.csv.gz, line 3: not a row of numbers"),
         (["fit", "{tmp}/empty.csv.gz", "--out", "{tmp}/o"], "no positions"),
+        (["fit", "{tmp}/sidecar.csv.gz", "--out", "{tmp}/o"], "sidecar.json: not JSON"),
     ],
 )
 def test_bad_input_is_named(tmp_path, args, words):
     write(tmp_path / "header.csv.gz", [[1, 2, 3]], header=["a", "b", "c"])
     write(tmp_path / "words.csv.gz", [[0, 1, 400, 2, 0.8, 0.8, 1], [0, 2, "many", 2, 0.8, 0.8, 1]])
     write(tmp_path / "empty.csv.gz", [])
+    write(tmp_path / "sidecar.csv.gz", [[0, 1, 400, 2, 0.8, 0.8, 1]])
+    (tmp_path / "sidecar.json").write_text("{games: 3")
     done = run(*(a.replace("{tmp}", str(tmp_path)) for a in args))
     assert done.returncode != 0 and words in done.stderr and "Traceback" not in done.stderr, done.stderr
