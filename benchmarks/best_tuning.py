@@ -216,6 +216,18 @@ PAIRS = [
         ("tuning/worth-fitted-expert-safe-s12", "best"),
     ),
     (
+        "fitted worth with no counted safe cell only (blend ** 1.74; one living safe cell as before), expert safe (0,0), seed 11",
+        "4ae5815 + fitted L0 power",
+        ("tuning/reference-expert-safe-s11", "best"),
+        ("tuning/worth-fitted-l0-expert-safe-s11", "best"),
+    ),
+    (
+        "fitted worth with no counted safe cell only, as above, expert safe (0,0), seed 12",
+        "4ae5815 + fitted L0 power",
+        ("tuning/reference-expert-safe-s12", "best"),
+        ("tuning/worth-fitted-l0-expert-safe-s12", "best"),
+    ),
+    (
         "the opposite way (no counted safe cell: blend ** 0.6), expert safe (0,0), seed 11",
         "4ae5815 + power 0.6",
         ("tuning/reference-expert-safe-s11", "best"),

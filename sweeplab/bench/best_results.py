@@ -304,7 +304,8 @@ def _calibration(root: Path) -> str:
         + ", `results/best/calibration/`): with no counted safe cell it wins less often than the blend of its two "
         f"best safeties says (the blend to the power {data['k0']:.2f}; with one living safe cell, "
         f"((4 + b1) / 5) to the power {data['k1']:.2f}). Played (the rows seeded 11 and 12), that fitted worth won "
-        "no more expert games and a step the other way (power 0.6) won fewer: the hand-set worth stays ("
+        "no more expert games, nor did its figure for no counted safe cell alone, and a step the other way (power "
+        "0.6) won fewer: the hand-set worth stays ("
         + (
             f"`python benchmarks/best_calibrate.py collect --games {games} --seed {data['collected']['seed']} --out "
             "results/best/calibration/expert-safe.csv.gz`, then `python benchmarks/best_calibrate.py fit "
@@ -613,8 +614,8 @@ def section(results: Path) -> str:
             "two rows) won the same on 9x9 and fewer expert games, at seven to ten times the "
             "CPU: it stays off. "
             + _calibration(root)
-            + "Runs whose commit says `+ WEIGHT = 1.0`, `+ BLEND = ...`, `+ fitted powers` or `+ power 0.6` ran "
-            "from a copy of that commit with the constant changed (each "
+            + "Runs whose commit says `+ WEIGHT = 1.0`, `+ BLEND = ...`, `+ fitted powers`, `+ fitted L0 power` "
+            "or `+ power 0.6` ran from a copy of that commit with the constant changed (each "
             "`run.json` says so under `tree`). Written by "
             "`python benchmarks/best_tuning.py` (`results/best/tuning/`, each run's command in its `run.json`).\n\n"
             + _table(["change", "at commit", "games", "before %", "after %", "after - before, paired"], rows)
