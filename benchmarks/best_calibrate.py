@@ -14,7 +14,7 @@ position, and the maximum-likelihood k0, k1 with their log-likelihood beside the
   python benchmarks/best_calibrate.py collect --games 20000 --seed 101 --out results/best/calibration/expert-safe.csv.gz
   python benchmarks/best_calibrate.py fit results/best/calibration/expert-safe.csv.gz --out results/best/calibration
 
-The fit needs scipy (installed with the `learn` extra, which `make test` installs).
+The fit needs scipy (in the `dev` extra, which `make test` installs).
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def fit(path: Path, out: Path) -> dict[str, Any]:
     try:
         from scipy.optimize import minimize
     except ImportError:
-        raise SystemExit("best_calibrate: fit needs scipy: pip install -e '.[learn]'") from None
+        raise SystemExit("best_calibrate: fit needs scipy: pip install -e '.[dev]'") from None
     rows = read_rows(path)
     collected = _settings(path)
     covered = np.array([r["covered"] for r in rows])
