@@ -7,7 +7,8 @@ as it is, and then, on the same layout, each candidate cell forced as the first 
 there. The paired differences (candidate minus `best`'s own game, layout by layout) say whether an opening book of
 first guesses could win more games than the look-ahead.
 
-  python benchmarks/best_first_guess.py collect --board beginner --layouts 30000 --out results/best/first-guess/beginner-safe.csv.gz
+  python benchmarks/best_first_guess.py collect --board beginner --layouts 30000 \
+      --out results/best/first-guess/beginner-safe.csv.gz
   python benchmarks/best_first_guess.py summarise results/best/first-guess/*.csv.gz --out results/best/first-guess
 
 `collect` tries every covered cell up to the board's symmetries that keep the first click (on a square board with the
@@ -242,7 +243,8 @@ def summarise(paths: list[Path], out: Path, top: int = 5) -> dict[str, Any]:
         " and opens nothing, `best` played as it is and with each candidate forced as its first guess. Differences are"
         f" candidate minus `best`'s own game, paired by layout (± SE); a candidate counts as better only past {BAR:g} SE.",
         "",
-        "| board, rule, first click | k | layouts | `best`'s cell | `best` wins | candidates | better | top candidates (difference ± SE) |",
+        "| board, rule, first click | k | layouts | `best`'s cell | `best` wins | candidates | better"
+        " | top candidates (difference ± SE) |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for board in boards:
