@@ -34,6 +34,7 @@ from typing import Any
 
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game, GameState
+from sweeplab.core.geometry import Board
 from sweeplab.core.rules import Rules, parse_board
 from sweeplab.strategies.base import play
 from sweeplab.strategies.registry import make
@@ -227,12 +228,76 @@ def compare(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def lookahead_scores(settings: dict[str, Any], k: int, cells: list[int]) -> dict[int, float]:
+    """`best`'s look-ahead score (times its 50/50 influence factor) of each of ``cells`` as a first guess in the position
+    where the first click shows ``k`` and nothing else is open: what the look-ahead ranks the candidates by."""
+    from sweeplab.strategies.best.influence import Influence
+    from sweeplab.strategies.best.lookahead import Candidate, evaluate
+
+    width, height, mines = parse_board(settings["board"])
+    fx, fy = settings["first_click"]
+    click = fy * width + fx
+    rules = Rules(width, height, mines, "unsafe")
+    near = Board(width, height).neighbours[click]
+    far = [c for c in range(width * height) if c != click and c not in near]
+    game = Game(rules, layout=[*near[:k], *far[: mines - k]])  # any layout that shows k there
+    game.reveal(click)
+    observation = game.observation()
+    assert observation.view[click] == k
+    player = make("best")
+    player.begin(Rules(width, height, mines, settings["rule"]))
+    result = player.analyzer.analyze(observation)
+    influence = Influence(player.analyzer, observation, result, result.mines)
+    scores = {}
+    for cell in cells:
+        safety = 1.0 - result.probability(cell)
+        candidate = Candidate(cell, safety, factor=influence.factor(cell, safety) if safety > 0 else 1.0)
+        evaluate(player.analyzer, observation, result, candidate, -1.0, frozenset(result.mines), player.progress)
+        scores[cell] = candidate.score or 0.0
+    return scores
+
+
+def _ranks(values: list[float]) -> list[float]:
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for t in range(i, j + 1):
+            ranks[order[t]] = (i + j) / 2
+        i = j + 1
+    return ranks
+
+
+def spearman(xs: list[float], ys: list[float]) -> float | None:
+    """Spearman's rank correlation (ties at their mean rank); None with fewer than three points or no spread."""
+    if len(xs) < 3:
+        return None
+    rx, ry = _ranks(xs), _ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    return sxy / math.sqrt(sxx * syy) if sxx and syy else None
+
+
 def summarise(paths: list[Path], out: Path, top: int = 5) -> dict[str, Any]:
     """Write OUT/data.json and OUT/table.md for the collected files."""
     boards = []
     for path in paths:
         settings, rows = read(path)
-        boards.append({"file": path.name, "settings": settings, "positions": compare(rows)})
+        cell_of = {row["candidate"]: row["cell"] for row in rows}
+        positions = compare(rows)
+        for p in positions:
+            cells = [cell_of[c["cell"]] for c in p["candidates"]]
+            scores = lookahead_scores(settings, p["k"], cells + p["best_cells"])
+            for c, cell in zip(p["candidates"], cells, strict=True):
+                c["score"] = scores[cell]
+            p["best_score"] = [scores[c] for c in p["best_cells"]]
+            p["rank_correlation"] = spearman([c["score"] for c in p["candidates"]], [c["win"] for c in p["candidates"]])
+        boards.append({"file": path.name, "settings": settings, "positions": positions})
     data = {"bar_se": BAR, "boards": boards}
     out.mkdir(parents=True, exist_ok=True)
     (out / "data.json").write_text(json.dumps(data, indent=1) + "\n")
@@ -243,9 +308,12 @@ def summarise(paths: list[Path], out: Path, top: int = 5) -> dict[str, Any]:
         " and opens nothing, `best` played as it is and with each candidate forced as its first guess. Differences are"
         f" candidate minus `best`'s own game, paired by layout (± SE); a candidate counts as better only past {BAR:g} SE.",
         "",
-        "| board, rule, first click | k | layouts | `best`'s cell | `best` wins | candidates | better"
+        "`best`'s look-ahead ranks the candidates by their score (times the 50/50 influence factor); ρ is Spearman's"
+        " rank correlation of that score with the measured win rate across the candidates.",
+        "",
+        "| board, rule, first click | k | layouts | `best`'s cell | `best` wins | candidates | better | ρ"
         " | top candidates (difference ± SE) |",
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for board in boards:
         s = board["settings"]
@@ -253,10 +321,11 @@ def summarise(paths: list[Path], out: Path, top: int = 5) -> dict[str, Any]:
         where = f"{s['board']} {s['rule']} ({s['first_click'][0]},{s['first_click'][1]})"
         for p in board["positions"]:
             own = ", ".join(f"({c % width},{c // width})" for c in p["best_cells"])
+            rho = "" if p["rank_correlation"] is None else f"{p['rank_correlation']:.2f}"
             tops = "; ".join(f"({c['cell']}) {100 * c['difference']:+.2f} ± {100 * c['se']:.2f}" for c in p["candidates"][:top])
             lines.append(
                 f"| {where} | {p['k']} | {p['layouts']:,} | {own} | {100 * p['best_win']:.2f}% ± {100 * p['best_se']:.2f} |"
-                f" {len(p['candidates'])} | {', '.join(p['better']) or 'none'} | {tops} |"
+                f" {len(p['candidates'])} | {', '.join(p['better']) or 'none'} | {rho} | {tops} |"
             )
     (out / "table.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))

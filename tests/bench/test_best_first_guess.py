@@ -153,3 +153,19 @@ def test_a_missing_or_broken_sidecar_is_named(tmp_path):
     sidecar.unlink()
     done = run("summarise", str(path), "--out", str(tmp_path / "out"))
     assert done.returncode != 0 and "s.json" in done.stderr
+
+
+def test_lookahead_scores_rank_best_s_own_cell_first():
+    """On 9x9/10 with (0,0) showing 1, `best` guesses the far corner (8,0): its score is the highest, above a cell
+    beside the number (2,2) and a cell of the number itself (1,1, one chance in three of a mine)."""
+    settings = {"board": "9x9x10", "rule": "safe", "first_click": [0, 0]}
+    scores = survey.lookahead_scores(settings, 1, [8, 20, 10])
+    assert scores[8] > scores[20] > scores[10] > 0
+    assert scores[10] <= 2 / 3  # a score is at most the cell's safety
+
+
+def test_spearman():
+    assert survey.spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
+    assert survey.spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert survey.spearman([1, 1, 2], [5, 5, 9]) == pytest.approx(1.0)  # ties share their mean rank
+    assert survey.spearman([1, 2], [1, 2]) is None and survey.spearman([1, 1, 1], [1, 2, 3]) is None
