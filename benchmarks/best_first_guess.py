@@ -283,11 +283,26 @@ def spearman(xs: list[float], ys: list[float]) -> float | None:
     return sxy / math.sqrt(sxx * syy) if sxx and syy else None
 
 
-def summarise(paths: list[Path], out: Path, top: int = 5) -> dict[str, Any]:
-    """Write OUT/data.json and OUT/table.md for the collected files."""
+def command(settings: dict[str, Any], path: Path) -> str:
+    """The ``collect`` command that wrote a survey, from its sidecar (``--cells`` only where not every cell was tried)."""
+    width, height, _ = parse_board(settings["board"])
+    x, y = settings["first_click"]
+    words = ["python benchmarks/best_first_guess.py collect", f"--board {settings['board']}", f"--rule {settings['rule']}"]
+    words += [f"--first-click {x},{y}", f"--layouts {settings['layouts']}", f"--seed {settings['seed']}"]
+    cells = [tuple(c) for c in settings["candidates"]]
+    if cells != symmetric_cells(width, height, (x, y)):
+        words.append('--cells "' + " ".join(f"{a},{b}" for a, b in cells) + '"')
+    return " ".join([*words, f"--out {path}"])
+
+
+def summarise(paths: list[Path], out: Path, top: int = 5, tree: str | None = None) -> dict[str, Any]:
+    """Write OUT/data.json and OUT/table.md for the collected files (``tree``: the commit they were played at)."""
     boards = []
     for path in paths:
         settings, rows = read(path)
+        for key in ("board", "rule", "first_click", "layouts", "seed", "candidates"):
+            if key not in settings:
+                raise SystemExit(f"best_first_guess: {_sidecar(path)}: no {key!r} (not written by collect)")
         cell_of = {row["candidate"]: row["cell"] for row in rows}
         positions = compare(rows)
         for p in positions:
@@ -297,8 +312,12 @@ def summarise(paths: list[Path], out: Path, top: int = 5) -> dict[str, Any]:
                 c["score"] = scores[cell]
             p["best_score"] = [scores[c] for c in p["best_cells"]]
             p["rank_correlation"] = spearman([c["score"] for c in p["candidates"]], [c["win"] for c in p["candidates"]])
-        boards.append({"file": path.name, "settings": settings, "positions": positions})
-    data = {"bar_se": BAR, "boards": boards}
+        boards.append({"file": path.name, "settings": settings, "command": command(settings, path), "positions": positions})
+    data: dict[str, Any] = {"bar_se": BAR, "boards": boards}
+    if tree:
+        data["tree"] = tree
+    data["command"] = " ".join(["python benchmarks/best_first_guess.py summarise", *map(str, paths), f"--out {out}"])
+    data["command"] += f" --tree {tree}" if tree else ""
     out.mkdir(parents=True, exist_ok=True)
     (out / "data.json").write_text(json.dumps(data, indent=1) + "\n")
     lines = [
@@ -327,6 +346,7 @@ def summarise(paths: list[Path], out: Path, top: int = 5) -> dict[str, Any]:
                 f"| {where} | {p['k']} | {p['layouts']:,} | {own} | {100 * p['best_win']:.2f}% ± {100 * p['best_se']:.2f} |"
                 f" {len(p['candidates'])} | {', '.join(p['better']) or 'none'} | {rho} | {tops} |"
             )
+    lines += ["", "Commands:", "", "```", *(b["command"] for b in boards), data["command"], "```"]
     (out / "table.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return data
@@ -347,6 +367,7 @@ def main() -> None:
     two = sub.add_parser("summarise", help="compare the candidates and write data.json and table.md")
     two.add_argument("surveys", type=Path, nargs="+")
     two.add_argument("--out", type=Path, required=True)
+    two.add_argument("--tree", help="the commit the surveys were played at, kept in data.json")
     args = parser.parse_args()
     if args.what == "collect":
         for name in ("layouts", "jobs"):
@@ -363,7 +384,7 @@ def main() -> None:
         count = collect(args.board, args.rule, (x, y), args.layouts, args.seed, args.out, args.jobs, args.cells)
         print(f"best_first_guess: {count:,} layouts needed a first guess; written to {args.out}")
     else:
-        summarise(args.surveys, args.out)
+        summarise(args.surveys, args.out, tree=args.tree)
 
 
 if __name__ == "__main__":

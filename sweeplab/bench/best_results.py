@@ -316,6 +316,60 @@ def _calibration(root: Path) -> str:
     )
 
 
+def _first_guess(root: Path) -> str:
+    """The first-guess survey (``results/best/first-guess/``, ``benchmarks/best_first_guess.py``), or ""."""
+    data = _load(root / "first-guess" / "data.json")
+    if data is None:
+        return ""
+    rows = []
+    for board in data["boards"]:
+        s = board["settings"]
+        width = int(s["board"].split("x")[0])
+        for p in board["positions"]:
+            top = p["candidates"][0] if p["candidates"] else None
+            rows.append(
+                [
+                    f"{s['board']} {s['rule']} ({s['first_click'][0]}, {s['first_click'][1]})",
+                    p["k"],
+                    f"{p['layouts']:,}",
+                    ", ".join(f"({c % width}, {c // width})" for c in p["best_cells"]),
+                    _pct(p["best_win"], p["best_se"]),
+                    len(p["candidates"]),
+                    ", ".join(p["better"]) or "none",
+                    "" if p["rank_correlation"] is None else f"{p['rank_correlation']:.2f}",
+                    "" if top is None else f"({top['cell']}) {100 * top['difference']:+.2f} ± {100 * top['se']:.2f}",
+                ]
+            )
+    return (
+        "### First guesses\n\n"
+        "When the first click shows a number and opens nothing, the position depends on that number k alone and "
+        "`best` always guesses the same cell for it. Is it the best cell? For every layout where this happens, "
+        "`best`'s own game was played and, on the same layout, each candidate was forced as the first guess with "
+        "`best` playing on; the difference is the candidate's win rate minus `best`'s, paired by layout. With many "
+        f"candidates the largest difference is biased upwards, so a candidate counts as better only past {data['bar_se']:g} SE. "
+        "rho is the rank correlation between the look-ahead's score of the candidates and their measured win rates"
+        + (f"; played at {data['tree']}" if data.get("tree") else "")
+        + ". An opening book of first guesses would win more games only where a candidate is better.\n\n"
+        + _table(
+            [
+                "board, rule, first click",
+                "k",
+                "layouts",
+                "`best`'s guess",
+                "`best` win %",
+                "candidates",
+                "better",
+                "rho",
+                "highest candidate (difference ± SE)",
+            ],
+            rows,
+        )
+        + "\nCommands (data in `results/best/first-guess/`, each candidate's figures in its `data.json`):\n\n```\n"
+        + "\n".join([*(b["command"] for b in data["boards"]), data["command"]])
+        + "\n```"
+    )
+
+
 def verdict(rate: float, se: float, games: int, target: float) -> str:
     """The gap to an issue target in plain words, e.g. ``41.00 ± 0.50 at n=10,000; target 41.5; not shown, 0.50 short``.
 
@@ -651,6 +705,9 @@ def section(results: Path) -> str:
             + _table(["board", "rule", "first click", "games", "best win %", ""], rows)
             + f"\nCommands: {first_clicks['command']} (data in `results/best/openings/`)."
         )
+    first_guess = _first_guess(root)
+    if first_guess:
+        parts.append(first_guess)
     cost_data = _load(root / "cost" / "data.json")
     if cost_data is not None:
         rows = [

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from sweeplab.bench.best_results import section
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "best_first_guess.py"
 _spec = importlib.util.spec_from_file_location("best_first_guess", SCRIPT)
 assert _spec is not None and _spec.loader is not None
@@ -35,7 +37,7 @@ def write(path: Path, rows: list[list[object]], header: tuple[str, ...] = survey
     writer.writerows(rows)
     path.write_bytes(gzip.compress(text.getvalue().encode()))
     path.with_name(path.name.split(".")[0] + ".json").write_text(
-        json.dumps({"board": "9x9x10", "rule": "safe", "first_click": [0, 0]})
+        json.dumps({"board": "9x9x10", "rule": "safe", "first_click": [0, 0], "layouts": 9, "seed": 1, "candidates": [[3, 0]]})
     )
 
 
@@ -76,6 +78,13 @@ def test_collect_plays_best_and_each_forced_guess_on_the_same_layouts(tmp_path):
     first = data["boards"][0]["positions"][0]
     assert first["best_cells"] == [8] and {c["cell"] for c in first["candidates"]} == {"8,0", "2,2"}
     assert "(8,0)" in (tmp_path / "s" / "table.md").read_text()
+    # the docs section (docs/results.md, through resultsdoc) shows it, with the commands that made it
+    results = tmp_path / "results" / "best" / "first-guess"
+    results.mkdir(parents=True)
+    (results / "data.json").write_bytes((tmp_path / "s" / "data.json").read_bytes())
+    text = section(tmp_path / "results")
+    assert "### First guesses" in text and "| 9x9x10 safe (0, 0) | 1 |" in text and "| (8, 0) |" in text
+    assert '--seed 3 --cells "8,0 2,2" --out ' in text and "best_first_guess.py summarise" in text
 
 
 def test_compare_pairs_by_layout_and_needs_the_bar():
@@ -147,6 +156,9 @@ def test_a_missing_or_broken_sidecar_is_named(tmp_path):
     path = tmp_path / "s.csv.gz"
     write(path, [[0, 1, "best", 8, 1]])
     sidecar = tmp_path / "s.json"
+    sidecar.write_text(json.dumps({"board": "9x9x10"}))
+    done = run("summarise", str(path), "--out", str(tmp_path / "out"))
+    assert done.returncode != 0 and "s.json" in done.stderr and "no 'rule'" in done.stderr
     sidecar.write_text("{not json")
     done = run("summarise", str(path), "--out", str(tmp_path / "out"))
     assert done.returncode != 0 and "s.json" in done.stderr and "not JSON" in done.stderr
