@@ -97,10 +97,9 @@ def collect(
 ) -> int:
     """Play the survey and write ``out`` (CSV.gz) and its sidecar; returns the number of layouts that needed a guess."""
     width, height, mines = parse_board(board)
-    if rule == "zero":
-        raise SystemExit(
-            "best_first_guess: --rule zero: the first click always opens an area, so there is no first guess to survey"
-        )
+    if rule in ("zero", "hint"):
+        why = "always opens an area at the first click" if rule == "zero" else "opens a cell of its own before the first click"
+        raise SystemExit(f"best_first_guess: --rule {rule}: the game {why}, so no position depends on k alone")
     if not (0 <= first[0] < width and 0 <= first[1] < height):
         raise SystemExit(f"best_first_guess: --first-click {first[0]},{first[1]} is off the {width}x{height} board")
     shortlist = parse_cells(cells, width, height, first) if cells else symmetric_cells(width, height, first)
@@ -357,7 +356,7 @@ def main() -> None:
     sub = parser.add_subparsers(dest="what", required=True)
     one = sub.add_parser("collect", help="play best and every forced first guess on the same layouts")
     one.add_argument("--board", default="beginner", help="a preset or WIDTHxHEIGHTxMINES (default beginner)")
-    one.add_argument("--rule", default="safe", help="the first-click rule (default safe)")
+    one.add_argument("--rule", default="safe", help="the first-click rule: safe (default), unsafe or xp")
     one.add_argument("--first-click", default="0,0", help="X,Y of the first click (default 0,0)")
     one.add_argument("--cells", help='the candidate first guesses, "X,Y X,Y ..." (default: every cell up to symmetry)')
     one.add_argument("--layouts", type=int, required=True, help="layouts dealt (about a third to a half need a guess)")

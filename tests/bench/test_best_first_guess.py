@@ -113,6 +113,7 @@ def test_compare_pairs_by_layout_and_needs_the_bar():
         (["collect", "--layouts", "3", "--cells", "0,0"], ["0,0", "the first click"]),
         (["collect", "--layouts", "3", "--cells", "1,2 1,2"], ["1,2", "twice"]),
         (["collect", "--layouts", "3", "--rule", "zero"], ["--rule zero", "opens an area"]),
+        (["collect", "--layouts", "3", "--rule", "hint"], ["--rule hint", "a cell of its own"]),
         (["collect", "--layouts", "0"], ["--layouts", "at least 1"]),
         (["collect", "--layouts", "3", "--first-click", "a"], ["--first-click", "'a'"]),
         (["collect", "--layouts", "3", "--board", "3x3x20"], ["--board", "3x3x20"]),
