@@ -64,8 +64,8 @@ def symmetric_cells(width: int, height: int, first: tuple[int, int]) -> list[tup
     return out
 
 
-def _layout(task: tuple[int, int, int, str, int, int, int, tuple[tuple[int, int], ...]]) -> list[tuple[Any, ...]]:
-    width, height, mines, rule, first, root, index, cells = task
+def _layout(task: tuple[int, int, int, str, int, int, int, tuple[tuple[int, int], ...], int | None]) -> list[tuple[Any, ...]]:
+    width, height, mines, rule, first, root, index, cells, shown = task
     rules = Rules(width, height, mines, rule)
     layout_seed, strategy_seed = game_seeds(root, index)
 
@@ -76,8 +76,8 @@ def _layout(task: tuple[int, int, int, str, int, int, int, tuple[tuple[int, int]
 
     game = opened()
     k = game.observation().view[first]
-    if game.state is not GameState.PLAYING or k <= 0:
-        return []  # the first click opened an area (or ended the game): nothing to guess yet
+    if game.state is not GameState.PLAYING or k <= 0 or (shown is not None and k != shown):
+        return []  # the first click opened an area (or ended the game, or shows another number): not surveyed
     player = make("best", seed=strategy_seed)
     play(player, game)
     own = player.guesses[0].cell if player.guesses else -1
@@ -93,7 +93,15 @@ def _layout(task: tuple[int, int, int, str, int, int, int, tuple[tuple[int, int]
 
 
 def collect(
-    board: str, rule: str, first: tuple[int, int], layouts: int, seed: int, out: Path, jobs: int, cells: str | None
+    board: str,
+    rule: str,
+    first: tuple[int, int],
+    layouts: int,
+    seed: int,
+    out: Path,
+    jobs: int,
+    cells: str | None,
+    shown: int | None = None,
 ) -> int:
     """Play the survey and write ``out`` (CSV.gz) and its sidecar; returns the number of layouts that needed a guess."""
     width, height, mines = parse_board(board)
@@ -104,7 +112,7 @@ def collect(
         raise SystemExit(f"best_first_guess: --first-click {first[0]},{first[1]} is off the {width}x{height} board")
     shortlist = parse_cells(cells, width, height, first) if cells else symmetric_cells(width, height, first)
     click = first[1] * width + first[0]
-    tasks = [(width, height, mines, rule, click, seed, i, tuple(shortlist)) for i in range(layouts)]
+    tasks = [(width, height, mines, rule, click, seed, i, tuple(shortlist), shown) for i in range(layouts)]
     rows: list[tuple[Any, ...]] = []
     guessed = 0
     print(f"best_first_guess: {layouts:,} layouts, {len(shortlist)} candidate cells, {jobs} jobs", flush=True)
@@ -122,6 +130,8 @@ def collect(
     out.write_bytes(gzip.compress(text.getvalue().encode(), mtime=0))
     settings = {"board": f"{width}x{height}x{mines}", "rule": rule, "first_click": list(first), "layouts": layouts}
     settings |= {"seed": seed, "guessed": guessed, "candidates": [list(c) for c in shortlist], "strategy": "best"}
+    if shown is not None:
+        settings["shown"] = shown
     _sidecar(out).write_text(json.dumps(settings, indent=1) + "\n")
     return guessed
 
@@ -288,6 +298,8 @@ def command(settings: dict[str, Any], path: Path) -> str:
     x, y = settings["first_click"]
     words = ["python benchmarks/best_first_guess.py collect", f"--board {settings['board']}", f"--rule {settings['rule']}"]
     words += [f"--first-click {x},{y}", f"--layouts {settings['layouts']}", f"--seed {settings['seed']}"]
+    if settings.get("shown") is not None:
+        words.append(f"--shown {settings['shown']}")
     cells = [tuple(c) for c in settings["candidates"]]
     if cells != symmetric_cells(width, height, (x, y)):
         words.append('--cells "' + " ".join(f"{a},{b}" for a, b in cells) + '"')
@@ -358,6 +370,7 @@ def main() -> None:
     one.add_argument("--board", default="beginner", help="a preset or WIDTHxHEIGHTxMINES (default beginner)")
     one.add_argument("--rule", default="safe", help="the first-click rule: safe (default), unsafe or xp")
     one.add_argument("--first-click", default="0,0", help="X,Y of the first click (default 0,0)")
+    one.add_argument("--shown", type=int, help="survey only the layouts whose first click shows this number (default: any)")
     one.add_argument("--cells", help='the candidate first guesses, "X,Y X,Y ..." (default: every cell up to symmetry)')
     one.add_argument("--layouts", type=int, required=True, help="layouts dealt (about a third to a half need a guess)")
     one.add_argument("--seed", type=int, default=201, help="root seed of the layouts (default 201)")
@@ -380,7 +393,9 @@ def main() -> None:
             Rules(*parse_board(args.board), args.rule)
         except ValueError as error:
             parser.error(f"--board {args.board!r} / --rule {args.rule!r}: {error}")
-        count = collect(args.board, args.rule, (x, y), args.layouts, args.seed, args.out, args.jobs, args.cells)
+        if args.shown is not None and not 1 <= args.shown <= 8:
+            parser.error(f"--shown must be 1 to 8 (a number the first click can show without opening an area), not {args.shown}")
+        count = collect(args.board, args.rule, (x, y), args.layouts, args.seed, args.out, args.jobs, args.cells, args.shown)
         print(f"best_first_guess: {count:,} layouts needed a first guess; written to {args.out}")
     else:
         summarise(args.surveys, args.out, tree=args.tree)

@@ -115,6 +115,7 @@ def test_compare_pairs_by_layout_and_needs_the_bar():
         (["collect", "--layouts", "3", "--rule", "zero"], ["--rule zero", "opens an area"]),
         (["collect", "--layouts", "3", "--rule", "hint"], ["--rule hint", "a cell of its own"]),
         (["collect", "--layouts", "0"], ["--layouts", "at least 1"]),
+        (["collect", "--layouts", "3", "--shown", "0"], ["--shown", "1 to 8", "not 0"]),
         (["collect", "--layouts", "3", "--first-click", "a"], ["--first-click", "'a'"]),
         (["collect", "--layouts", "3", "--board", "3x3x20"], ["--board", "3x3x20"]),
         (["summarise", "missing.csv.gz", "--out", "o"], ["cannot read", "missing.csv.gz"]),
@@ -166,6 +167,16 @@ def test_a_missing_or_broken_sidecar_is_named(tmp_path):
     sidecar.unlink()
     done = run("summarise", str(path), "--out", str(tmp_path / "out"))
     assert done.returncode != 0 and "s.json" in done.stderr
+
+
+def test_shown_surveys_one_number_only(tmp_path):
+    out = tmp_path / "two.csv.gz"
+    done = run("collect", "--layouts", "60", "--seed", "3", "--jobs", "1", "--shown", "2", "--cells", "2,2", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    rows = rows_of(out)
+    assert rows and {row["k"] for row in rows} == {"2"}
+    sidecar = json.loads((tmp_path / "two.json").read_text())
+    assert sidecar["shown"] == 2 and "--shown 2" in survey.command(sidecar, out)
 
 
 def test_lookahead_scores_rank_best_s_own_cell_first():
