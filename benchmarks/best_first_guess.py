@@ -266,30 +266,13 @@ def lookahead_scores(settings: dict[str, Any], k: int, cells: list[int]) -> dict
     return scores
 
 
-def _ranks(values: list[float]) -> list[float]:
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for t in range(i, j + 1):
-            ranks[order[t]] = (i + j) / 2
-        i = j + 1
-    return ranks
-
-
 def spearman(xs: list[float], ys: list[float]) -> float | None:
-    """Spearman's rank correlation (ties at their mean rank); None with fewer than three points or no spread."""
-    if len(xs) < 3:
+    """Spearman's rank correlation (scipy's; ties at their mean rank); None with fewer than three points or no spread."""
+    if len(xs) < 3 or len(set(xs)) < 2 or len(set(ys)) < 2:
         return None
-    rx, ry = _ranks(xs), _ranks(ys)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
-    sxx = sum((a - mx) ** 2 for a in rx)
-    syy = sum((b - my) ** 2 for b in ry)
-    return sxy / math.sqrt(sxx * syy) if sxx and syy else None
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(xs, ys).statistic)
 
 
 def command(settings: dict[str, Any], path: Path) -> str:
