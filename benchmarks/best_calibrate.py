@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.analysis.exact import Analyzer
+from sweeplab.bench.best_results import first_click_arg
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.observation import COVERED
@@ -217,7 +218,7 @@ def main() -> None:
     one = sub.add_parser("collect", help="play best and record the position after each look-ahead guess it survives")
     one.add_argument("--board", default="expert", help="a preset or WIDTHxHEIGHTxMINES (default expert)")
     one.add_argument("--rule", default="safe", help="the first-click rule (default safe)")
-    one.add_argument("--first-click", default="0,0", help="X,Y of the first click (default 0,0)")
+    one.add_argument("--first-click", type=first_click_arg, default=(0, 0), help="X,Y of the first click (default 0,0)")
     one.add_argument("--games", type=int, required=True)
     one.add_argument("--seed", type=int, default=101)
     one.add_argument("--out", type=Path, required=True)
@@ -230,10 +231,7 @@ def main() -> None:
         for name in ("games", "jobs"):
             if getattr(args, name) < 1:
                 parser.error(f"--{name} must be at least 1, not {getattr(args, name)}")
-        try:
-            x, y = (int(t) for t in args.first_click.split(","))
-        except ValueError:
-            parser.error(f"--first-click must be X,Y (two whole numbers), not {args.first_click!r}")
+        x, y = args.first_click
         try:
             Rules(*parse_board(args.board), args.rule)
         except ValueError as error:

@@ -32,6 +32,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from sweeplab.bench.best_results import first_click_arg
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.geometry import Board
@@ -352,7 +353,7 @@ def main() -> None:
     one = sub.add_parser("collect", help="play best and every forced first guess on the same layouts")
     one.add_argument("--board", default="beginner", help="a preset or WIDTHxHEIGHTxMINES (default beginner)")
     one.add_argument("--rule", default="safe", help="the first-click rule: safe (default), unsafe or xp")
-    one.add_argument("--first-click", default="0,0", help="X,Y of the first click (default 0,0)")
+    one.add_argument("--first-click", type=first_click_arg, default=(0, 0), help="X,Y of the first click (default 0,0)")
     one.add_argument("--shown", type=int, help="survey only the layouts whose first click shows this number (default: any)")
     one.add_argument("--cells", help='the candidate first guesses, "X,Y X,Y ..." (default: every cell up to symmetry)')
     one.add_argument("--layouts", type=int, required=True, help="layouts dealt (about a third to a half need a guess)")
@@ -368,10 +369,7 @@ def main() -> None:
         for name in ("layouts", "jobs"):
             if getattr(args, name) < 1:
                 parser.error(f"--{name} must be at least 1, not {getattr(args, name)}")
-        try:
-            x, y = (int(t) for t in args.first_click.split(","))
-        except ValueError:
-            parser.error(f"--first-click must be X,Y (two whole numbers), not {args.first_click!r}")
+        x, y = args.first_click
         try:
             Rules(*parse_board(args.board), args.rule)
         except ValueError as error:

@@ -725,6 +725,11 @@ class OptimalSearch:
             free += len(self.board.neighbours[click])
         return math.comb(cells - free, mines)
 
+    def move_value(self, revealed: int, code: int, layouts: list[int], cell: int, namespace: int = -1) -> int:
+        """``W`` of revealing ``cell`` in a closed state (``layouts`` in the search's form), exactly: the layouts that
+        revealing it and then playing optimally wins."""
+        return self._top_move(revealed, code, layouts, cell, -1, namespace)
+
     def move_values(
         self, revealed: int, code: int, layouts: list[int], namespace: int = -1, exact: bool = False
     ) -> list[tuple[int, int, bool]]:

@@ -459,6 +459,88 @@ def _against_earlier(root: Path) -> str:
     )
 
 
+def _optimal_gap(root: Path) -> str:
+    """The exact split of `best`'s gap to optimal play on small boards (``results/best/optimal-gap/``,
+    ``benchmarks/best_optimal_gap.py``), or ""."""
+    data = _load(root / "optimal-gap" / "data.json")
+    if data is None:
+        return ""
+    rows = []
+    pictures = []
+    for d in data["boards"]:
+        s = d["settings"]
+        part = d["by_guess_number"]
+        first = part.get("1", {}).get("regret_points", 0.0)
+        middle = sum(part.get(k, {}).get("regret_points", 0.0) for k in ("2", "3"))
+        look = sum(v["regret_points"] for k, v in d["by_decision"].items() if "look-ahead" in k)
+        top = d["top"][0] if d["top"] else None
+        rows.append(
+            [
+                f"{s['board']} {s['rule']} ({s['first_click'][0]}, {s['first_click'][1]})",
+                f"`{s['strategy']}`",
+                f"{d['layouts']:,}",
+                f"{100 * d['optimal_rate']:.2f}",
+                f"{100 * d['win_rate']:.2f}",
+                f"{d['gap_points']:.2f}",
+                f"{first:.2f}",
+                f"{middle:.2f}",
+                f"{d['gap_points'] - first - middle:.2f}",
+                f"{look:.2f}" if s["strategy"].startswith("best") else "",
+            ]
+        )
+        if top is not None and s["strategy"] == "best":
+            pictures.append(
+                f"{s['board']} {s['rule']}, guess {top['guess_number']} ({top['layouts']:,} layouts, "
+                f"{100 * top['safety']:.1f}% safe either way"
+                if top["safety"] == top["optimal_safety"]
+                else f"{s['board']} {s['rule']}, guess {top['guess_number']} ({top['layouts']:,} layouts; S "
+                f"{100 * top['safety']:.1f}% safe, O {100 * top['optimal_safety']:.1f}%"
+            )
+            pictures[-1] += (
+                f"): S wins {top['wins']:,}, O {top['optimal_wins']:,}; {top['regret_points']:.2f} points of all "
+                f"games ({top['decision']})\n" + "\n".join("    " + r for r in top["picture"])
+            )
+    return (
+        "### Against optimal play on small boards\n\n"
+        "Where does `best` lose against a perfect player? On boards small enough for the optimal search (issue 10), "
+        "each strategy was played on every layout the rule deals (first click (0, 0) by the harness, as "
+        "`sweeplab evaluate --first-click 0,0`), and every position where it guessed was valued exactly: the layouts "
+        "the best move there wins with optimal play after it, less those the strategy's move wins with optimal play "
+        "after it. Summed over its guesses these regrets are exactly the layouts the optimum wins and the strategy "
+        "loses (the script checks the identity), so the gap splits exactly by the guess's number in the game and by "
+        "what decided it. The figures are exact fractions of every layout: no standard error applies. Points are of "
+        "all games"
+        + (f"; played at {data['tree']}" if data.get("tree") else "")
+        + ".\n\n"
+        + _table(
+            [
+                "board, rule, first click",
+                "strategy",
+                "layouts",
+                "optimal %",
+                "strategy %",
+                "gap",
+                "at guess 1",
+                "guesses 2-3",
+                "later",
+                "by the look-ahead",
+            ],
+            rows,
+        )
+        + (
+            "\nThe costliest position for `best` on each board (S its guess, O the optimal move, * both; numbers "
+            "are revealed cells, `.` covered):\n\n```\n" + "\n\n".join(pictures) + "\n```\n"
+            if pictures
+            else ""
+        )
+        + "\nCommands (data in `results/best/optimal-gap/`, each board's positions in its JSON):\n\n```\n"
+        + "\n".join(
+            [*(f"{d['command']} --jobs 2 --out results/best/optimal-gap/{d['file']}" for d in data["boards"]), data["command"]]
+        )
+        + "\n```"
+    )
+
+
 def _regret(root: Path) -> str:
     """The regret section: each strategy's move against the exact optimum, position by position."""
     data = _load(root / "regret" / "data.json")
@@ -674,9 +756,12 @@ def section(results: Path) -> str:
             "`python benchmarks/best_tuning.py` (`results/best/tuning/`, each run's command in its `run.json`).\n\n"
             + _table(["change", "at commit", "games", "before %", "after %", "after - before, paired"], rows)
         )
+    optimal_gap = _optimal_gap(root)
     regret = _regret(root)
     if regret:
         parts.append(regret)
+    if optimal_gap:
+        parts.append(optimal_gap)
     first_clicks = _load(root / "openings" / "data.json")
     if first_clicks is not None:
         rows = [
@@ -744,7 +829,8 @@ def _table(header: list[str], rows: list[list[Any]]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _click(text: str) -> tuple[int, int]:
+def first_click_arg(text: str) -> tuple[int, int]:
+    """An argparse type for ``--first-click X,Y`` (the scripts in ``benchmarks/`` use it too)."""
     try:
         x, y = (int(v) for v in text.split(","))
     except ValueError:
@@ -770,7 +856,9 @@ def main(argv: list[str] | None = None) -> int:
     spend = sub.add_parser("cost", help="play best on one core and add its CPU and endgame-budget figures to DIR/data.json")
     spend.add_argument("--board", default="expert", help="a preset or WIDTHxHEIGHTxMINES (default: expert)")
     spend.add_argument("--rule", default="safe", help="first-click rule (default: safe)")
-    spend.add_argument("--first-click", type=_click, default=(0, 0), help="X,Y revealed before best plays (default: 0,0)")
+    spend.add_argument(
+        "--first-click", type=first_click_arg, default=(0, 0), help="X,Y revealed before best plays (default: 0,0)"
+    )
     spend.add_argument("--games", type=int, default=2000, help="games to play (default: 2000)")
     spend.add_argument("--seed", type=int, default=0, help="root seed: the bench's layouts (default: 0)")
     spend.add_argument("--out", type=Path, required=True, help="directory of data.json (a point per board and rule)")

@@ -146,6 +146,18 @@ def test_four_by_four_four_mines_is_961_of_1820():
     assert result.best == (1, 2, 4, 7, 8, 11, 13, 14)  # the edge cells next to the corners
 
 
+@pytest.mark.parametrize("kernel", ENGINES, ids=lambda k: "C" if k else "python")
+def test_move_value_is_each_moves_exact_worth(kernel):
+    """After the corner of 4x4x4 shows its number, ``move_value`` of every cell equals ``move_values(exact=True)``, and
+    the best of them is the state's value that ``move_values`` puts first."""
+    search = OptimalSearch(4, 4, 4, kernel=kernel)
+    layouts = [e for e in search.every_encoded() if not e & 1 and (e >> 16) & 15 == 1]  # the corner shows 1
+    revealed, code = 1, (1 + 1)
+    exact = search.move_values(revealed, code, layouts, exact=True)
+    assert all(search.move_value(revealed, code, layouts, cell) == wins for wins, cell, _ in exact)
+    assert search.move_values(revealed, code, layouts)[0][0] == max(wins for wins, _, _ in exact)
+
+
 def test_safe_is_unsafe_given_a_surviving_first_click():
     """Under ``unsafe`` every first click survives with chance (cells - mines) / cells and then faces the ``safe`` deal."""
     search = OptimalSearch(4, 4, 3)

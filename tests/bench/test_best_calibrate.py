@@ -92,7 +92,7 @@ def test_fit_recovers_a_known_worth(tmp_path):
         (["collect", "--games", "1", "--first-click", "30,0", "--out", "{tmp}/c.csv.gz"], "off the 30x16 board"),
         (["collect", "--games", "1", "--board", "3x3x99", "--out", "{tmp}/c.csv.gz"], "do not fit"),
         (["collect", "--games", "1", "--rule", "lucky", "--out", "{tmp}/c.csv.gz"], "--rule 'lucky'"),
-        (["collect", "--games", "1", "--first-click", "3", "--out", "{tmp}/c.csv.gz"], "--first-click must be X,Y"),
+        (["collect", "--games", "1", "--first-click", "3", "--out", "{tmp}/c.csv.gz"], "a first click is X,Y"),
         (["fit", "{tmp}/missing.csv.gz", "--out", "{tmp}/o"], "cannot read"),
         (["fit", "{tmp}/header.csv.gz", "--out", "{tmp}/o"], "the header is not"),
         (["fit", "{tmp}/words.csv.gz", "--out", "{tmp}/o"], "words.csv.gz, line 3: not a row of numbers"),
