@@ -500,6 +500,24 @@ def _optimal_gap(root: Path) -> str:
                 f"): S wins {top['wins']:,}, O {top['optimal_wins']:,}; {top['regret_points']:.2f} points of all "
                 f"games ({top['decision']})\n" + "\n".join("    " + r for r in top["picture"])
             )
+    table = _load(root.parent / "optimal" / "data.json")
+    before = {
+        (r["player"], r["board"], r["rule"]): r["win_rate"]
+        for r in (table or {}).get("rows", [])
+        if r.get("status") == "done" and r.get("first_click") == "0,0"
+    }
+    changed = []
+    for d in data["boards"]:
+        s = d["settings"]
+        old = before.get((s["strategy"], s["board"], s["rule"])) if s["first_click"] == [0, 0] else None
+        if old is not None and abs(old - d["win_rate"]) > 1e-12:
+            changed.append(f"`{s['strategy']}` on {s['board']} {s['rule']} {100 * d['win_rate']:.2f}% (there {100 * old:.2f}%)")
+    since = (
+        '\nThe table in "The limit of the game" (issue 10) was played by earlier versions of the strategies; where '
+        "those here win a different share of the same layouts: " + "; ".join(changed) + ".\n"
+        if changed
+        else ""
+    )
     return (
         "### Against optimal play on small boards\n\n"
         "Where does `best` lose against a perfect player? On boards small enough for the optimal search (issue 10), "
@@ -533,6 +551,7 @@ def _optimal_gap(root: Path) -> str:
             if pictures
             else ""
         )
+        + since
         + "\nCommands (data in `results/best/optimal-gap/`, each board's positions in its JSON):\n\n```\n"
         + "\n".join(
             [*(f"{d['command']} --jobs 2 --out results/best/optimal-gap/{d['file']}" for d in data["boards"]), data["command"]]

@@ -99,6 +99,14 @@ def test_the_docs_section_shows_the_committed_split(tmp_path):
     gap.summarise([root / "optimal-gap" / "4x4x4-safe.json"], root / "optimal-gap")
     text = section(tmp_path)
     assert "### Against optimal play on small boards" in text
+    assert "The limit of the game" not in text  # no issue-10 table to compare with
+    rows = [{"player": "exact", "board": "4x4x4", "rule": "safe", "first_click": "0,0", "status": "done", "win_rate": 0.6}]
+    (tmp_path / "optimal").mkdir()
+    (tmp_path / "optimal" / "data.json").write_text(json.dumps({"rows": rows}))
+    assert "`exact` on 4x4x4 safe 64.40% (there 60.00%)" in section(tmp_path)
+    rows[0]["win_rate"] = data["win_rate"]
+    (tmp_path / "optimal" / "data.json").write_text(json.dumps({"rows": rows}))
+    assert "(there " not in section(tmp_path)
     assert "| 4x4x4 safe (0, 0) | `exact` | 1,365 | 69.52 | 64.40 | 5.13 |" in text
     assert "python benchmarks/best_optimal_gap.py run --board 4x4x4 --rule safe --first-click 0,0 --strategy 'exact'" in text
 
