@@ -331,7 +331,7 @@ def table(result: dict[str, Any]) -> str:
                     f"{first:.3f}",
                     f"{middle:.3f}",
                     f"{later:.3f}",
-                    f"{look:.3f}",
+                    f"{look:.3f}" if s["strategy"].startswith("best") else "",
                     worst,
                 ]
             )

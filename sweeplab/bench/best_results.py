@@ -500,6 +500,41 @@ def _optimal_gap(root: Path) -> str:
                 f"): S wins {top['wins']:,}, O {top['optimal_wins']:,}; {top['regret_points']:.2f} points of all "
                 f"games ({top['decision']})\n" + "\n".join("    " + r for r in top["picture"])
             )
+    mine = [d for d in data["boards"] if d["settings"]["strategy"] == "best"]
+    gaps = {(d["settings"]["board"], d["settings"]["rule"]): d["gap_points"] for d in mine}
+    closed = [
+        1 - gaps[key] / d["gap_points"]
+        for d in data["boards"]
+        if d["settings"]["strategy"] == "exact"
+        and d["gap_points"] > 0
+        and (key := (d["settings"]["board"], d["settings"]["rule"])) in gaps
+    ]
+    late = max((d["by_guess_number"].get("4+", {}).get("regret_layouts", 0) / d["layouts"] for d in mine), default=0.0)
+    by_look = sum(v["regret_points"] for d in mine for k, v in d["by_decision"].items() if "look-ahead" in k)
+    by_search = sum(v["regret_layouts"] for d in mine for k, v in d["by_decision"].items() if "endgame search" in k)
+    total = sum(d["gap_points"] for d in mine)
+    summary = (
+        f"\nOn these {len(mine)} boards and rules `best` is at most {max(gaps.values()):.2f} points from the optimum; "
+        + (f"{100 * by_look / total:.0f}% of what it loses is lost by its look-ahead, " if total else "")
+        + ("nothing after its third guess" if late == 0 else f"at most {100 * late:.2f} points after its third guess")
+        + (
+            f"; on the boards where `exact` was played too, `best` wins {100 * min(closed):.0f}-{100 * max(closed):.0f}% "
+            "of the games `exact` loses to the optimum"
+            if closed
+            else ""
+        )
+        + "."
+        + (
+            " Its endgame search (up to 1,000 layouts) decides the later guesses here and gives up nothing, so these "
+            "boards test the look-ahead only on the first few guesses of a game; on the full-size boards the first "
+            'guess was surveyed directly ("First guesses").'
+            if by_search == 0
+            else ""
+        )
+        + "\n"
+        if mine
+        else ""
+    )
     table = _load(root.parent / "optimal" / "data.json")
     before = {
         (r["player"], r["board"], r["rule"]): r["win_rate"]
@@ -521,8 +556,8 @@ def _optimal_gap(root: Path) -> str:
     return (
         "### Against optimal play on small boards\n\n"
         "Where does `best` lose against a perfect player? On boards small enough for the optimal search (issue 10), "
-        "each strategy was played on every layout the rule deals (first click (0, 0) by the harness, as "
-        "`sweeplab evaluate --first-click 0,0`), and every position where it guessed was valued exactly: the layouts "
+        "each strategy was played on every layout the rule deals (the row's first click opened by the harness, as "
+        "`sweeplab evaluate --first-click`), and every position where it guessed was valued exactly: the layouts "
         "the best move there wins with optimal play after it, less those the strategy's move wins with optimal play "
         "after it. Summed over its guesses these regrets are exactly the layouts the optimum wins and the strategy "
         "loses (the script checks the identity), so the gap splits exactly by the guess's number in the game and by "
@@ -545,6 +580,7 @@ def _optimal_gap(root: Path) -> str:
             ],
             rows,
         )
+        + summary
         + (
             "\nThe costliest position for `best` on each board (S its guess, O the optimal move, * both; numbers "
             "are revealed cells, `.` covered):\n\n```\n" + "\n\n".join(pictures) + "\n```\n"
