@@ -518,16 +518,15 @@ def _optimal_gap(root: Path) -> str:
         + (f"{100 * by_look / total:.0f}% of what it loses is lost by its look-ahead, " if total else "")
         + ("nothing after its third guess" if late == 0 else f"at most {100 * late:.2f} points after its third guess")
         + (
-            f"; on the boards where `exact` was played too, `best` wins {100 * min(closed):.0f}-{100 * max(closed):.0f}% "
-            "of the games `exact` loses to the optimum"
+            f"; on the boards where `exact` was played too, `best` closes {100 * min(closed):.0f}-{100 * max(closed):.0f}% "
+            "of `exact`'s gap to the optimum"
             if closed
             else ""
         )
         + "."
         + (
-            " Its endgame search (up to 1,000 layouts) decides the later guesses here and gives up nothing, so these "
-            "boards test the look-ahead only on the first few guesses of a game; on the full-size boards the first "
-            'guess was surveyed directly ("First guesses").'
+            " The guesses its endgame search (up to 1,000 layouts) decides give up nothing, as an exact search must. "
+            'On the full-size boards the first guess was surveyed directly ("First guesses").'
             if by_search == 0
             else ""
         )
