@@ -153,8 +153,8 @@ class _Manifest:
         if unknown:
             raise self.error(unknown[0], f"unknown field (the manifest's fields are {', '.join(MANIFEST_SCHEMA)})")
         for name, (required, _) in MANIFEST_SCHEMA.items():
-            if required and name not in data:
-                raise self.error(name, f"missing ({MANIFEST_SCHEMA[name][1]})")
+            if required and data.get(name) is None:
+                raise self.error(name, f"{'missing' if name not in data else 'null'} ({MANIFEST_SCHEMA[name][1]})")
         self.data: dict[str, Any] = data
 
     def error(self, name: str, reason: str) -> LayoutFormatError:

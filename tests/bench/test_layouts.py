@@ -62,6 +62,8 @@ def test_the_manifest_lists_its_files_and_reads_back(dealt):
         ({"seed": "abc"}, "field 'seed': expected an integer, got \"abc\""),
         ({"seed": True}, "field 'seed': expected an integer, got true"),
         ({"seed": ...}, "field 'seed': missing"),
+        ({"seed": None}, "field 'seed': null (the root seed"),  # found by the fuzz test below: once read as no seed
+        ({"board": None}, "field 'board': null"),
         ({"rule": "lucky"}, "field 'rule': unknown rule \"lucky\""),
         ({"rule": ...}, "field 'rule': missing"),
         ({"board": "8x8x10"}, "field 'board': says \"8x8x10\" but the layout files are 9x9x10"),
