@@ -5,10 +5,10 @@ the rule deals, as `sweeplab evaluate` plays it, and every position where it gue
 reach it. A deterministic player reaches a position with exactly the layouts that agree with what it shows, so the
 search gives each guess its exact worth: the layouts the best move there wins with optimal play after it, against the
 layouts the strategy's move wins with optimal play after it. The difference is the guess's regret, in layouts. Summed
-over every position the strategy guesses in, the regrets are exactly the layouts optimal play wins and the strategy
-loses (the performance-difference identity; `run` checks it and fails if it does not hold), so the gap to the optimum
-is split exactly over the guesses that make it: by how many guesses came before, and by what decided the guess (for
-`best`: its look-ahead, its endgame search, a forced set).
+over every position the strategy guesses in, the regrets equal the optimal player's wins less the strategy's (the
+performance-difference identity; `run` checks it and fails if it does not hold), so the gap to the optimum after the
+same first click is split exactly over the guesses that make it: by how many guesses came before, and by what
+decided the guess (for `best`: its look-ahead, its endgame search, a forced set).
 
   python benchmarks/best_optimal_gap.py run --board 5x5x5 --out results/best/optimal-gap/5x5x5-safe.json
   python benchmarks/best_optimal_gap.py summarise results/best/optimal-gap/*-*.json --out results/best/optimal-gap
@@ -48,6 +48,10 @@ SETTINGS = ("board", "rule", "first_click", "strategy")
 CHUNK = 2_000
 
 
+class GapError(Exception):
+    """The split cannot be made: the strategy is not one deterministic player, or the regrets do not add up."""
+
+
 def _label(guess: Any) -> str:
     """What decided a guess, from its explanation (for `best`), else the strategy's own kind of guess."""
     text = guess.explanation.text if guess.explanation is not None else ""
@@ -80,7 +84,7 @@ def _play(task: tuple[str, int, int, int, int, list[int]]) -> tuple[int, dict[tu
         ) -> Any:
             move = choose(observation)
             guess = strategy.pending_guess
-            if guess is not None and move.kind == "reveal":
+            if guess is not None and move.kind == "reveal" and move.cell == guess.cell:
                 count[0] += 1
                 revealed = code = 0
                 for c, v in enumerate(observation.view):
@@ -92,7 +96,7 @@ def _play(task: tuple[str, int, int, int, int, list[int]]) -> tuple[int, dict[tu
                     found[(revealed, code)] = [[mask], move.cell, _label(guess), count[0]]
                 else:
                     if entry[1] != move.cell:
-                        raise SystemExit(f"{spec} guessed two cells in one position: it is not deterministic")
+                        raise GapError(f"{spec} guessed two cells in one position: it is not deterministic")
                     entry[0].append(mask)
             return move
 
@@ -146,7 +150,7 @@ def run(
                 if entry is None:
                     states[key] = [masks, cell, label, number]
                 elif entry[1] != cell:
-                    raise SystemExit(f"{spec} guessed two cells in one position: it is not deterministic")
+                    raise GapError(f"{spec} guessed two cells in one position: it is not deterministic")
                 else:
                     entry[0].extend(masks)
             if progress:
@@ -167,7 +171,7 @@ def run(
             print(f"valued {n:,}/{len(states):,} positions", file=sys.stderr, flush=True)
     regret = sum(r[0] for r in rows)
     if regret != optimal_wins - wins:
-        raise SystemExit(
+        raise GapError(
             f"the regrets add up to {regret} layouts but optimal play wins {optimal_wins - wins} more than {spec}: "
             "the strategy guessed without saying so, or the search and the engine disagree"
         )
@@ -242,7 +246,9 @@ def parse(board: str) -> tuple[int, int, int]:
         raise ValueError(f"--board {board!r}: expected WIDTHxHEIGHTxMINES, e.g. 5x5x5")
     width, height, mines = map(int, parts)
     if width < 1 or height < 1 or not 0 < mines < width * height:
-        raise ValueError(f"--board {board!r}: needs a width and height of at least 1 and 1 to cells - 1 mines")
+        raise ValueError(
+            f"--board {board!r}: needs a width and height of at least 1 and from 1 to {max(width * height - 1, 1)} mines"
+        )
     if width * height > 64:
         raise ValueError(f"--board {board!r}: the optimal search takes boards of at most 64 cells")
     layouts = math.comb(width * height, mines)
@@ -298,7 +304,7 @@ def table(result: dict[str, Any]) -> str:
     header = [
         "board, rule, first click",
         "layouts",
-        "optimal %",
+        "optimal % (same click)",
         "strategy %",
         "gap (points)",
         "at guess 1",
@@ -386,6 +392,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.exit(2, f"best_optimal_gap.py: error: {error}\n")
     except SweeplabError as error:  # a bad strategy spec or option names itself
         parser.exit(2, f"best_optimal_gap.py: error: {error}\n")
+    except GapError as error:
+        parser.exit(1, f"best_optimal_gap.py: {error}\n")
 
 
 if __name__ == "__main__":

@@ -514,7 +514,8 @@ def _optimal_gap(root: Path) -> str:
     by_search = sum(v["regret_layouts"] for d in mine for k, v in d["by_decision"].items() if "endgame search" in k)
     total = sum(d["gap_points"] for d in mine)
     summary = (
-        f"\nOn these {len(mine)} boards and rules `best` is at most {max(gaps.values()):.2f} points from the optimum; "
+        f"\nOn these {len(mine)} boards and rules `best` is at most {max(gaps.values()):.2f} points from optimal play "
+        "after the same first click; "
         + (f"{100 * by_look / total:.0f}% of what it loses is lost by its look-ahead, " if total else "")
         + ("nothing after its third guess" if late == 0 else f"at most {100 * late:.2f} points after its third guess")
         + (
@@ -525,7 +526,7 @@ def _optimal_gap(root: Path) -> str:
         )
         + "."
         + (
-            " The guesses its endgame search (up to 1,000 layouts) decides give up nothing, as an exact search must. "
+            " The guesses its endgame search decides give up nothing. "
             'On the full-size boards the first guess was surveyed directly ("First guesses").'
             if by_search == 0
             else ""
@@ -558,10 +559,11 @@ def _optimal_gap(root: Path) -> str:
         "each strategy was played on every layout the rule deals (the row's first click opened by the harness, as "
         "`sweeplab evaluate --first-click`), and every position where it guessed was valued exactly: the layouts "
         "the best move there wins with optimal play after it, less those the strategy's move wins with optimal play "
-        "after it. Summed over its guesses these regrets are exactly the layouts the optimum wins and the strategy "
-        "loses (the script checks the identity), so the gap splits exactly by the guess's number in the game and by "
-        "what decided it. The figures are exact fractions of every layout: no standard error applies. Points are of "
-        "all games"
+        "after it. Summed over its guesses these regrets equal the optimal player's wins less the strategy's (the "
+        "script checks the identity), so the gap splits exactly by the guess's number in the game and by what "
+        "decided it. The optimum here is optimal play after the same first click; where another first click does "
+        'better, the board\'s optimum is higher ("The limit of the game"). The figures are exact fractions of every '
+        "layout: no standard error applies. Points are of all games"
         + (f"; played at {data['tree']}" if data.get("tree") else "")
         + ".\n\n"
         + _table(
@@ -569,7 +571,7 @@ def _optimal_gap(root: Path) -> str:
                 "board, rule, first click",
                 "strategy",
                 "layouts",
-                "optimal %",
+                "optimal % (same click)",
                 "strategy %",
                 "gap",
                 "at guess 1",
@@ -587,7 +589,8 @@ def _optimal_gap(root: Path) -> str:
             else ""
         )
         + since
-        + "\nCommands (data in `results/best/optimal-gap/`, each board's positions in its JSON):\n\n```\n"
+        + "\nCommands (data in `results/best/optimal-gap/`, each board's positions in its JSON; `--jobs` sets only how "
+        "many processes play, not the result):\n\n```\n"
         + "\n".join(
             [*(f"{d['command']} --jobs 2 --out results/best/optimal-gap/{d['file']}" for d in data["boards"]), data["command"]]
         )

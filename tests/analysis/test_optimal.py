@@ -149,7 +149,8 @@ def test_four_by_four_four_mines_is_961_of_1820():
 @pytest.mark.parametrize("kernel", ENGINES, ids=lambda k: "C" if k else "python")
 def test_move_value_is_each_moves_exact_worth(kernel):
     """After the corner of 4x4x4 shows its number, ``move_value`` of every cell equals ``move_values(exact=True)``, and
-    the best of them is the state's value that ``move_values`` puts first."""
+    the best of them is the state's value that ``move_values`` puts first. (Both stand on the same search, checked
+    against a plain game tree above; this checks that ``move_value`` asks it for an exact value, not a bound.)"""
     search = OptimalSearch(4, 4, 4, kernel=kernel)
     layouts = [e for e in search.every_encoded() if not e & 1 and (e >> 16) & 15 == 1]  # the corner shows 1
     revealed, code = 1, (1 + 1)

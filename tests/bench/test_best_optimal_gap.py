@@ -65,6 +65,18 @@ def test_a_pool_of_two_gives_the_same_split(tmp_path):
         assert one[key] == two[key]
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_player_that_is_not_deterministic_is_named_not_waited_for(monkeypatch, jobs):
+    """`random` with a new seed each game guesses differently in the same position: the run stops with a named
+    error, also from a pool of processes (where an exit in a worker would leave the pool waiting for ever)."""
+    monkeypatch.setitem(sys.modules, "best_optimal_gap", gap)  # so that the pool's workers and errors pickle
+    seeds = iter(range(10**6))
+    real = gap.make_spec
+    monkeypatch.setattr(gap, "make_spec", lambda spec, seed: real(spec, next(seeds)))
+    with pytest.raises(gap.GapError, match="random guessed two cells in one position"):
+        gap.run("4x4x4", "safe", (0, 0), "random", jobs=jobs, top=1, progress=False)
+
+
 def test_best_labels_its_decisions():
     """`best` says what decided each guess; on a small board its endgame search decides most of them, optimally."""
     data = gap.run("4x4x3", "safe", (0, 0), "best", jobs=1, top=3, progress=False)
@@ -117,7 +129,7 @@ def test_the_docs_section_shows_the_committed_split(tmp_path):
         (["run", "--board", "5x5", "--out", "x.json"], "expected WIDTHxHEIGHTxMINES"),
         (["run", "--board", "8x8x6", "--out", "x.json"], "more than the 2,000,000 this plays"),
         (["run", "--board", "9x8x2", "--out", "x.json"], "at most 64 cells"),
-        (["run", "--board", "3x3x9", "--out", "x.json"], "1 to cells - 1 mines"),
+        (["run", "--board", "3x3x9", "--out", "x.json"], "from 1 to 8 mines"),
         (["run", "--board", "3x3x2", "--first-click", "3,0", "--out", "x.json"], "off the 3x3 board"),
         (["run", "--board", "3x3x2", "--first-click", "a", "--out", "x.json"], "a first click is X,Y"),
         (["run", "--board", "3x3x2", "--rule", "xp", "--out", "x.json"], "invalid choice: 'xp'"),
