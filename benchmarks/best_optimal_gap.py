@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import sys
 import time
 from collections import defaultdict
@@ -30,10 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.analysis.optimal import OptimalSearch, dealt_layouts
-from sweeplab.bench.best_results import first_click_arg
+from sweeplab.bench.best_results import first_click_arg, optimal_gap_shares
+from sweeplab.bench.executors import LocalExecutor
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState
-from sweeplab.core.rules import Rules
+from sweeplab.core.rules import Rules, parse_board
 from sweeplab.strategies.base import play
 from sweeplab.strategies.registry import make_spec
 
@@ -142,8 +142,9 @@ def run(
     tasks = [(spec, width, height, mines, click, dealt[i : i + size]) for i in range(0, len(dealt), size)]
     wins = 0
     states: dict[tuple[int, int], list[Any]] = {}
-    with multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else _Serial() as pool:
-        for done, (part_wins, found) in enumerate(pool.imap_unordered(_play, tasks), 1):
+    executor = LocalExecutor(jobs)
+    try:
+        for done, (part_wins, found) in enumerate(executor.imap_unordered(_play, tasks, len(tasks)), 1):
             wins += part_wins
             for key, (masks, cell, label, number) in found.items():
                 entry = states.get(key)
@@ -155,6 +156,8 @@ def run(
                     entry[0].extend(masks)
             if progress:
                 print(f"played {min(done * size, len(dealt)):,}/{len(dealt):,} layouts", file=sys.stderr, flush=True)
+    finally:
+        executor.close()
     search = OptimalSearch(width, height, mines, max_layouts=max(len(dealt), math.comb(width * height, mines)))
     optimal_wins = search.first_click(rule, click)[0]
     rows = []
@@ -226,26 +229,13 @@ def _part(v: list[int], total: int) -> dict[str, Any]:
     return {"regret_layouts": v[0], "regret_points": 100 * v[0] / total, "arrivals": v[1], "positions": v[2]}
 
 
-class _Serial:
-    """A stand-in for a process pool of one: maps in this process."""
-
-    def __enter__(self) -> _Serial:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def imap_unordered(self, fn: Any, tasks: list[Any]) -> Any:
-        return map(fn, tasks)
-
-
 def parse(board: str) -> tuple[int, int, int]:
     """WIDTHxHEIGHTxMINES of a small board; a ValueError names what is wrong."""
-    parts = board.lower().split("x")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
-        raise ValueError(f"--board {board!r}: expected WIDTHxHEIGHTxMINES, e.g. 5x5x5")
-    width, height, mines = map(int, parts)
-    if width < 1 or height < 1 or not 0 < mines < width * height:
+    try:
+        width, height, mines = parse_board(board)
+    except SweeplabError as error:
+        raise ValueError(f"--board {board!r}: expected WIDTHxHEIGHTxMINES, e.g. 5x5x5 ({error})") from None
+    if not 0 < mines < width * height:
         raise ValueError(
             f"--board {board!r}: needs a width and height of at least 1 and from 1 to {max(width * height - 1, 1)} mines"
         )
@@ -292,14 +282,6 @@ def _size(board: str) -> tuple[int, ...]:
     return tuple(int(p) for p in board.split("x"))
 
 
-def shares(data: dict[str, Any]) -> tuple[float, float, float]:
-    """The gap's points at the first guess, at the second and third, and later (they add up to the gap)."""
-    part = data["by_guess_number"]
-    first = part.get("1", {}).get("regret_points", 0.0)
-    middle = sum(part.get(k, {}).get("regret_points", 0.0) for k in ("2", "3"))
-    return first, middle, data["gap_points"] - first - middle
-
-
 def table(result: dict[str, Any]) -> str:
     header = [
         "board, rule, first click",
@@ -316,8 +298,7 @@ def table(result: dict[str, Any]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     for d in result["boards"]:
         s = d["settings"]
-        first, middle, later = shares(d)
-        look = sum(v["regret_points"] for k, v in d["by_decision"].items() if "look-ahead" in k)
+        first, middle, later, look = optimal_gap_shares(d)
         top = d["top"][0] if d["top"] else None
         worst = (
             f"guess {top['guess_number']}: ({top['cell'][0]}, {top['cell'][1]}) instead of "

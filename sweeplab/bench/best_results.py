@@ -459,6 +459,16 @@ def _against_earlier(root: Path) -> str:
     )
 
 
+def optimal_gap_shares(board: dict[str, Any]) -> tuple[float, float, float, float]:
+    """A board's gap to the optimum (a file of ``benchmarks/best_optimal_gap.py run``) in points: at the first guess,
+    at the second and third, later (these three add up to the gap), and in guesses the look-ahead decided."""
+    part = board["by_guess_number"]
+    first = part.get("1", {}).get("regret_points", 0.0)
+    middle = sum(part.get(k, {}).get("regret_points", 0.0) for k in ("2", "3"))
+    look = sum(v["regret_points"] for k, v in board["by_decision"].items() if "look-ahead" in k)
+    return first, middle, board["gap_points"] - first - middle, look
+
+
 def _optimal_gap(root: Path) -> str:
     """The exact split of `best`'s gap to optimal play on small boards (``results/best/optimal-gap/``,
     ``benchmarks/best_optimal_gap.py``), or ""."""
@@ -469,10 +479,7 @@ def _optimal_gap(root: Path) -> str:
     pictures = []
     for d in data["boards"]:
         s = d["settings"]
-        part = d["by_guess_number"]
-        first = part.get("1", {}).get("regret_points", 0.0)
-        middle = sum(part.get(k, {}).get("regret_points", 0.0) for k in ("2", "3"))
-        look = sum(v["regret_points"] for k, v in d["by_decision"].items() if "look-ahead" in k)
+        first, middle, later, look = optimal_gap_shares(d)
         top = d["top"][0] if d["top"] else None
         rows.append(
             [
@@ -484,7 +491,7 @@ def _optimal_gap(root: Path) -> str:
                 f"{d['gap_points']:.2f}",
                 f"{first:.2f}",
                 f"{middle:.2f}",
-                f"{d['gap_points'] - first - middle:.2f}",
+                f"{later:.2f}",
                 f"{look:.2f}" if s["strategy"].startswith("best") else "",
             ]
         )
@@ -510,7 +517,7 @@ def _optimal_gap(root: Path) -> str:
         and (key := (d["settings"]["board"], d["settings"]["rule"])) in gaps
     ]
     late = max((d["by_guess_number"].get("4+", {}).get("regret_layouts", 0) / d["layouts"] for d in mine), default=0.0)
-    by_look = sum(v["regret_points"] for d in mine for k, v in d["by_decision"].items() if "look-ahead" in k)
+    by_look = sum(optimal_gap_shares(d)[3] for d in mine)
     by_search = sum(v["regret_layouts"] for d in mine for k, v in d["by_decision"].items() if "endgame search" in k)
     total = sum(d["gap_points"] for d in mine)
     summary = (
