@@ -4,26 +4,21 @@ from __future__ import annotations
 
 import csv
 import gzip
-import importlib.util
 import io
 import json
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from sweeplab.bench.best_results import section
+from tests.bench import scripts
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "best_first_guess.py"
-_spec = importlib.util.spec_from_file_location("best_first_guess", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-survey = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(survey)
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300)
+SCRIPT = scripts.BENCHMARKS / "best_first_guess.py"
+survey = scripts.load("best_first_guess")
+run = partial(scripts.run, "best_first_guess")
 
 
 def rows_of(path: Path) -> list[dict[str, str]]:

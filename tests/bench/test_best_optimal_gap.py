@@ -3,27 +3,21 @@ errors."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
-from pathlib import Path
+from functools import partial
 
 import pytest
 
-from sweeplab.bench.best_results import section
+from sweeplab.bench.best_results import optimal_gap_shares, section
 from sweeplab.bench.evaluate import evaluate
 from sweeplab.core.rules import Rules
+from tests.bench import scripts
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "best_optimal_gap.py"
-_spec = importlib.util.spec_from_file_location("best_optimal_gap", SCRIPT)
-assert _spec is not None and _spec.loader is not None
-gap = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gap)
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300)
+SCRIPT = scripts.BENCHMARKS / "best_optimal_gap.py"
+gap = scripts.load("best_optimal_gap")
+run = partial(scripts.run, "best_optimal_gap")
 
 
 @pytest.mark.parametrize("rule", ["safe", "unsafe", "zero"])
@@ -36,7 +30,7 @@ def test_the_regrets_add_up_to_the_gap_and_the_wins_are_evaluates(rule):
     assert data["optimal_wins"] > data["wins"] and data["gap_points"] > 1.0
     for part in ("by_guess_number", "by_decision"):
         assert sum(v["regret_layouts"] for v in data[part].values()) == data["optimal_wins"] - data["wins"]
-    assert sum(gap.shares(data)) == pytest.approx(data["gap_points"])
+    assert sum(optimal_gap_shares(data)[:3]) == pytest.approx(data["gap_points"])
     top = data["top"]
     assert top and [t["regret_layouts"] for t in top] == sorted((t["regret_layouts"] for t in top), reverse=True)
     for t in top:
