@@ -1,0 +1,1 @@
+"""The reproductions of the seed papers and the studies of our own: their experiments' plans, claims and report pages."""
