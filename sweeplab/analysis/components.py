@@ -1,5 +1,5 @@
-"""Stage one, super-cells and components: constraints in, independent :class:`Component` s out (frontier cells that
-touch exactly the same numbers grouped into super-cells, the super-cells split into coupled sets)."""
+"""Stage one, super-cells and components: constraints in, independent components (:class:`Component`) out: frontier
+cells that touch exactly the same numbers grouped into super-cells, the super-cells split into coupled sets."""
 
 from __future__ import annotations
 
