@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sweeplab.core.errors import InconsistentPositionError, UndecidedError
+from sweeplab.core.errors import ArgumentError, InconsistentPositionError, UndecidedError, shown
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
 
@@ -43,6 +43,16 @@ class Problem:
 def describe(observation: Observation, cell: int) -> str:
     value = observation.view[cell]
     return f"the {value} at {observation.board.name(cell)}"
+
+
+def _observation(value: object, where: str) -> Observation:
+    """``value`` if it is an :class:`Observation`, else :class:`ArgumentError` naming ``where``."""
+    if not isinstance(value, Observation):
+        raise ArgumentError(
+            f"{where}: expected an Observation (game.observation(), or a position read with "
+            f"sweeplab.formats.read_position), not {shown(value)}"
+        )
+    return value
 
 
 def constraints_from(observation: Observation, deadline: float | None = None) -> Problem:

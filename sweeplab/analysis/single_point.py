@@ -19,7 +19,7 @@ rules), and the C kernel's ``obvious`` and the Python below give the same cells.
 
 from __future__ import annotations
 
-from sweeplab.analysis.exact import KERNEL
+from sweeplab.analysis.kernel import KERNEL
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
 _OBVIOUS = getattr(KERNEL, "obvious", None)  # None without the kernel (or one built before the pass existed)

@@ -1,5 +1,6 @@
 """Seed 003's two classifiers of a candidate cell (section 4.2.2): single-pass XGBoost, and the network of Table 1
-trained iteratively as Algorithm 4 describes. Training, scoring and loading.
+trained iteratively as Algorithm 4 describes: their training (the trained models as players use them, and their
+loading, are in :mod:`sweeplab.learn.scorers`).
 
 Source: ``003_f5c1155f4ddfa843.txt`` section 4.2.2 (equations (5)-(7), Table 1, Algorithm 4) and 5.2.1.
 
@@ -23,20 +24,19 @@ from __future__ import annotations
 import contextlib
 import platform
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from sweeplab.core.observation import Observation
 from sweeplab.learn.data import BoardRange, Collected, DataError, Dataset, boards_manifest, collect
-from sweeplab.learn.features import FEATURE_NAMES, build_features, probabilities_for
+from sweeplab.learn.features import FEATURE_NAMES
 from sweeplab.learn.models import ModelError, write_card
 from sweeplab.learn.network import Network, fit, from_torch, set_deterministic, torch_model
 from sweeplab.learn.players import LearnedStrategy, ManhattanPlayer, NNStrategy
+from sweeplab.learn.scorers import ClassifierScorer
 
 XGBOOST_PARAMS: dict[str, Any] = {
     "objective": "binary:logistic",
@@ -80,35 +80,6 @@ def environment() -> dict[str, str]:
     return out
 
 
-@dataclass
-class ClassifierScorer:
-    """A mine-probability model over :func:`build_features` rows, as a player uses it."""
-
-    kind: str
-    card: dict
-    predict: Callable[[np.ndarray], np.ndarray]
-    probability: str = "dsscsp"
-
-    def mine_probability(self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float]) -> np.ndarray:
-        if self.probability != "dsscsp":
-            probabilities = probabilities_for(observation, self.probability)
-        features = build_features(observation, cells, probabilities)
-        return np.asarray(self.predict(features.matrix.astype(np.float32)), dtype=np.float64)
-
-    def values(self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float]) -> np.ndarray:
-        return 1.0 - self.mine_probability(observation, cells, probabilities)
-
-    def safety(
-        self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float], values: np.ndarray
-    ) -> np.ndarray:
-        return values
-
-
-def _check_columns(card: dict, folder: Path) -> None:
-    if tuple(card.get("features", ())) != FEATURE_NAMES:
-        raise ModelError(f"{folder}: the model was trained on other features than this sweeplab builds; retrain it")
-
-
 # ----- XGBoost -----
 def train_xgboost(
     data: Dataset, seed: int = 0, rounds: int = XGBOOST_ROUNDS, params: dict[str, Any] | None = None
@@ -148,23 +119,6 @@ def save_xgboost(booster: Any, card: dict[str, Any], folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     booster.save_model(str(folder / "model.ubj"))
     write_card(folder, card)
-
-
-def load_xgboost(folder: Path, card: dict) -> ClassifierScorer:
-    import xgboost
-
-    _check_columns(card, folder)
-    booster = xgboost.Booster()
-    try:
-        booster.load_model(str(folder / "model.ubj"))
-    except xgboost.core.XGBoostError as error:
-        raise ModelError(f"{folder / 'model.ubj'}: cannot load the XGBoost model ({str(error).splitlines()[0]})") from None
-    booster.set_param({"nthread": 1})
-
-    def predict(x: np.ndarray) -> np.ndarray:
-        return np.asarray(booster.inplace_predict(x))
-
-    return ClassifierScorer("xgboost", card, predict, card.get("probability", "dsscsp"))
 
 
 # ----- the network of Table 1, Algorithm 4 -----
@@ -276,22 +230,10 @@ def train_nn(
     return network, card
 
 
-def load_nn(folder: Path, card: dict) -> ClassifierScorer:
-    _check_columns(card, folder)
-    try:
-        network = Network.load(folder / "model.npz")
-    except (OSError, ValueError, KeyError) as error:
-        raise ModelError(f"{folder / 'model.npz'}: cannot load the network ({error})") from None
-    return ClassifierScorer("nn", card, network, card.get("probability", "dsscsp"))
-
-
 __all__ = [
     "NN_ACTIVATIONS",
     "XGBOOST_PARAMS",
     "XGBOOST_ROUNDS",
-    "ClassifierScorer",
-    "load_nn",
-    "load_xgboost",
     "nn_sizes",
     "save_xgboost",
     "scores",

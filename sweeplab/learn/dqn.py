@@ -1,6 +1,8 @@
 """Seed 003's deep Q-learning (section 4.2.3, 5.2.2): a score per cell from its probability and location, the
 sub-state of scores around each candidate action, a reward for the cells the action lets the player uncover with
 certainty, and the Q-network of Table 2, trained in one pass on the Manhattan player's games or iteratively on its own.
+The scores and sub-states are in :mod:`sweeplab.learn.substates`, the trained Q-network as a player uses it in
+:mod:`sweeplab.learn.scorers`.
 
 Source: ``003_f5c1155f4ddfa843.txt`` sections 3.2 (MDP, sub-states), 4.2.3 (equations (8)-(11), Table 2) and 5.2.2.
 Every formula was lost in extraction; the reconstruction, choice by choice:
@@ -35,71 +37,26 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from sweeplab.core.game import Game, GameState, Move
-from sweeplab.core.observation import COVERED, Observation
+from sweeplab.core.observation import Observation
 from sweeplab.learn.classifiers import environment
 from sweeplab.learn.data import BoardRange, boards_manifest, deals
-from sweeplab.learn.features import location_scores
-from sweeplab.learn.models import ModelError
 from sweeplab.learn.network import Network, fit, from_torch, set_deterministic, torch_model
 from sweeplab.learn.players import DQNStrategy, LearnedStrategy, ManhattanPlayer
+from sweeplab.learn.scorers import DQNScorer
+from sweeplab.learn.substates import SIDE, alpha_for, scores, substates
 from sweeplab.strategies.base import play
 from sweeplab.strategies.dss import MANHATTAN_TOLERANCE, DSScspStrategy, pick_guess
 
-SIDE = 5  #: k, the sub-state is k x k
-REVEALED = -1.0
-OUTSIDE = -2.0
 DQN_ACTIVATIONS = ("relu", "tanh", "linear", "linear", "tanh")
 ALPHAS = (0.0, 0.1, 0.2, 0.4, 0.8)
 ALPHA_BOARDS = ((9, 9), (16, 16), (30, 16))
 ALPHA_DENSITIES = (0.12, 0.16, 0.20)
 EXPLORE = 0.1
-
-
-def alpha_for(width: int, height: int, density: float, coefficients: Sequence[float]) -> float:
-    """Equation (10): ``c0 + c1 w + c2 h + c3 r`` (never below 0).
-
-    >>> alpha_for(9, 9, 0.12, (0.1, 0.0, 0.0, 1.0))
-    0.22
-    """
-    c0, c1, c2, c3 = coefficients
-    return max(0.0, round(c0 + c1 * width + c2 * height + c3 * density, 12))
-
-
-def scores(observation: Observation, probabilities: dict[int, float], alpha: float) -> np.ndarray:
-    """Equation (9) for every cell of the board (shape (height, width)): covered cells ``(1 - P) + alpha * score``,
-    flagged cells ``alpha * score``, revealed cells -1."""
-    board = observation.board
-    grid = np.full(board.cells, REVEALED, dtype=np.float64)
-    hidden = [c for c, v in enumerate(observation.view) if v < 0]
-    if hidden:
-        location = location_scores(observation, hidden)
-        p = np.array([probabilities.get(c, 1.0) if observation.view[c] == COVERED else 1.0 for c in hidden])
-        grid[hidden] = (1.0 - p) + alpha * location
-    return grid.reshape(board.height, board.width)
-
-
-def substates(grid: np.ndarray, cells: Sequence[int], side: int = SIDE) -> np.ndarray:
-    """The ``side x side`` windows of ``grid`` centred on ``cells``, flattened (off the board: -2).
-
-    >>> substates(np.arange(4.0).reshape(2, 2), [0], side=3).tolist()
-    [[-2.0, -2.0, -2.0, -2.0, 0.0, 1.0, -2.0, 2.0, 3.0]]
-    """
-    r = side // 2
-    h, w = grid.shape
-    pad = np.full((h + 2 * r, w + 2 * r), OUTSIDE)
-    pad[r : r + h, r : r + w] = grid
-    xs = np.array([c % w for c in cells])
-    ys = np.array([c // w for c in cells])
-    d = np.arange(-r, r + 1)
-    rows = ys[:, None, None] + r + d[None, :, None]
-    cols = xs[:, None, None] + r + d[None, None, :]
-    return pad[rows, cols].reshape(len(cells), side * side)
 
 
 def returns(rewards: Sequence[float]) -> list[float]:
@@ -119,32 +76,6 @@ def returns(rewards: Sequence[float]) -> list[float]:
 def reward(uncovered: int, lost: bool, side: int = SIDE) -> float:
     """Equation (11) as reconstructed: -1 for a mine, else the cells uncovered with certainty over ``side**2``, at most 1."""
     return -1.0 if lost else min(1.0, uncovered / (side * side))
-
-
-@dataclass
-class DQNScorer:
-    """The Q-network as a player uses it: the value of each candidate's sub-state."""
-
-    kind: str
-    card: dict
-    network: Network
-    coefficients: tuple[float, float, float, float]
-    side: int = SIDE
-
-    def alpha(self, observation: Observation) -> float:
-        b = observation.board
-        return alpha_for(b.width, b.height, observation.mines / b.cells, self.coefficients)
-
-    def states(self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float]) -> np.ndarray:
-        return substates(scores(observation, probabilities, self.alpha(observation)), cells, self.side)
-
-    def values(self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float]) -> np.ndarray:
-        return np.asarray(self.network(self.states(observation, cells, probabilities)), dtype=np.float64)
-
-    def safety(
-        self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float], values: np.ndarray
-    ) -> np.ndarray:
-        return np.array([1.0 - probabilities[c] for c in cells])
 
 
 class ScorePlayer(DSScspStrategy):
@@ -387,29 +318,13 @@ def train_dqn(
     return network, card
 
 
-def load_dqn(folder: Path, card: dict) -> DQNScorer:
-    try:
-        network = Network.load(folder / "model.npz")
-        coefficients = tuple(float(c) for c in network.meta["coefficients"])
-        side = int(network.meta["side"])
-    except (OSError, ValueError, KeyError) as error:
-        raise ModelError(f"{folder / 'model.npz'}: cannot load the Q-network ({error})") from None
-    return DQNScorer("dqn", card, network, coefficients, side)  # type: ignore[arg-type]
-
-
 __all__ = [
     "ALPHAS",
     "DQN_ACTIVATIONS",
-    "SIDE",
-    "DQNScorer",
     "Episode",
     "ScorePlayer",
-    "alpha_for",
     "fit_alpha",
-    "load_dqn",
     "returns",
     "reward",
-    "scores",
     "simulate",
-    "substates",
 ]

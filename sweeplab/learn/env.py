@@ -13,7 +13,7 @@ Minesweeper-v0")``). Needs the ``learn`` extra (gymnasium).
 * Rewards (``reward=``):
   ``"seed003"`` (seed 003 section 2.2 / equation (11) as :mod:`sweeplab.learn.dqn` reconstructs it): on a safe
   reveal, the cells uncovered with certainty after the action (the cells it opened, plus the covered cells DSS
-  (:func:`sweeplab.strategies.dss.dss`) then proves safe) over ``scale`` (25, a 5x5 sub-state), capped at 1; a mine
+  (:func:`sweeplab.strategies.dss_matrix.dss`) then proves safe) over ``scale`` (25, a 5x5 sub-state), capped at 1; a mine
   gives ``loss`` (default -1);
   ``"progress"``: the cells opened over the board's safe cells, ``loss`` for a mine;
   ``"win"``: 1 for a won game, ``loss`` for a lost one, 0 otherwise.
@@ -38,7 +38,7 @@ from sweeplab.core.game import Game, GameState
 from sweeplab.core.observation import COVERED
 from sweeplab.core.rules import Rules, make_rules
 from sweeplab.formats.render import render_game
-from sweeplab.strategies.dss import bits, dss, matrix_from
+from sweeplab.strategies.dss_matrix import bits, dss, matrix_from
 
 ENV_ID = "sweeplab/Minesweeper-v0"
 REWARDS = ("seed003", "progress", "win")

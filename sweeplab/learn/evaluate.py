@@ -15,15 +15,14 @@ from typing import Any
 
 import numpy as np
 
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis.analyzer import Analyzer
 from sweeplab.core.game import Game
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import make_rules
-from sweeplab.learn.classifiers import ClassifierScorer
 from sweeplab.learn.data import BoardRange, DataError, deals
-from sweeplab.learn.dqn import DQNScorer
 from sweeplab.learn.models import shipped
-from sweeplab.learn.players import ManhattanPlayer, load_scorer
+from sweeplab.learn.players import ManhattanPlayer
+from sweeplab.learn.scorers import ClassifierScorer, DQNScorer, load_scorer
 from sweeplab.strategies.base import play
 from sweeplab.strategies.dss import MANHATTAN_TOLERANCE, pick_guess
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis.analyzer import Analyzer
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 from sweeplab.strategies.dss import DSScspStrategy
 

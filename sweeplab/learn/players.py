@@ -13,71 +13,21 @@ game. Models load from the package (``sweeplab/learn/models/NAME``) or from ``mo
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar, Protocol
-
-import numpy as np
+from typing import ClassVar
 
 from sweeplab.analysis.constraints import Problem
 from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation
-from sweeplab.learn.models import ModelError, read_card, shipped
+from sweeplab.learn.models import shipped
+from sweeplab.learn.scorers import INSTALL, Scorer, _missing, load_scorer
 from sweeplab.strategies.base import Explanation, StrategyError
 from sweeplab.strategies.dss import DSScspManhattanStrategy, DSScspStrategy
 
-INSTALL = "pip install 'sweeplab[learn]'"
 TIE = 1e-9
 
 Watcher = Callable[[Observation, dict[int, float]], None]
-
-
-class Scorer(Protocol):
-    """A trained model as a player uses it: one value per candidate cell, higher preferred."""
-
-    kind: str
-    card: dict
-
-    def values(self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float]) -> np.ndarray: ...
-
-    def safety(
-        self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float], values: np.ndarray
-    ) -> np.ndarray: ...
-
-
-def _missing(module: str) -> bool:
-    return importlib.util.find_spec(module) is None
-
-
-_LOADED: dict[tuple[str, str, float], Scorer] = {}
-
-
-def load_scorer(kind: str, folder: Path) -> Scorer:
-    """The model in ``folder`` (cached per process), checked to be of ``kind``."""
-    folder = Path(folder)
-    card = read_card(folder)
-    if card.get("kind") != kind:
-        raise ModelError(f"{folder}: holds a {card.get('kind')!r} model, not {kind!r}")
-    key = (kind, str(folder.resolve()), (folder / "card.json").stat().st_mtime)
-    if key not in _LOADED:
-        if kind == "xgboost":
-            if _missing("xgboost"):
-                raise StrategyError(f"the xgboost player needs XGBoost: {INSTALL}")
-            from sweeplab.learn.classifiers import load_xgboost
-
-            _LOADED[key] = load_xgboost(folder, card)
-        elif kind == "nn":
-            from sweeplab.learn.classifiers import load_nn
-
-            _LOADED[key] = load_nn(folder, card)
-        elif kind == "dqn":
-            from sweeplab.learn.dqn import load_dqn
-
-            _LOADED[key] = load_dqn(folder, card)
-        else:
-            raise ModelError(f"{folder}: unknown model kind {kind!r}")
-    return _LOADED[key]
 
 
 class ManhattanPlayer(DSScspManhattanStrategy):

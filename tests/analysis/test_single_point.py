@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import sweeplab.analysis.single_point as single_point
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis.analyzer import Analyzer
 from sweeplab.analysis.single_point import _obvious_python, obvious
 from sweeplab.core.game import Game
 from sweeplab.core.geometry import Board
@@ -13,7 +13,7 @@ from sweeplab.core.observation import COVERED, FLAGGED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
 from tests.analysis.compiled import needs_kernel
-from tests.analysis.test_exact import arbitrary_positions
+from tests.analysis.positions import arbitrary_positions
 
 
 @st.composite

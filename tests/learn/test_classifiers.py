@@ -2,11 +2,12 @@ import numpy as np
 import pytest
 
 from sweeplab.core.rules import make_rules
-from sweeplab.learn.classifiers import load_nn, load_xgboost, save_xgboost, scores, train_nn, train_xgboost
+from sweeplab.learn.classifiers import save_xgboost, scores, train_nn, train_xgboost
 from sweeplab.learn.data import BoardRange, collect
 from sweeplab.learn.models import read_card
 from sweeplab.learn.network import save_network
 from sweeplab.learn.players import ManhattanPlayer, NNStrategy, XGBoostStrategy
+from sweeplab.learn.scorers import load_nn, load_xgboost
 
 from .conftest import beginner_wins
 

@@ -1,0 +1,163 @@
+"""The front of the exact engine: :class:`Analyzer` and :func:`analyze` run the stages (constraints, components, the
+count or the estimate, the weighting) within a :class:`Budget`, with the C kernel when it is built."""
+
+from __future__ import annotations
+
+import time
+from array import array
+from dataclasses import replace
+
+from sweeplab.analysis.budget import DEFAULT_BUDGET, ESTIMATE_RESERVE, PATIENCE, Budget, _Clock, _TooBig
+from sweeplab.analysis.components import Component, build_components
+from sweeplab.analysis.constraints import _observation, constraints_from
+from sweeplab.analysis.counting import Tally, count
+from sweeplab.analysis.kernel import _PACK, KERNEL
+from sweeplab.analysis.probabilities import Probabilities, _combine
+from sweeplab.analysis.sampling import sample
+from sweeplab.core.errors import ArgumentError, InconsistentPositionError, UndecidedError, shown
+from sweeplab.core.observation import FLAGGED, Observation
+
+
+class Analyzer:
+    """Analyses positions within a :class:`Budget`. It counts with the C kernel when it is built
+    (``sweeplab.analysis._kernel``) and in pure Python otherwise or when ``SWEEPLAB_PURE_PYTHON`` is set; both give
+    the same exact integers. The Python path remembers component counts, so successive positions of one game reuse
+    the components that did not change."""
+
+    def __init__(self, budget: Budget = DEFAULT_BUDGET, cache_size: int = 4096, use_kernel: bool | None = None) -> None:
+        self.budget = budget
+        self.cache_size = cache_size
+        self._cache: dict[tuple, Tally] = {}
+        self.use_kernel = KERNEL is not None if use_kernel is None else use_kernel and KERNEL is not None
+
+    def analyze(self, observation: Observation) -> Probabilities:
+        """Probabilities for every covered cell.
+
+        Raises :class:`InconsistentPositionError` when no layout can produce the position (proved), and
+        :class:`UndecidedError` when the budget ran out before even an estimate was had."""
+        observation = _observation(observation, "Analyzer.analyze(observation)")
+        clock = _Clock.starting(self.budget)
+        if self.use_kernel:
+            return self._analyze_with_kernel(observation, clock)
+        try:
+            problem = constraints_from(observation, deadline=clock.end)
+        except UndecidedError as error:
+            raise UndecidedError(f"{error} (budget {clock.seconds:g} s)") from None
+        components = build_components(problem.constraints, deadline=clock.end)
+        tallies: list[Tally | None] = []
+        for comp in components:
+            tallies.append(self._cache.get(comp.key()))
+        self._count(components, tallies, clock)
+        return _combine(observation, problem.unconstrained, problem.mines_left, components, tallies, clock)
+
+    def analyze_patiently(self, observation: Observation) -> Probabilities:
+        """:meth:`analyze` for a player, which must move whatever the position: when the budget runs out before even
+        an estimate (a frontier of a thousand cells on a loaded machine: the budget is wall-clock time), once more
+        with :data:`PATIENCE` times the seconds. If that fails too, :class:`UndecidedError` propagates; under a
+        per-game time limit the harness counts the game as timed out before that."""
+        try:
+            return self.analyze(observation)
+        except UndecidedError:
+            patient = Analyzer(replace(self.budget, seconds=self.budget.seconds * PATIENCE), self.cache_size, self.use_kernel)
+            patient._cache = self._cache
+            return patient.analyze(observation)
+
+    def try_analyze(self, observation: Observation) -> Probabilities | None:
+        """Like :meth:`analyze`, but None for a position proved inconsistent, and without the work of naming the
+        number that fails (for callers that test many hypothetical positions, such as a look-ahead over the numbers
+        a cell could show). :class:`UndecidedError` still propagates."""
+        if not self.use_kernel:
+            try:
+                return self.analyze(observation)
+            except InconsistentPositionError:
+                return None
+        try:
+            return self._analyze_with_kernel(observation, _Clock.starting(self.budget), explain=False)
+        except InconsistentPositionError:
+            return None
+
+    def _count(self, components: list[Component], tallies: list[Tally | None], clock: _Clock) -> None:
+        """Fill in the missing tallies: exact counts (smallest first) until the exact deadline, then estimates."""
+        todo = sorted((i for i, t in enumerate(tallies) if t is None), key=lambda i: len(components[i].cells))
+        left = []
+        for i in todo:
+            if time.perf_counter() > clock.exact:
+                left.append(i)
+                continue
+            try:
+                tally = count(components[i], self.budget, clock.exact)
+            except _TooBig:
+                left.append(i)
+                continue
+            tallies[i] = tally
+            if len(self._cache) >= self.cache_size:
+                self._cache.clear()
+            self._cache[components[i].key()] = tally
+        self._estimate(components, tallies, left, clock)
+
+    def _estimate(self, components: list[Component], tallies: list[Tally | None], which: list[int], clock: _Clock) -> None:
+        """Estimate the components ``which`` in the time left, shared in proportion to their size."""
+        end = clock.end - ESTIMATE_RESERVE * clock.seconds
+        remaining = sum(len(components[i].cells) for i in which)
+        for i in which:
+            now = time.perf_counter()
+            size = len(components[i].cells)
+            share = (end - now) * size / remaining if remaining else 0.0
+            remaining -= size
+            if share > 0:
+                tallies[i] = sample(components[i], self.budget, now + share, use_kernel=self.use_kernel)
+
+    def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:
+        if KERNEL is None:  # use_kernel is only true when the kernel is built
+            raise RuntimeError("the C kernel is not built (sweeplab.analysis._kernel) or SWEEPLAB_PURE_PYTHON is set")
+        board, view = observation.board, observation.view
+        if _PACK is not None:
+            raw, flags = _PACK(view)
+        else:  # a kernel built before pack existed (rerun pip install -e .)
+            raw = array("b", view).tobytes()
+            flags = raw.count(FLAGGED & 0xFF)  # FLAGGED as an unsigned byte
+        if flags > observation.mines:
+            if not explain:
+                raise InconsistentPositionError("more flags than mines")
+            constraints_from(observation)  # raises, naming the flags
+        seconds = max(clock.exact - time.perf_counter(), 0.0)
+        out = KERNEL.tally(raw, board.width, board.height, self.budget.max_states, self.budget.max_bytes, seconds)
+        if out[0] == "local":
+            if explain:
+                constraints_from(observation)  # raises, naming the number in its own words
+            raise InconsistentPositionError(f"the number at {board.name(out[1])} cannot hold", cells=(out[1],))
+        found, unconstrained = out
+        components: list[Component] = []
+        tallies: list[Tally | None] = []
+        wide: list[int] = []
+        left: list[int] = []
+        if len(found) > 1:  # in the order of each component's first cell (min(supercells) starts with it)
+            found.sort(key=lambda item: min(item[0])[0])
+        for supercells, constraints, counted in found:
+            components.append(Component(supercells, constraints))
+            if isinstance(counted, tuple):
+                tallies.append(Tally(counted[0], counted[1]))
+            else:
+                tallies.append(None)
+                (wide if counted == "wide" else left).append(len(components) - 1)
+        for i in wide:  # more open constraints than the kernel's keys hold: Python may still count it
+            try:
+                tallies[i] = count(components[i], self.budget, clock.exact)
+            except _TooBig:
+                left.append(i)
+        if left:
+            self._estimate(components, tallies, sorted(left, key=lambda i: len(components[i].cells)), clock)
+        try:
+            return _combine(observation, unconstrained, observation.mines - flags, components, tallies, clock, explain)
+        except InconsistentPositionError:
+            if explain:
+                constraints_from(observation)  # two numbers over the same cells that disagree: say it in those words
+            raise
+
+
+def analyze(observation: Observation, budget: Budget = DEFAULT_BUDGET) -> Probabilities:
+    """Exact mine probabilities for a position (a fresh :class:`Analyzer`; strategies keep their own for reuse)."""
+    observation = _observation(observation, "analyze(observation)")
+    if not isinstance(budget, Budget):
+        raise ArgumentError(f"analyze(budget): expected a Budget such as Budget(seconds=2.0), not {shown(budget)}")
+    return Analyzer(budget).analyze(observation)

@@ -1,0 +1,78 @@
+"""What one analysis may spend: :class:`Budget`, the clock of one call, and the exceptions a stage raises past its limits.
+
+The budget is a promise: ``Analyzer.analyze`` returns within ``seconds`` plus :data:`OVERHEAD_SECONDS`, with the best
+answer it has. The exact count may use the first :data:`EXACT_SHARE` of it; the estimate the rest, less
+:data:`ESTIMATE_RESERVE` for the weighting; the Python stages check the clock every :data:`_CHECK_EVERY` work items.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from sweeplab.core.errors import SweeplabError, UndecidedError
+
+EXACT_SHARE = 0.6  # the share of the budget the exact count may use before the rest is estimated
+ESTIMATE_RESERVE = 0.05  # the share kept back from the estimate for weighting and building the result
+OVERHEAD_SECONDS = 0.25  # stated overhead past the budget: finishing a check interval, weighting, building results
+PATIENCE = 15  # a player's second try at an undecided position gets this many times the budget's seconds
+_CHECK_EVERY = 4096  # work items between clock checks in the Python stages
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one analysis may spend.
+
+    ``seconds`` bounds the whole call on the wall clock (plus :data:`OVERHEAD_SECONDS`); ``max_states`` bounds
+    the partial states one step of a component's count may hold; ``max_bytes`` bounds the memory of one
+    component's count tables (and of the particle filter's history); ``samples`` bounds the particles of an
+    estimate. The defaults keep every position met in real play exact.
+    """
+
+    seconds: float = 2.0
+    max_states: int = 100_000
+    samples: int = 20_000
+    max_bytes: int = 256 * 2**20
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.seconds, (int, float)) and math.isfinite(self.seconds) and self.seconds > 0):
+            raise SweeplabError(f"a budget needs a finite number of seconds above 0, not {self.seconds!r}")
+        for name in ("max_states", "samples", "max_bytes"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise SweeplabError(f"a budget's {name} must be a positive integer, not {value!r}")
+
+
+DEFAULT_BUDGET = Budget()
+
+
+@dataclass(frozen=True)
+class _Clock:
+    """The deadlines of one analysis: the exact count's and the whole call's (``time.perf_counter`` values)."""
+
+    start: float
+    exact: float
+    end: float
+    seconds: float
+
+    @classmethod
+    def starting(cls, budget: Budget) -> _Clock:
+        start = time.perf_counter()
+        return cls(start, start + EXACT_SHARE * budget.seconds, start + budget.seconds, budget.seconds)
+
+
+class _TooBig(Exception):
+    """A count past ``max_states`` or ``max_bytes``."""
+
+
+class _OutOfTime(_TooBig):
+    """A stage past its deadline."""
+
+
+BudgetExceededError = UndecidedError  # the former name, kept for callers
+
+
+def _check(deadline: float | None) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise _OutOfTime

@@ -1,0 +1,193 @@
+"""The engine's front (sweeplab.analysis.analyzer) against brute force over every layout, its component cache, a
+player's second try, and the budget kept on large true positions."""
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from sweeplab.analysis import analyzer as front
+from sweeplab.analysis import budget as limits
+from sweeplab.analysis.analyzer import Analyzer, analyze
+from sweeplab.analysis.budget import Budget
+from sweeplab.analysis.consistency import check_consistency
+from sweeplab.analysis.constraints import constraints_from
+from sweeplab.cli import main
+from sweeplab.core.errors import InconsistentPositionError, UndecidedError
+from sweeplab.core.game import Game, GameState
+from sweeplab.core.geometry import Board
+from sweeplab.core.observation import COVERED, Observation
+from sweeplab.core.rules import Rules
+from sweeplab.formats.position import format_position
+from tests.analysis.brute import brute_force
+from tests.analysis.positions import SIZES, arbitrary_positions, check_against_layout, dealt, played_positions, timed, within
+
+
+def _check_against_brute_force(obs):
+    assume(len(obs.covered()) <= 16)
+    expected = brute_force(obs)
+    if expected is None:
+        with pytest.raises(InconsistentPositionError):
+            analyze(obs)
+        assert not check_consistency(obs).consistent
+        return
+    layouts, probs = expected
+    result = analyze(obs)
+    assert result.exact and result.error == 0
+    assert result.layouts == layouts
+    for cell, p in probs.items():
+        assert result.fraction(cell) == p, (cell, result.fraction(cell), p)
+        assert result.probability(cell) == pytest.approx(float(p))
+    assert set(result.safe) == {c for c, p in probs.items() if p == 0}
+    assert set(result.mines) == {c for c, p in probs.items() if p == 1}
+    covered = result.covered()
+    assert [c for c, _ in covered] == list(obs.covered())
+    assert all(p == result.probability(c) for c, p in covered)
+    if covered:  # lowest() reads the same floats per super-cell
+        best, cells = result.lowest(1e-12)
+        assert best == min(p for _, p in covered)
+        assert sorted(cells) == [c for c, p in covered if p <= best + 1e-12]
+    listed = result.supercells()  # every cell a number touches, once, at the probability probability() gives
+    assert result.supercells() is listed
+    touched = [c for _, cells in listed for c in cells]
+    assert sorted(touched) == sorted(c for c in obs.covered() if c not in result.unconstrained)
+    assert all(p == result.probability(c) for p, cells in listed for c in cells)
+    consistency = check_consistency(obs)
+    assert consistency.consistent
+    witness = consistency.witness
+    assert len(witness) == obs.mines and set(obs.flagged()) <= witness
+    for c, v in enumerate(obs.view):
+        if v >= 0:
+            assert c not in witness and sum(n in witness for n in obs.board.neighbours[c]) == v
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(played_positions())
+def test_exact_equals_brute_force_on_played_positions(obs):
+    _check_against_brute_force(obs)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(arbitrary_positions())
+def test_exact_equals_brute_force_on_arbitrary_positions(obs):
+    _check_against_brute_force(obs)
+
+
+def test_analyzer_reuses_component_counts():
+    analyzer = Analyzer()
+    game = Game(Rules(16, 16, 40, "safe"), 3)
+    game.reveal(0)
+    first = analyzer.analyze(game.observation())
+    assert first.exact
+    cached = len(analyzer._cache)
+    analyzer.analyze(game.observation())
+    assert len(analyzer._cache) == cached
+
+
+def test_a_player_gets_a_patient_second_try_when_the_budget_runs_out(monkeypatch):
+    """exact and best call analyze_patiently: an undecided position (a huge frontier on a loaded machine) is tried
+    once more with PATIENCE times the seconds instead of failing the game; if that fails too the error stands."""
+    from sweeplab.analysis.budget import PATIENCE
+    from sweeplab.core.errors import UndecidedError
+    from sweeplab.strategies import make, play
+
+    real = Analyzer.analyze
+    seconds: list[float] = []
+
+    def hurried(self, observation):
+        seconds.append(self.budget.seconds)
+        if self.budget.seconds < 1:
+            raise UndecidedError("the time budget ran out (test)")
+        return real(self, observation)
+
+    monkeypatch.setattr(Analyzer, "analyze", hurried)
+    for name in ("exact", "best"):
+        seconds.clear()
+        game = play(make(name, seed=1, budget=Budget(seconds=0.5)), Game(Rules(9, 9, 10, "safe"), 4))
+        assert game.state is not GameState.PLAYING
+        # every analysis the player needs gets its second try; best's look-ahead also analyses hypothetical
+        # positions (without a second try: it does without them), through analyze when the kernel is not used
+        assert seconds[0] == 0.5 and set(seconds) == {0.5, 0.5 * PATIENCE}
+        assert all(seconds[i - 1] == 0.5 for i, s in enumerate(seconds) if s == 0.5 * PATIENCE)
+        if name == "exact":
+            assert seconds[0::2] == [0.5] * (len(seconds) // 2) and set(seconds[1::2]) == {0.5 * PATIENCE}
+    with pytest.raises(UndecidedError):
+        Analyzer(Budget(seconds=0.01)).analyze_patiently(Observation(Board(3, 3), 1, [COVERED] * 9))
+
+
+def _same_answers(a, b, obs):
+    assert (a.exact, a.safe, a.mines, a.layouts, a.unconstrained) == (b.exact, b.safe, b.mines, b.layouts, b.unconstrained)
+    assert a.covered() == b.covered()
+    assert all(a.fraction(c) == b.fraction(c) for c in obs.covered())
+    assert a.craps == b.craps
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([(9, 9, 10), (16, 16, 40), (30, 16, 99)]), st.integers(0, 2**32), st.booleans())
+def test_one_analyzer_along_a_game_equals_fresh_eager_analyses(size, seed, kernel):
+    """One Analyzer kept through a game (its component cache, the lazily weighed results) answers every position
+    exactly as a fresh Analyzer that weighs everything at once (LIGHT_MULTI = -1 turns the lazy path off)."""
+    from sweeplab.analysis import weighting
+    from sweeplab.analysis.kernel import KERNEL
+    from sweeplab.strategies.base import play
+    from sweeplab.strategies.exact import ExactStrategy
+
+    kernel = kernel and KERNEL is not None
+    positions = []
+    play(ExactStrategy(seed), Game(Rules(*size, "safe"), seed), on_move=lambda g, m: positions.append(g.observation()))
+    positions = [obs for obs in positions[:-1] if obs.covered()][:: max(len(positions) // 25, 1)]
+    reused = Analyzer(use_kernel=kernel)
+    lazy = [reused.analyze(obs) for obs in positions]
+    light = weighting.LIGHT_MULTI
+    weighting.LIGHT_MULTI = -1
+    try:
+        eager = [Analyzer(use_kernel=kernel).analyze(obs) for obs in positions]
+    finally:
+        weighting.LIGHT_MULTI = light
+    assert any(a._layouts is None for a in lazy)  # the lazy path ran
+    for obs, a, b in zip(positions, lazy, eager, strict=True):
+        assert b._layouts is not None and b._shares_v is not None  # weighed at once
+        _same_answers(a, b, obs)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: "x".join(map(str, s[:3])) + f"@{s[3]}")
+def test_true_large_positions_are_answered_within_the_budget(size):
+    obs, layout = dealt(*size)
+    assert len(constraints_from(obs).constraints) > 400  # a large frontier, many components
+    # each takes well under a second of CPU; the wall-clock budget is large only so that a loaded machine still
+    # leaves it enough time, and the call returns as soon as it is done
+    result, cpu, wall = timed(Analyzer(Budget(seconds=20.0)).analyze, obs)
+    assert not isinstance(result, UndecidedError), result
+    assert cpu < 3.0, cpu
+    within(20.0, cpu, wall)
+    check_against_layout(obs, result, layout)
+
+
+@pytest.mark.parametrize("seconds", [0.02, 0.3])
+@pytest.mark.parametrize("size", [SIZES[1], SIZES[4], SIZES[5]], ids=lambda s: "x".join(map(str, s[:3])))
+def test_small_budgets_are_kept_and_never_say_inconsistent(size, seconds):
+    obs, layout = dealt(*size)
+    for use_kernel in (True, False):
+        result, cpu, wall = timed(Analyzer(Budget(seconds=seconds), use_kernel=use_kernel).analyze, obs)
+        within(seconds, cpu, wall)
+        if not isinstance(result, UndecidedError):
+            check_against_layout(obs, result, layout)
+
+
+def _nothing_in_time(monkeypatch):
+    """No time for the exact count and no estimate: the position can only be undecided."""
+    monkeypatch.setattr(limits, "EXACT_SHARE", 0.0)
+    monkeypatch.setattr(front, "sample", lambda *args, **kwargs: None)
+
+
+def test_undecided_is_its_own_answer_and_exit_status(monkeypatch, tmp_path):
+    obs, _ = dealt(*SIZES[2])
+    _nothing_in_time(monkeypatch)
+    with pytest.raises(UndecidedError, match="not proved inconsistent") as caught:
+        analyze(obs, Budget(seconds=0.5))
+    assert not isinstance(caught.value, InconsistentPositionError)
+    path = tmp_path / "big.txt"
+    path.write_text(format_position(obs))
+    result = CliRunner().invoke(main, ["analyze", str(path), "--seconds", "0.5"])
+    assert result.exit_code == 4, result.output
+    assert "undecided" in result.output

@@ -1,0 +1,56 @@
+"""The exact count per component (sweeplab.analysis.counting): a long thin frontier is cheap, and the C kernel
+counts large components exactly like Python."""
+
+import random
+import time
+
+from sweeplab.analysis.analyzer import Analyzer, analyze
+from sweeplab.analysis.budget import Budget
+from sweeplab.core.geometry import Board
+from sweeplab.core.observation import COVERED, Observation
+from tests.analysis.compiled import needs_kernel
+from tests.analysis.positions import SIZES, dealt, numbers_over
+
+
+def test_long_strip_frontier_is_exact_and_fast():
+    # a 200-cell strip: numbers on row 0 over a random row 1; far too many solutions to enumerate one by one
+    import random
+
+    board = Board(200, 2)
+    rng = random.Random(7)
+    layout = {board.index(x, 1) for x in range(200) if rng.random() < 0.4}
+    obs = Observation(board, len(layout), numbers_over(layout, board, set(range(200))))
+    start = time.process_time()
+    r = analyze(obs, Budget(seconds=30))
+    assert r.exact and time.process_time() - start < 2.0
+    assert sum(r.fraction(c) for c in obs.covered()) == len(layout)
+    assert r.layouts >= 1
+
+
+@needs_kernel
+def test_kernel_counts_large_components_exactly_like_python():
+    # components of several hundred cells: counted in 128-bit arithmetic or residues, equal to Python's integers
+    obs, _ = dealt(*SIZES[2])
+    a = Analyzer(Budget(seconds=60), use_kernel=True).analyze(obs)
+    b = Analyzer(Budget(seconds=60), use_kernel=False).analyze(obs)
+    assert a.exact and b.exact and a.layouts == b.layouts
+    assert max(len(c.cells) for c in a.components) > 400
+    for cell in obs.covered():
+        assert a.fraction(cell) == b.fraction(cell)
+
+
+@needs_kernel
+def test_kernel_residue_arithmetic_on_components_with_huge_counts():
+    # numbers on the middle row of a 400x3 board over random mines above and below: counts far above 2^128
+    from sweeplab.core.geometry import Board
+
+    board = Board(400, 3)
+    rng = random.Random(5)
+    layout = {c for c in range(board.cells) if c // 400 != 1 and rng.random() < 0.3}
+    middle = set(range(400, 800))
+    view = tuple(sum(n in layout for n in board.neighbours[c]) if c in middle else COVERED for c in range(board.cells))
+    obs = Observation(board, len(layout), view)
+    a = Analyzer(Budget(seconds=60), use_kernel=True).analyze(obs)
+    b = Analyzer(Budget(seconds=60), use_kernel=False).analyze(obs)
+    assert a.layouts == b.layouts and a.layouts.bit_length() > 140  # one component: its weight is the count
+    assert all(a.fraction(c) == b.fraction(c) for c in obs.covered())

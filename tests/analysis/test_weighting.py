@@ -1,0 +1,64 @@
+"""Weighting by the global mine count (sweeplab.analysis.weighting): the count decides, solutions are weighted,
+and the lazy weighing of exact results."""
+
+from fractions import Fraction
+
+import pytest
+
+from sweeplab.analysis.analyzer import Analyzer, analyze
+from sweeplab.analysis.weighting import LIGHT_BITS, _binomial_bits, _LazyMines
+from sweeplab.core.game import Game
+from sweeplab.core.rules import Rules
+from sweeplab.formats.position import parse_position
+from tests.analysis.brute import brute_force
+
+
+def test_global_mine_count_decides():
+    # seed 001's Figure 5 idea: the 1 holds the only mine, so the count alone makes every other cell safe
+    obs = parse_position("3x3x1\n1HH\nHHH\nHHH\n")
+    r = analyze(obs)
+    frame = {1, 3, 4}
+    for c in obs.covered():
+        assert r.fraction(c) == (Fraction(1, 3) if c in frame else 0)
+    assert set(r.safe) == set(obs.covered()) - frame
+    assert r.unconstrained_probability == 0 and r.layouts == 3
+    # with two mines the same cells are no longer safe: the count, not the numbers, decided
+    r = analyze(parse_position("3x3x2\n1HH\nHHH\nHHH\n"))
+    assert r.fraction(2) == Fraction(1, 5) and r.safe == ()
+
+
+def test_count_weighting_differs_from_equal_solutions():
+    # a 1 touching two cells, 3 unconstrained cells, 2 mines: solutions are not equally likely
+    obs = parse_position("3x2x2\n1HH\nHHH\n")
+    r = analyze(obs)
+    assert r.layouts == brute_force(obs)[0]
+    assert sum(r.probability(c) for c in obs.covered()) == pytest.approx(2)
+
+
+def test_lazy_weighing_is_computed_once_on_first_use():
+    import pickle
+
+    game = Game(Rules(16, 16, 40, "safe"), 3)
+    game.reveal(0)
+    result = Analyzer().analyze(game.observation())
+    assert result._layouts is None and isinstance(result._mines, _LazyMines)  # the certain safe cells cost no weighing
+    fresh = pickle.loads(pickle.dumps(result))  # unweighed, its mine finder still lazy: it can go to another process
+    assert isinstance(fresh._mines, _LazyMines) and fresh.mines == result.mines and fresh.layouts == result.layouts
+    layouts, mines = result.layouts, result.mines
+    assert result._layouts == layouts and result._mines == mines
+    assert sum(result.fraction(c) for c in game.observation().covered()) == 40
+    assert pickle.loads(pickle.dumps(result)).fraction(5) == result.fraction(5)
+
+
+def test_positions_with_huge_weights_are_weighed_at_once_within_the_clock():
+    """The deferred weighing has no deadline, so a position whose weights C(U, R) are huge (a 256x256 board early on)
+    is weighed inside analyze(), under its budget, while an expert position is deferred."""
+    game = Game(Rules(256, 256, 12_000, "safe"), 1)
+    game.reveal(0)
+    obs = game.observation()
+    result = Analyzer().analyze(obs)
+    assert _binomial_bits(len(result.unconstrained), 12_000) > LIGHT_BITS
+    assert result._layouts is not None  # weighed at once
+    small = Game(Rules(30, 16, 99, "safe"), 1)
+    small.reveal(0)
+    assert Analyzer().analyze(small.observation())._layouts is None
