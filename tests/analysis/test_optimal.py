@@ -24,7 +24,7 @@ from sweeplab.analysis.optimal import (
 from sweeplab.core.game import Game
 from sweeplab.core.geometry import Board
 from sweeplab.core.rules import Rules
-from tests.analysis.compiled import needs_optimal_kernel
+from tests.analysis.compiled import needs_gametree_kernel
 
 # ----- a plain game-tree search: every move tried, the game's own flood fill, no table, no pruning, no symmetry -----
 
@@ -117,7 +117,7 @@ def test_search_equals_plain_game_tree(w, h, mines, rule, kernel):
     assert OptimalSearch(w, h, mines, kernel=kernel).solve(rule).value == plain_optimal(rules)
 
 
-@needs_optimal_kernel
+@needs_gametree_kernel
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(1, 4), st.integers(1, 3), st.data())
 def test_c_search_equals_python_search(w, h, data):

@@ -15,11 +15,11 @@ from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.best.endgame import Endgame, SearchBudgetExceeded, list_layouts
-from tests.analysis.compiled import needs_endgame_kernel
+from tests.analysis.compiled import needs_gametree_kernel
 from tests.strategies.best.brute import consistent_layouts, game_value, move_value
 
 #: Both searches: the C one (where built; under CI it must be) and the pure-Python one.
-ENGINES = [pytest.param(True, id="c", marks=needs_endgame_kernel), pytest.param(False, id="python")]
+ENGINES = [pytest.param(True, id="c", marks=needs_gametree_kernel), pytest.param(False, id="python")]
 
 
 def search(observation: Observation, limit: int = 100_000, use_kernel: bool | None = None) -> tuple[int, int, int]:
@@ -158,7 +158,7 @@ def _positions_of_play(seed: int, width: int, height: int, mines: int, moves: in
     return None if game.over else game.observation()
 
 
-@needs_endgame_kernel
+@needs_gametree_kernel
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([(5, 5, 5), (6, 5, 7), (8, 4, 7), (6, 6, 8)]), st.integers(0, 3))
 def test_c_and_python_searches_agree_step_for_step(seed, board, moves):
