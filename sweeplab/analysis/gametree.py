@@ -91,7 +91,9 @@ class InformationSearch:
     search (boards of up to 64 cells) or the pure-Python one; by default the C one when it is built and
     ``SWEEPLAB_PURE_PYTHON`` is not set. ``deadline`` (a ``time.perf_counter`` value) and ``max_states`` (over the
     search's life) bound the work; past either the search raises :class:`SearchBudgetExceeded`. ``progress(stats)`` is
-    called every ``progress_every`` expanded states.
+    called every ``progress_every`` expanded states. A position is given as (revealed cells, code, layouts in the
+    search's form: :meth:`encode`) and a ``namespace``: -1, or a table of its own (the first click under ``xp``, whose
+    dealing depends on it; such states are not folded).
     """
 
     def __init__(self, board: Board, mines: int, perms: list[tuple[int, ...]], kernel: bool | None = None) -> None:
