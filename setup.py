@@ -1,4 +1,4 @@
-"""Build the optional C kernels (the exact engine's counting, the optimal-play search); without a C compiler sweeplab
+"""Build the optional C kernels (the exact engine's counting, the game-tree search); without a C compiler sweeplab
 falls back to pure Python."""
 
 from setuptools import Extension, setup
@@ -12,14 +12,8 @@ setup(
             optional=True,
         ),
         Extension(
-            "sweeplab.analysis._optimal",
-            ["sweeplab/analysis/_optimal.c"],
-            extra_compile_args=["-O2"],
-            optional=True,
-        ),
-        Extension(
-            "sweeplab.strategies.best._endgame",
-            ["sweeplab/strategies/best/_endgame.c"],
+            "sweeplab.analysis._gametree",
+            ["sweeplab/analysis/_gametree.c"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

@@ -8,13 +8,11 @@ import os
 import pytest
 
 from sweeplab.analysis.exact import KERNEL
-from sweeplab.analysis.optimal import KERNEL as OPTIMAL_KERNEL
-from sweeplab.strategies.best.endgame import KERNEL as ENDGAME_KERNEL
+from sweeplab.analysis.gametree import KERNEL as GAMETREE_KERNEL
 
 UNDER_CI = os.environ.get("CI", "").lower() == "true"
 
 needs_kernel = pytest.mark.skipif(
     KERNEL is None and not UNDER_CI, reason="the C kernel is not built (no C compiler at install time)"
 )
-needs_optimal_kernel = pytest.mark.skipif(OPTIMAL_KERNEL is None and not UNDER_CI, reason="the C search is not built")
-needs_endgame_kernel = pytest.mark.skipif(ENDGAME_KERNEL is None and not UNDER_CI, reason="the C endgame search is not built")
+needs_gametree_kernel = pytest.mark.skipif(GAMETREE_KERNEL is None and not UNDER_CI, reason="the C game-tree search is not built")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -16,15 +15,9 @@ from sweeplab.analysis.optimal import (
     OptimalSearch,
     SearchBudgetExceeded,
     SearchError,
-    dealt_layouts,
-    layout_masks,
-    symmetries,
-    xp_move,
 )
-from sweeplab.core.game import Game
 from sweeplab.core.geometry import Board
 from sweeplab.core.rules import Rules
-from tests.analysis.compiled import needs_optimal_kernel
 
 # ----- a plain game-tree search: every move tried, the game's own flood fill, no table, no pruning, no symmetry -----
 
@@ -117,21 +110,6 @@ def test_search_equals_plain_game_tree(w, h, mines, rule, kernel):
     assert OptimalSearch(w, h, mines, kernel=kernel).solve(rule).value == plain_optimal(rules)
 
 
-@needs_optimal_kernel
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(1, 4), st.integers(1, 3), st.data())
-def test_c_search_equals_python_search(w, h, data):
-    mines = data.draw(st.integers(0, w * h))
-    rule = data.draw(st.sampled_from(["unsafe", "safe", "zero", "xp"]))
-    try:
-        Rules(w, h, mines, rule)
-    except ValueError:
-        return
-    c = OptimalSearch(w, h, mines, kernel=True).solve(rule, every_first_click=True)
-    python = OptimalSearch(w, h, mines, kernel=False).solve(rule, every_first_click=True)
-    assert [(f.cell, f.wins, f.layouts) for f in c.first_clicks] == [(f.cell, f.wins, f.layouts) for f in python.first_clicks]
-
-
 # ----- published values -----
 
 
@@ -187,50 +165,6 @@ def test_symmetry_folding_changes_no_value(w, h, data):
     for f in folded.first_clicks:
         for c in f.cells:
             assert values[c] == f.value
-
-
-# ----- dealing: the same as the game's -----
-
-
-def test_dealt_layouts_match_the_games_deal():
-    """Every layout the game deals (seeded deals, first click 4 on 3x3) is one the model lists, and the model's
-    multiset has the size of the uniform deal it stands for."""
-    for rule in ("unsafe", "safe", "zero", "xp"):
-        rules = Rules(3, 3, 2, rule)
-        model = dealt_layouts(rules, 0)
-        seen = set()
-        for seed in range(300):
-            game = Game(rules, seed)
-            game.reveal(0)
-            seen.add(sum(1 << c for c in game.mine_cells()))
-        assert seen == set(model), rule
-        expected = {"unsafe": 36, "xp": 36, "safe": math.comb(8, 2), "zero": math.comb(5, 2)}[rule]
-        assert len(model) == expected
-
-
-def test_xp_move_matches_the_game():
-    rules = Rules(3, 3, 3, "xp")
-    for seed in range(200):
-        game = Game(rules, seed)
-        before = sum(1 << c for c in game.mine_cells())
-        game.reveal(4)
-        assert sum(1 << c for c in game.mine_cells()) == xp_move(before, 4, 9)
-
-
-def test_zero_on_a_dense_board_keeps_only_the_click():
-    """3x3 with 2 mines: the centre's neighbourhood is the whole board, so the game keeps just the centre free."""
-    assert len(dealt_layouts(Rules(3, 3, 2, "zero"), 4)) == math.comb(8, 2)
-
-
-def test_layout_masks_are_every_combination():
-    assert sorted(layout_masks(6, 3)) == sorted(sum(1 << c for c in combo) for combo in combinations(range(6), 3))
-    assert layout_masks(5, 0) == [0]
-
-
-def test_symmetries_are_permutations():
-    for w, h in ((4, 4), (3, 5), (1, 7)):
-        for perm in symmetries(Board(w, h)):
-            assert sorted(perm) == list(range(w * h))
 
 
 # ----- errors -----

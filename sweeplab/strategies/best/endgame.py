@@ -1,50 +1,25 @@
-"""Exhaustive endgame search: with few layouts left, the move with the highest exact chance of winning.
+"""``best``'s endgame: with few layouts left, list them and play the move with the highest exact chance of winning.
 
-The layouts consistent with a position (all equally likely) are listed; a set ``S`` of them stands for what the player
-knows, and two sequences of moves that leave the same set are the same position, so values are memoised on ``S``
-(a bit mask over the listed layouts). ``wins(S)`` is the number of layouts of ``S`` that optimal play wins:
-
-- one layout left: every mine is known, a win (1);
-- a cell safe in every layout of ``S`` whose number differs between them is opened for free (information at no
-  risk never hurts): ``wins(S) = sum over its numbers v of wins(S_v)``;
-- otherwise the best guess: ``max over cells c of sum over numbers v of wins(S with c showing v)``; the layouts
-  where ``c`` is a mine are lost.
-
-The win probability is ``wins(S) / |S|``, an exact fraction. A cell's value is bounded by the layouts where it is
-safe, so cells are tried safest first and the rest skipped once none can beat the best. The search counts the
-positions it expands; past ``budget`` it gives up (:class:`SearchBudgetExceeded`) and keeps what it finished, so a
-later call (after the next move) reuses it.
-
-The search runs in C (``_endgame.c``, built by ``setup.py`` when a C compiler is present) or, without it or with
-``SWEEPLAB_PURE_PYTHON`` set, in Python; the two are the same algorithm step for step: the same cell, the same
-alternatives and the same number of positions expanded (a property test compares them). One difference: the Python
-search recurses, and where a line of play is longer than Python's recursion allows (a board with hundreds of cells in
-a row) it gives up as if past its budget, where the C search goes on, to 3,000 levels (each level removes a layout,
-so under ``best``'s 1,000-layout default it never gets there; the limit keeps a search asked for on many more layouts
-from overflowing the C stack).
+The layouts consistent with a position (all equally likely) are listed (:func:`list_layouts`, or one isolated set's
+with :func:`list_component`) and searched with :class:`sweeplab.analysis.gametree.LayoutSetSearch` (its docstring
+states the model: the memo on the set of layouts still possible, free reveals, cells tried safest first, the budget
+counted in expanded positions). :class:`Endgame` builds the search's sets from the position (what each covered cell
+shows in each layout) and follows the game: :meth:`Endgame.known` is the set left after later moves, so the next
+decision reuses what the search kept. The win probability is ``wins / layouts``, an exact fraction.
 """
 
 from __future__ import annotations
 
 import itertools
-import os
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from sweeplab.analysis.exact import Component, Probabilities
+from sweeplab.analysis.gametree import KERNEL, UNLIMITED, LayoutSetSearch, SearchBudgetExceeded
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
-try:  # the optional C search (setup.py builds it when a C compiler is present): the same search, step for step
-    import sweeplab.strategies.best._endgame as _built_kernel  # a C extension without a stub: mypy sees Any
-except ImportError:  # pragma: no cover - depends on the build
-    _built_kernel = None
-KERNEL = None if os.environ.get("SWEEPLAB_PURE_PYTHON") else _built_kernel
-
-
-class SearchBudgetExceeded(Exception):
-    """The search expanded more positions than its budget allowed."""
+__all__ = ["KERNEL", "UNLIMITED", "Decision", "Endgame", "SearchBudgetExceeded", "list_component", "list_layouts"]
 
 
 @dataclass(frozen=True)
@@ -59,10 +34,6 @@ class Decision:
     @property
     def probability(self) -> float:
         return self.wins / self.layouts
-
-
-#: A budget the C search treats as no budget (larger ones would not fit its counter).
-UNLIMITED = 2**62
 
 
 def _component_solutions(component: Component, cap: int) -> list[tuple[int, np.ndarray]] | None:
@@ -183,8 +154,8 @@ def list_component(component: Component, limit: int) -> tuple[list[int], np.ndar
     return list(component.cells), np.array([row for _, row in solutions])
 
 
-class Endgame:
-    """The search over one listed set of layouts; reusable over the following moves of the same game."""
+class Endgame(LayoutSetSearch):
+    """``best``'s search over one listed set of layouts of a position; reusable over the following moves of the same game."""
 
     def __init__(self, observation: Observation, covered: list[int], layouts: np.ndarray, use_kernel: bool | None = None) -> None:
         """``use_kernel``: search in C (the default when the C search is built) or in Python; both give the same
@@ -227,28 +198,7 @@ class Endgame:
             self.shows.append(parts)
             self.numbers.append(numbers)
             self.mine.append(mine)
-        self.memo: dict[int, int] = {}
-        self.all = (1 << self.count) - 1
-        self.expanded = 0
-        self.budget = 0
-        if use_kernel and KERNEL is None:
-            raise RuntimeError(
-                "the C endgame search is not built (sweeplab.strategies.best._endgame) or SWEEPLAB_PURE_PYTHON is set"
-            )
-        self._words = max(1, (self.count + 63) // 64)
-        self._tree = None
-        if KERNEL is not None and use_kernel is not False:
-            size = self._words * 8
-            self._tree = KERNEL.Tree(
-                self._words,
-                [[mask.to_bytes(size, "little") for mask in parts] for parts in self.shows],
-                [mask.to_bytes(size, "little") for mask in self.mine],
-            )
-
-    @property
-    def memo_size(self) -> int:
-        """How many positions' values the search has kept."""
-        return len(self.memo) if self._tree is None else int(self._tree.memo_size)
+        super().__init__(self.shows, self.mine, self.count, use_kernel)
 
     def known(self, observation: Observation) -> int:
         """The layouts still consistent with ``observation`` (a later position of the same game)."""
@@ -264,165 +214,17 @@ class Endgame:
         return S
 
     def decide(self, S: int, budget: int) -> Decision:
-        """The best cell to open when the layouts in ``S`` remain (raises :class:`SearchBudgetExceeded`)."""
-        if self._tree is not None:
-            return self._decide_in_c(S, budget)
-        try:
-            return self._decide_in_python(S, budget)
-        except RecursionError:  # a line of play longer than Python's recursion: given up as if past the budget
-            raise SearchBudgetExceeded from None
-
-    def _decide_in_python(self, S: int, budget: int) -> Decision:
-        self.expanded = 0
-        self.budget = budget
-        n = S.bit_count()
-        live, order, free = self._scan(S, range(len(self.covered)))
-        if free is not None:  # a certainly safe cell that tells something: open it (no guess needed)
-            j, parts = free
-            wins = sum(self._wins(p, live) if p.bit_count() > 1 else 1 for p in parts)
-            return Decision(self.covered[j], wins, n, ())
-        best_j, best = -1, -1
-        searched = []
-        for safe, j in order:
-            if safe <= best:
-                break
-            total = self._value(S, j, safe, best, live)
-            if total is None:
-                continue
-            searched.append((self.covered[j], total))
-            if total > best:
-                best_j, best = j, total
-        if best_j < 0:  # no cell is a mine in some layouts and safe in others: one layout is left, the game is won
-            j = next(j for j in range(len(self.covered)) if not S & self.mine[j])
-            return Decision(self.covered[j], n, n, ())
-        alternatives = tuple((c, w) for c, w in searched if c != self.covered[best_j])
-        return Decision(self.covered[best_j], best, n, alternatives)
+        """The best cell to open when the layouts in ``S`` remain (raises :class:`SearchBudgetExceeded` past ``budget``
+        expanded positions)."""
+        j, wins, alternatives = self.best_move(S, budget)
+        covered = self.covered
+        return Decision(covered[j], wins, S.bit_count(), tuple((covered[c], w) for c, w in alternatives))
 
     def value(self, S: int, cell: int, budget: int) -> int:
         """The layouts of ``S`` won by opening ``cell`` first and playing optimally after (0 when it is a mine in all of
         them); raises :class:`SearchBudgetExceeded` past ``budget`` positions. The exact value of any move,
         not only the best one: what an analysis or a comparison of strategies needs."""
-        j = self.covered.index(cell)
-        self.expanded = 0
-        if not S & ~self.mine[j]:
-            return 0
-        if self._tree is not None:
-            try:
-                found = self._tree.value(S.to_bytes(self._words * 8, "little"), j, min(budget, UNLIMITED))
-            finally:
-                self.expanded = self._tree.expanded
-            if found is None:
-                raise SearchBudgetExceeded
-            return int(found)
-        self.budget = budget
-        live, _, _ = self._scan(S, range(len(self.covered)))
-        try:
-            found = self._value(S, j, 0, -1, live)
-        except RecursionError:
-            raise SearchBudgetExceeded from None
-        assert found is not None  # nothing is below a bar of -1
-        return found
-
-    def _decide_in_c(self, S: int, budget: int) -> Decision:
-        tree = self._tree
-        assert tree is not None
-        try:
-            found = tree.decide(S.to_bytes(self._words * 8, "little"), min(budget, UNLIMITED))
-        finally:
-            self.expanded = tree.expanded
-        if found is None:
-            raise SearchBudgetExceeded
-        j, wins, searched = found
-        n = S.bit_count()
-        if searched is None:  # a free reveal
-            return Decision(self.covered[j], wins, n, ())
-        if j < 0:  # as in :meth:`decide`: one layout is left, the game is won
-            j = next(j for j in range(len(self.covered)) if not S & self.mine[j])
-            return Decision(self.covered[j], n, n, ())
-        alternatives = tuple((self.covered[c], w) for c, w in searched if c != j)
-        return Decision(self.covered[j], wins, n, alternatives)
-
-    # ----- the search -----
-    def _scan(self, S: int, columns: Iterable[int]) -> tuple[list[int], list[tuple[int, int]], tuple[int, list[int]] | None]:
-        """For the layouts ``S``: the columns that still matter (neither a mine in all nor safe with one number in
-        all), the guesses among them as (safe layouts, column) safest first (none when there is a free reveal), and
-        the parts of a free reveal if any."""
-        n = S.bit_count()
-        live: list[int] = []
-        order: list[tuple[int, int]] = []
-        free: tuple[int, list[int]] | None = None
-        mine, shows = self.mine, self.shows
-        for j in columns:
-            mj = S & mine[j]
-            if mj == S:
-                continue
-            if not mj:
-                split = False
-                for mask in shows[j]:  # the first number it can show here decides: all of S, or a split
-                    part = S & mask
-                    if part:
-                        split = part != S
-                        break
-                if not split:
-                    continue
-                if free is None:
-                    free = (j, [part for part in (S & mask for mask in shows[j]) if part])
-            else:
-                order.append((mj.bit_count() - n, j))  # minus the safe layouts: a plain sort puts the safest first
-            live.append(j)
-        if free is not None:
-            return live, [], free  # the free reveal is taken; no guess is needed here
-        order.sort()  # ties keep the columns' (ascending) order, as a stable sort on safety alone would
-        return live, [(-neg, j) for neg, j in order], free
-
-    def _value(self, S: int, j: int, safe: int, bar: int, live: list[int]) -> int | None:
-        """Wins when opening column ``j`` in ``S``; None once it cannot exceed ``bar``.
-
-        The bound starts from what is known of each outcome (its memoised value, else its size) and tightens as the
-        outcomes are searched, largest first."""
-        memo = self.memo
-        parts = []
-        bound = 0
-        for mask in self.shows[j]:
-            part = S & mask
-            if part:
-                size = part.bit_count()
-                known = memo.get(part, size) if size > 1 else 1
-                parts.append((size, known, part))
-                bound += known
-        if bound <= bar:
-            return None
-        parts.sort(key=lambda t: -t[0])
-        for size, known, part in parts:
-            if size > 1 and part not in memo:
-                bound += self._wins(part, live) - known
-                if bound <= bar:
-                    return None
-        return bound
-
-    def _wins(self, S: int, columns: list[int]) -> int:
-        hit = self.memo.get(S)
-        if hit is not None:
-            return hit
-        self.expanded += 1
-        if self.expanded > self.budget:
-            raise SearchBudgetExceeded
-        live, order, free = self._scan(S, columns)
-        if free is not None:  # information at no risk: take it
-            total = sum(self._wins(p, live) if p.bit_count() > 1 else 1 for p in free[1])
-            self.memo[S] = total
-            return total
-        best = 0
-        for safe, j in order:
-            if safe <= best:
-                break
-            value = self._value(S, j, safe, best, live)
-            if value is not None and value > best:
-                best = value
-                if best == safe:
-                    break
-        self.memo[S] = best
-        return best
+        return self.move_value(S, self.covered.index(cell), budget)
 
 
 def _mask(flags: np.ndarray) -> int:

@@ -15,11 +15,11 @@ from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.best.endgame import Endgame, SearchBudgetExceeded, list_layouts
-from tests.analysis.compiled import needs_endgame_kernel
+from tests.analysis.compiled import needs_gametree_kernel
 from tests.strategies.best.brute import consistent_layouts, game_value, move_value
 
 #: Both searches: the C one (where built; under CI it must be) and the pure-Python one.
-ENGINES = [pytest.param(True, id="c", marks=needs_endgame_kernel), pytest.param(False, id="python")]
+ENGINES = [pytest.param(True, id="c", marks=needs_gametree_kernel), pytest.param(False, id="python")]
 
 
 def search(observation: Observation, limit: int = 100_000, use_kernel: bool | None = None) -> tuple[int, int, int]:
@@ -142,58 +142,6 @@ def test_budget_is_enforced_and_finished_work_is_kept(use_kernel):
     assert kept > 0
     assert endgame.decide(endgame.all, 10**7).wins == 961
     assert endgame.memo_size > kept
-
-
-def _positions_of_play(seed: int, width: int, height: int, mines: int, moves: int) -> Observation | None:
-    """A position after up to ``moves`` reveals of the safest-looking covered cells (first covered in reading order
-    among the lowest probability), or None when the game ended."""
-    game = Game(Rules(width, height, mines, "safe"), seed)
-    game.reveal((seed % height) * width + (seed // height) % width)
-    for _ in range(moves):
-        if game.over:
-            return None
-        result = analyze(game.observation())
-        _, cells = result.lowest(1e-12)
-        game.reveal(min(cells))
-    return None if game.over else game.observation()
-
-
-@needs_endgame_kernel
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10**6), st.sampled_from([(5, 5, 5), (6, 5, 7), (8, 4, 7), (6, 6, 8)]), st.integers(0, 3))
-def test_c_and_python_searches_agree_step_for_step(seed, board, moves):
-    """The C search chooses the same cell with the same alternatives and expands the same number of positions as the
-    Python one, within a budget, past it (both give up after the same count) and when continued from what they kept."""
-    observation = _positions_of_play(seed, *board, moves)
-    if observation is None:
-        return
-    listed = list_layouts(analyze(observation), 3000)
-    if listed is None:
-        return
-    searches = [Endgame(observation, *listed, use_kernel=use) for use in (True, False)]
-    for budget in (50, 400, 10**6):  # each call continues from what the last one kept
-        outcomes = []
-        for endgame in searches:
-            try:
-                outcomes.append((endgame.decide(endgame.all, budget), endgame.expanded))
-            except SearchBudgetExceeded:
-                outcomes.append((None, endgame.expanded))
-        assert outcomes[0] == outcomes[1]
-    assert outcomes[0][0] is not None  # the last, generous budget finishes
-    # the value of single moves, from the whole set and from the part where one cell showed its first number, within
-    # a small budget (both give up after the same count) and a generous one
-    c, p = searches
-    column = next((j for j, parts in enumerate(c.shows) if len(parts) > 1), None)
-    for S in (c.all,) if column is None else (c.all, c.all & c.shows[column][0]):
-        for cell in c.covered[:6]:
-            for budget in (30, 10**6):
-                got = []
-                for endgame in (c, p):
-                    try:
-                        got.append((endgame.value(S, cell, budget), endgame.expanded))
-                    except SearchBudgetExceeded:
-                        got.append((None, endgame.expanded))
-                assert got[0] == got[1]
 
 
 def test_known_follows_the_game():
