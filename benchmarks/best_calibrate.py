@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.analysis.exact import Analyzer
-from sweeplab.bench.best_results import first_click_arg
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.observation import COVERED
@@ -37,6 +36,7 @@ from sweeplab.core.rules import Rules, parse_board
 from sweeplab.strategies.base import play_move
 from sweeplab.strategies.best.lookahead import best_two, living_safe
 from sweeplab.strategies.registry import make
+from sweeplab.studies.best import first_click_arg
 
 FIELDS = ("game", "move", "covered", "living", "b1", "b2", "won")
 #: Bins of covered cells (equal counts) that stand for the phase of the game in the fit.

@@ -32,13 +32,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from sweeplab.bench.best_results import first_click_arg
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.geometry import Board
 from sweeplab.core.rules import Rules, parse_board
 from sweeplab.strategies.base import play
 from sweeplab.strategies.registry import make
+from sweeplab.studies.best import first_click_arg
 
 FIELDS = ("layout", "k", "candidate", "cell", "won")
 #: A candidate beats `best`'s choice only by more than this many standard errors of the paired difference.

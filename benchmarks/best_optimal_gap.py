@@ -29,13 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.analysis.optimal import OptimalSearch, dealt_layouts
-from sweeplab.bench.best_results import first_click_arg, optimal_gap_shares
 from sweeplab.bench.executors import LocalExecutor
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules, parse_board
 from sweeplab.strategies.base import play
 from sweeplab.strategies.registry import make_spec
+from sweeplab.studies.best import first_click_arg, optimal_gap_shares
 
 #: Rules whose positions the search values the same way (see sweeplab.analysis.optimal: `xp` weighs layouts by the
 #: first click, and `hint` is not modelled).

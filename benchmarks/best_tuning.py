@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sweeplab.bench.best_results import read_games
 from sweeplab.bench.stats import binomial_se, paired_difference
+from sweeplab.studies.best import read_games
 
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "best"
 TUNING = RESULTS / "tuning"

@@ -298,7 +298,7 @@ def optimal_table_command(
     import os
     import shlex
 
-    from sweeplab.bench import optimal_table as table
+    from sweeplab.studies import optimal_table as table
 
     specs = strategy_list(strategies)
     rules = [r.strip() for r in rule_list.split(",") if r.strip()]

@@ -4,7 +4,7 @@ Under ``safe`` (and ``xp``, ``hint``, ``unsafe``) the first click may show any n
 neighbours, is the likeliest to show a zero and open an area. Under ``zero`` every first click opens an area; a cell
 away from the border opens a larger one, at the cost of numbers on all sides. :data:`OPENINGS` holds the cell
 measured best per board and rule (``results/best/openings/data.json``: three cells per board and rule, 10,000 to
-40,000 games each, written by ``python -m sweeplab.bench.best_results openings``; a test keeps the two equal). Where
+40,000 games each, written by ``python -m sweeplab.studies.best openings``; a test keeps the two equal). Where
 nothing was measured: a corner, and under ``zero`` the cell two in from the top-left corner.
 
 Measured with ``best`` at 1718a05 (the earlier version's runs, which chose the same cells, are in

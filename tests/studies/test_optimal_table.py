@@ -9,11 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from sweeplab.analysis.optimal import OptimalSearch
-from sweeplab.bench import optimal_table as table
 from sweeplab.bench.evaluate import evaluate
 from sweeplab.bench.resultsdoc import build
 from sweeplab.cli import main
 from sweeplab.core.rules import Rules
+from sweeplab.studies import optimal_table as table
+from sweeplab.studies.optimal_table import runner
 
 
 def settings(boards: str, **kw) -> table.Settings:
@@ -80,7 +81,7 @@ def test_resume_runs_only_what_is_missing(tmp_path, monkeypatch):
         ran.append((task.board.spec, task.player, task.rules))
         return real(task)
 
-    monkeypatch.setattr(table, "run_task", counting)
+    monkeypatch.setattr(runner, "run_task", counting)
     data = table.run_table(settings("3x3x1-3", strategies=["exact"]), tmp_path, resume=True)
     assert sorted(ran) == [("3x3x3", "exact", ("unsafe", "safe", "zero")), ("3x3x3", "optimal", ("unsafe", "safe", "zero"))]
     rows = 3 * (3 + 3 + 1)  # per board: optimal and exact under each rule, exact@best-click under zero

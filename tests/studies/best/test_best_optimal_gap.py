@@ -10,9 +10,9 @@ from functools import partial
 
 import pytest
 
-from sweeplab.bench.best_results import optimal_gap_shares, section
 from sweeplab.bench.evaluate import evaluate
 from sweeplab.core.rules import Rules
+from sweeplab.studies.best import optimal_gap_shares, section
 from tests.bench import scripts
 
 SCRIPT = scripts.BENCHMARKS / "best_optimal_gap.py"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sweeplab.bench.best_results import section
+from sweeplab.studies.best import section
 from tests.bench import scripts
 
 SCRIPT = scripts.BENCHMARKS / "best_first_guess.py"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "best_regret.py"
+SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "best_regret.py"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -1,8 +1,8 @@
 """Print summary.txt: the interleaved one-core cost runs of two trees, per run and their medians.
 
-Run from the project root: python results/best/cost/interleaved/summarise.py [DIR] > DIR/summary.txt, where DIR holds
-the runs and trees.json (the two trees' descriptions); DIR is this script's directory by default. Stop 20's runs are
-here; stop 21's (the single-point pass) in results/best/cost/single-point/.
+Run from the project root: python benchmarks/best_cost_interleaved.py [DIR] > DIR/summary.txt, where DIR holds
+the runs and trees.json (the two trees' descriptions); DIR is results/best/cost/interleaved/ by default. The runs with
+the single-point pass are in results/best/cost/single-point/.
 """
 
 import json
@@ -10,13 +10,14 @@ import statistics
 import sys
 from pathlib import Path
 
-HERE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else Path(__file__).resolve().parent
+DEFAULT = Path(__file__).resolve().parents[1] / "results" / "best" / "cost" / "interleaved"
+HERE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else DEFAULT
 TREES = json.loads((HERE / "trees.json").read_text())
 DATE = TREES.pop("date")
 
 print("# best: CPU per expert game on one core, two trees measured alternately (prev, head, prev, ...), 1,000 games of")
 print(f"# root seed 0 a run, nothing else running on the machine, on {DATE}. Per run, from that tree's directory:")
-print("# python -m sweeplab.bench.best_results cost --board expert --rule RULE --first-click X,Y --games 1000 --out DIR")
+print("# python -m sweeplab.studies.best cost --board expert --rule RULE --first-click X,Y --games 1000 --out DIR")
 print("# (DIR is TREE-RULE-N beside this file). Trees: " + "; ".join(f"{k} = {v}" for k, v in TREES.items()) + ".")
 print()
 for rule in ("safe", "zero"):
