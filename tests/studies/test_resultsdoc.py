@@ -1,6 +1,6 @@
 import json
 
-from sweeplab.bench.resultsdoc import build, main
+from sweeplab.studies.resultsdoc import build, main
 
 
 def point(**kw):
