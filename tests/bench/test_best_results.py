@@ -5,8 +5,8 @@ import pytest
 from click.testing import CliRunner
 
 from sweeplab.bench.best_results import cost, main, section, summarise, verdict
-from sweeplab.bench.resultsdoc import build
 from sweeplab.cli import main as cli
+from sweeplab.studies.resultsdoc import build
 
 
 def test_verdict_states_the_gap_to_the_target_plainly():

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from sweeplab.analysis.optimal import OptimalSearch
 from sweeplab.bench import optimal_table as table
 from sweeplab.bench.evaluate import evaluate
-from sweeplab.bench.resultsdoc import build
 from sweeplab.cli import main
 from sweeplab.core.rules import Rules
+from sweeplab.studies.resultsdoc import build
 
 
 def settings(boards: str, **kw) -> table.Settings:
