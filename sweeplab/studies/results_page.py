@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +32,79 @@ def _pm(rate: float, se: float) -> str:
     return f"{100 * rate:.1f} ± {100 * se:.1f}"
 
 
+def headings(text: str) -> list[str]:
+    """The Markdown headings of ``text`` (outside code blocks), without their ``#`` marks."""
+    found, fenced = [], False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and re.match(r"#{1,6} ", line):
+            found.append(line.lstrip("#").strip())
+    return found
+
+
+def anchor(heading: str, earlier: list[str]) -> str:
+    """The link anchor a Markdown renderer (GitHub's rules) gives ``heading`` after the page's ``earlier`` headings."""
+
+    def slug(text: str) -> str:
+        return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+
+    base = slug(heading)
+    seen = sum(1 for h in earlier if slug(h) == base)
+    return base if seen == 0 else f"{base}-{seen}"
+
+
+@dataclass(frozen=True)
+class Score:
+    """One numeric claim of a paper beside our number, as its page prints it: a row of the index's scoreboard."""
+
+    page: str
+    anchor: str
+    claim: str
+    published: str
+    measured: str
+    n: str
+    z: float
+    differs: bool  # beyond 2 SE, or (a claim with its own test) not reproduced
+    key: str  # the label results/explanations.json uses
+
+
 class Doc:
     def __init__(self, results: Path, explanations: dict[str, str]) -> None:
         self.results = results
         self.explanations = explanations
-        self.parts: list[str] = []
+        self.pages: dict[str, list[str]] = {}
+        self.page = "index"
+        self.parts: list[str] = self.pages.setdefault(self.page, [])
+        self.headings: dict[str, list[str]] = {}
+        self.scores: list[Score] = []
         self.unexplained: list[str] = []
         self.used: set[str] = set()
         self.listed: list[tuple[str, str, str]] = []  # (label, extent, explanation) of every difference beyond 2 SE
+
+    def start(self, page: str) -> None:
+        """Write what follows on ``page`` (``index`` is docs/results.md, any other docs/results/PAGE.md)."""
+        self.page = page
+        self.parts = self.pages.setdefault(page, [])
+
+    def score(
+        self,
+        claim: str,
+        published: str,
+        measured: str,
+        n: object,
+        z: float | None,
+        key: str | None = None,
+        differs: bool | None = None,
+    ) -> None:
+        """Record a paper's number beside ours for the scoreboard, linked to the section being written (none without z).
+        ``differs`` defaults to a difference beyond 2 SE; ``key`` (default: ``claim``) is the explanation's label."""
+        if z is None:
+            return
+        seen = self.headings.get(self.page, [])
+        where = anchor(seen[-1], seen[:-1]) if seen else ""
+        beyond = abs(z) > 2 if differs is None else differs
+        self.scores.append(Score(self.page, where, claim, published, measured, str(n), z, beyond, key or claim))
 
     def load(self, name: str) -> dict[str, Any] | None:
         path = self.results / name / "data.json"
@@ -60,6 +127,7 @@ class Doc:
 
     def add(self, text: str) -> None:
         self.parts.append(text.rstrip() + "\n\n")
+        self.headings.setdefault(self.page, []).extend(headings(text))
 
     def source(self, data: dict[str, Any], name: str, plots: list[str]) -> None:
         text = f"Data: `results/{name}/` (`data.csv`, `data.json`, `table.md`), produced by `{data['command']}`."
@@ -107,6 +175,8 @@ class Doc:
                 ],
             )
         )
+        for c in found:
+            self.score(c["claim"], c["published"], c["measured"], "-", c["z"], c["key"], c["verdict"] != "reproduced")
         self.add("\n".join(f"- {c['sentence']}" for c in found))
         missed = [c for c in found if c["verdict"] != "reproduced"]
         if not missed:

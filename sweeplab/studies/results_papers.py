@@ -95,6 +95,7 @@ def _seed_table(doc: Doc, levels: dict[str, Any] | None, group: str, heading: st
         label = f"{group} | {p['board']} | {p['rule']} | {p['strategy']}" + (f" ({p['paper_label']})" if p["paper_label"] else "")
         if pub is not None:
             diffs.append((label, z))
+            doc.score(label, f"{pub:g}" + (f" ± {pse:.1f}" if pse else ""), _pm(p["win_rate"], p["sem"]), p["games"], z)
         table.append(
             [
                 p["board"],

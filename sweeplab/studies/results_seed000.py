@@ -54,6 +54,16 @@ def _calibration(doc: Doc, cal: dict[str, Any]) -> None:
                 ],
             )
         )
+        for r in rows:
+            if r["rate"] is not None and r["paper_rate"] is not None:
+                doc.score(
+                    f"Tables 1-3 | {strategy} | {r['kind']} {r['bin']}",
+                    _pm(r["paper_rate"], r["paper_se"]),
+                    _pm(r["rate"], r["se"]),
+                    r["observations"],
+                    r["z_paper"],
+                    f"Tables 1-3 | {strategy} | {r['kind']} against seed 000's observed rates",
+                )
         big: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
             if r["z_paper"] is not None and abs(r["z_paper"]) > 2:
@@ -257,6 +267,7 @@ def _seed_000(doc: Doc, levels: dict[str, Any] | None) -> None:
                 f"EquationStrategy on expert with the safe first click: {_pm(eq['win_rate'], eq['sem'])}% "
                 'against the text\'s "20%".'
             )
+            doc.score("seed 000 | expert | safe | equation (text: 20%)", "20", _pm(eq["win_rate"], eq["sem"]), eq["games"], z)
             doc.differences([("seed 000 | expert | safe | equation (text: 20%)", z)])
     else:
         doc.add("Not measured yet: run `sweeplab experiment levels --out results/levels`.")
@@ -321,6 +332,8 @@ def _seed_000(doc: Doc, levels: dict[str, Any] | None) -> None:
                     p = pub / 100
                     z = _z(r["percent"] / 100, r["se_percent"] / 100, p, math.sqrt(p * (1 - p) / 10_000))
                     diffs.append((f"seed 000 Figure 6 | {strategy} | {r['outcome']}", z))
+                    measured = f"{r['percent']:.1f} ± {r['se_percent']:.1f}"
+                    doc.score(f"seed 000 Figure 6 | {strategy} | {r['outcome']}", f"{pub:g}", measured, games, z)
                 table.append(
                     [
                         r["outcome"],

@@ -1,7 +1,8 @@
-"""Build docs/results.md from the committed experiment data under results/ and the papers' published numbers.
+"""Build docs/results.md (the scoreboard and an index) and its pages docs/results/*.md from results/ and the papers.
 
     python -m sweeplab.studies.resultsdoc [--results results] [--out docs/results.md]
 
+The pages (one per paper and per study of our own) go into the folder named like ``--out`` without ``.md``.
 Every measured number in the document is read from ``results/<experiment>/data.json`` (written by the command shown
 beside it); every published number from :mod:`sweeplab.studies.published`. A difference larger than two standard
 errors must be explained by a sentence in ``results/explanations.json`` (key: the row's label as printed in the
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -21,13 +23,20 @@ from sweeplab.studies.published import (
     SEED_001_GAMES,
 )
 from sweeplab.studies.results_learned import _learned_players
-from sweeplab.studies.results_page import Doc, _claims_section
+from sweeplab.studies.results_page import Doc, Score, _claims_section, _table
 from sweeplab.studies.results_papers import _seed002_table, _seed003_table, _seed_table
 from sweeplab.studies.results_seed000 import _seed_000
 
 
 def build(results: Path, explanations: dict[str, str]) -> tuple[str, list[str]]:
-    """The document and the labels of differences beyond 2 SE that have no explanation."""
+    """Every page, the index first, as one text, and the labels of differences beyond 2 SE that have no explanation."""
+    pages, unexplained = build_pages(results, explanations)
+    return "".join(pages.values()), unexplained
+
+
+def build_pages(results: Path, explanations: dict[str, str], folder: str = "results") -> tuple[dict[str, str], list[str]]:
+    """The pages by name (``index``, then one per paper and study, linked from the index as ``folder/NAME.md``) and the
+    labels of differences beyond 2 SE that have no explanation."""
     doc = Doc(results, explanations)
     doc.add(
         "# Results: the seed papers' numbers beside sweeplab's\n\n"
@@ -42,13 +51,10 @@ def build(results: Path, explanations: dict[str, str]) -> tuple[str, list[str]]:
     for name in EXPERIMENT_ORDER:
         data = doc.load(name)
         commands.append(data["command"] if data else f"sweeplab experiment {name} --out results/{name}  # not run yet")
-    doc.add(
-        "To regenerate everything (the commands as they were run; without `--games` each experiment plays its full "
-        "size: 10,000 games per point as seed 000, 600,000 pooled games for frontier, 1,200 per board for "
-        "calibration):\n\n```\n" + "\n".join(commands) + "\npython -m sweeplab.studies.resultsdoc\n```"
-    )
     levels = doc.load("levels")
+    doc.start("seed000")
     _seed_000(doc, levels)
+    doc.start("seed001")
     _seed_table(
         doc,
         levels,
@@ -58,6 +64,7 @@ def build(results: Path, explanations: dict[str, str]) -> tuple[str, list[str]]:
         "turn: c1 alone (`subsets=False, pairs=False`), c1 + c2 subset reduction (`pairs=False`), c1 + c2 + c3 pair "
         "variables (`gac`), and the c4 endgame constraint (`gac-endgame`).",
     )
+    doc.start("seed002")
     _seed_table(
         doc,
         levels,
@@ -76,6 +83,7 @@ def build(results: Path, explanations: dict[str, str]) -> tuple[str, list[str]]:
         ["level2-15x15.png"],
         _seed002_table,
     )
+    doc.start("seed003")
     seed003 = doc.load("seed003")
     if seed003:
         _claims_section(
@@ -98,6 +106,7 @@ def build(results: Path, explanations: dict[str, str]) -> tuple[str, list[str]]:
             "Seed 003's tables lost their numbers in extraction (only the row labels survive), so there is nothing to "
             "compare with; these are sweeplab's measurements of its versions.",
         )
+    doc.start("seed004")
     _seed_table(
         doc, levels, "seed 004", "Seed 004: the CSP agent on 10x10 with 10 mines", "Published: 104 of 130 games (80.0 ± 3.5%)."
     )
@@ -111,13 +120,27 @@ def build(results: Path, explanations: dict[str, str]) -> tuple[str, list[str]]:
         [],
         None,
     )
+    doc.start("learn")
     _learned_players(doc)
     best = best_section(results)  # the best strategy against the published solvers (sweeplab.bench.best_results)
     if best:
+        doc.start("best")
         doc.add(best)
-    optimal = optimal_section(results)  # optimal play against strategies on small boards (issue 10)
+    optimal = optimal_section(results)  # optimal play against strategies on small boards
     if optimal:
+        doc.start("optimal")
         doc.add(optimal)
+    doc.start("index")
+    _scoreboard(doc, folder)
+    doc.add(
+        "The pages:\n\n"
+        + "\n".join(f"- [{PAGES[name][0]}]({folder}/{name}.md): {PAGES[name][1]}" for name in doc.pages if name in PAGES)
+    )
+    doc.add(
+        "To regenerate everything (the commands as they were run; without `--games` each experiment plays its full "
+        "size: 10,000 games per point as seed 000, 600,000 pooled games for frontier, 1,200 per board for "
+        "calibration):\n\n```\n" + "\n".join(commands) + "\npython -m sweeplab.studies.resultsdoc\n```"
+    )
     _closing(doc)
     stale = sorted(set(explanations) - doc.used)
     if stale:
@@ -126,7 +149,83 @@ def build(results: Path, explanations: dict[str, str]) -> tuple[str, list[str]]:
             + ", ".join(stale)
             + "."
         )
-    return "".join(doc.parts).rstrip() + "\n", doc.unexplained
+    pages = {name: "".join(parts).rstrip() + "\n" for name, parts in doc.pages.items()}
+    return {name: text if name == "index" else _rebase(text) for name, text in pages.items()}, doc.unexplained
+
+
+#: The pages under docs/results/: (title, what the page holds), in reading order.
+PAGES = {
+    "seed000": (
+        "Seed 000",
+        'Studholme, "Minesweeper as a Constraint Satisfaction Problem": win rates by level and first-click rule '
+        "(Figures 2-5), why games are won or lost (Figure 6), the guess log (Tables 1-3), the sweeps of Figures 7-10, "
+        "the largest coupled sets, and the claims its text states without numbers.",
+    ),
+    "seed001": ("Seed 001", "its c1..c4 table, played by `gac` with the paper's constraints switched on in turn."),
+    "seed002": (
+        "Seed 002",
+        "levels 1-3 (its Results table), the first click, the level 1-2 gap and level 2 against the mine count on 15x15.",
+    ),
+    "seed003": ("Seed 003", "the solver versions of Table 3, Table 4's board and Figures 1-5, tested as the text states them."),
+    "seed004": ("Seed 004", "the CSP agent on 10x10 with 10 mines, boards with n/k = 1, and 16x16 with 44 mines."),
+    "learn": (
+        "Seed 003's learned players",
+        "XGBoost, the iterative network and deep Q-learning on the same layouts as the hand-written players, seed 003's "
+        "ranking tested on them, and the learned mine probabilities against the exact engine's.",
+    ),
+    "best": (
+        "The best strategy",
+        "sweeplab's strongest player against the strongest published solvers: its win rates, each technique switched "
+        "off in turn, how its defaults were chosen, its guesses against the exact optimum, and its cost.",
+    ),
+    "optimal": (
+        "Optimal play on small boards",
+        "the limit of the game for each first-click rule, beside the strategies, and the search's cost.",
+    ),
+}
+
+#: The paper each page's scoreboard rows come from.
+PAPER = {"seed000": "seed 000", "seed001": "seed 001", "seed002": "seed 002", "seed003": "seed 003", "seed004": "seed 004"}
+PAPER["learn"] = "seed 003"
+
+
+def _rebase(text: str) -> str:
+    """Relative links of a page one folder below docs/ (written as seen from docs/)."""
+    return re.sub(r"\]\((?!https?:|#|/)", "](../", text)
+
+
+def verdict(score: Score, explanations: dict[str, str]) -> str:
+    """A scoreboard row's verdict: within 2 SE (or met its own test), or a difference with or without its cause."""
+    if not score.differs:
+        return "agrees within 2 SE" if abs(score.z) <= 2 else "reproduced (its own test, not 2 SE)"
+    return "differs (cause shown by a test)" if score.key in explanations else "differs, unexplained"
+
+
+def _scoreboard(doc: Doc, folder: str) -> None:
+    """One row per number a paper states beside ours, as its page prints it, linked to the page's section."""
+    doc.add("## Scoreboard")
+    if not doc.scores:
+        doc.add("Nothing measured yet.")
+        return
+    doc.add(
+        "One row per number a paper states (or claim it tests with a number) beside sweeplab's, as its page prints it; "
+        "n is our games or guesses where the page gives it. A row agrees when the difference is within two standard "
+        "errors (a claim with a test of its own: when the test is met); a difference is either explained on its page by "
+        "a test (`results/explanations.json`) or marked unexplained."
+    )
+    rows = [
+        [
+            PAPER.get(s.page, s.page),
+            f"[{s.claim.replace('|', '/')}]({folder}/{s.page}.md#{s.anchor})",
+            s.published,
+            s.measured,
+            s.n,
+            f"{s.z:+.1f}",
+            verdict(s, doc.explanations),
+        ]
+        for s in doc.scores
+    ]
+    doc.add(_table(["paper", "claim", "published", "sweeplab", "n", "difference / SE", "verdict"], rows))
 
 
 #: The experiments behind this document, in the order their commands are listed.
@@ -171,13 +270,16 @@ def main(argv: list[str] | None = None) -> int:
     notes_path = args.results / "explanations.json"
     explanations = json.loads(notes_path.read_text()) if notes_path.exists() else {}
     try:
-        text, unexplained = build(args.results, explanations)
+        pages, unexplained = build_pages(args.results, explanations, args.out.with_suffix("").name)
     except ValueError as error:  # a data file that cannot be read as what it should be (the message names it)
         print(f"resultsdoc: {error}", file=sys.stderr)
         return 1
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text)
-    print(f"wrote {args.out}")
+    pages_dir = args.out.with_suffix("")
+    for name, text in pages.items():
+        path = args.out if name == "index" else pages_dir / f"{name}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        print(f"wrote {path}")
     for label in unexplained:
         print(f"unexplained difference > 2 SE: {label}", file=sys.stderr)
     return 0
