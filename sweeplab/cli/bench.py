@@ -38,11 +38,12 @@ RESUME_HELP = "continue the run interrupted in --out (same settings; finished ga
 FORCE_HELP = "discard an unfinished run found in --out and start afresh"
 
 
-def _shell(parts: Sequence[object]) -> str:
+def shell_line(parts: Sequence[object]) -> str:
+    """A command line as the shell would take it back (each part quoted where it needs to be)."""
     return " ".join(shlex.quote(str(p)) for p in parts)
 
 
-def _run_options(jobs: int | None, executor: str, scheduler: str | None, batch: int | None = None) -> list[object]:
+def run_options(jobs: int | None, executor: str, scheduler: str | None, batch: int | None = None) -> list[object]:
     """The options that do not change a run's result but that its resume command should repeat."""
     parts: list[object] = []
     for flag, value in (("--jobs", jobs), ("--scheduler", scheduler), ("--batch", batch)):
@@ -53,7 +54,7 @@ def _run_options(jobs: int | None, executor: str, scheduler: str | None, batch: 
     return parts
 
 
-def _open_journal(out: Path | None, settings: dict[str, Any], resume: bool, force: bool, command: str) -> Any:
+def open_journal(out: Path | None, settings: dict[str, Any], resume: bool, force: bool, command: str) -> Any:
     """The run's journal in ``out`` (None without --out): writability checked and the directory locked first."""
     if out is None:
         if resume or force:
@@ -67,7 +68,7 @@ def _open_journal(out: Path | None, settings: dict[str, Any], resume: bool, forc
     return journal
 
 
-def _stopped(stop: Any, journal: Any, resume_command: str, played_total: int) -> None:
+def report_stopped(stop: Any, journal: Any, resume_command: str, played_total: int) -> None:
     """Say why the run stopped, what was kept and how to continue; exit 130 (SIGINT), 143 (SIGTERM) or 1."""
     from sweeplab.bench.signals import Interrupted
 
@@ -91,7 +92,8 @@ def _stopped(stop: Any, journal: Any, resume_command: str, played_total: int) ->
     sys.exit(stop.exit_status)
 
 
-def _interrupted(error: Any, journal: Any, resume_command: str) -> None:
+def report_interrupted(error: Any, journal: Any, resume_command: str) -> None:
+    """Say which signal stopped the run and how to continue it; exit 130 (SIGINT) or 143 (SIGTERM)."""
     click.echo(f"stopped by {error.name}", err=True)
     if journal is not None:
         click.echo("to continue the run:", err=True)
@@ -302,15 +304,15 @@ def bench_command(
     for flag, value in (("--sets", sets), ("--first-click", settings["--first-click"]), ("--time-limit", time_limit)):
         if value is not None:
             parts += [flag, value]
-    parts += _run_options(jobs, executor, scheduler, batch)
+    parts += run_options(jobs, executor, scheduler, batch)
     if as_json:
         parts.append("--json")
     parts += ["--out", out]
-    resume_command = _shell([*parts, "--resume"])
+    resume_command = shell_line([*parts, "--resume"])
     journal = None
     try:
         with interruptible():
-            journal = _open_journal(out, settings, resume, force, _shell(parts))
+            journal = open_journal(out, settings, resume, force, shell_line(parts))
             if journal is not None and journal.finished:
                 _print_finished(journal, as_json)
                 return
@@ -339,13 +341,13 @@ def bench_command(
             if stopped is not None:
                 stopped.report.settings["executor"] = workers
                 _print_report(stopped.report, workers, layout_set, games, as_json)
-                _stopped(stopped, journal, resume_command, total)
+                report_stopped(stopped, journal, resume_command, total)
             report.settings["executor"] = workers
             _print_report(report, workers, layout_set, games, as_json)
             if out is not None:
                 _save(report, out, journal, resume_command, quiet=as_json)
     except Interrupted as error:
-        _interrupted(error, journal, resume_command)
+        report_interrupted(error, journal, resume_command)
     finally:
         if journal is not None:
             journal.close()
@@ -460,7 +462,7 @@ def deal_command(board: str, rule: str, first_click: str, count: int, seed: int,
 
     rules = make_rules(board, rule)
     cell = None if first_click == "auto" else parse_cell(first_click, rules.board)
-    command = _shell(
+    command = shell_line(
         [
             "sweeplab",
             "deal",

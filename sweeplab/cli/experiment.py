@@ -9,7 +9,16 @@ from pathlib import Path
 import click
 
 from sweeplab.cli.app import EXECUTOR_CHOICE, RULE_CHOICE, SECONDS, executor_for, friendly_errors, main, strategy_list
-from sweeplab.cli.bench import FORCE_HELP, MAX_GAMES, RESUME_HELP, _interrupted, _open_journal, _run_options, _shell, _stopped
+from sweeplab.cli.bench import (
+    FORCE_HELP,
+    MAX_GAMES,
+    RESUME_HELP,
+    open_journal,
+    report_interrupted,
+    report_stopped,
+    run_options,
+    shell_line,
+)
 from sweeplab.cli.progress import game_progress
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.rules import make_rules
@@ -139,11 +148,11 @@ def experiment_command(
     settings = Settings(quick, names, seed, games, time_limit, board, rule, command, skipped)
     _, plan = plan_experiment(name, settings)
     total = sum(p.games for p in plan.points)
-    resume_command = _shell([*parts, *_run_options(jobs, executor, scheduler), "--resume"])
+    resume_command = shell_line([*parts, *run_options(jobs, executor, scheduler), "--resume"])
     journal = None
     try:
         with interruptible():
-            journal = _open_journal(out, run_settings(name, settings), resume, force, _shell(parts))
+            journal = open_journal(out, run_settings(name, settings), resume, force, shell_line(parts))
             if journal.finished:
                 click.echo(f"{out} already holds this run, finished; its files:")
                 for f in journal.files:
@@ -159,11 +168,11 @@ def experiment_command(
             if stopped is not None:
                 for label, finished, wanted in stopped.report:
                     click.echo(f"partial: {label}: {finished:,} of {wanted:,} games finished")
-                _stopped(stopped, journal, resume_command, total)
+                report_stopped(stopped, journal, resume_command, total)
             # an experiment that measures outside the journal (zeros) is timed here, in one session
             journal.finish(files, wall=None if journal.timed else time.perf_counter() - began)
     except Interrupted as error:
-        _interrupted(error, journal, resume_command)
+        report_interrupted(error, journal, resume_command)
     except OSError as error:
         if journal is None:
             raise

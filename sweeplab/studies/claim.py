@@ -1,11 +1,13 @@
-"""The seed papers' claims that were never numbers, each turned into an experiment with a verdict.
+"""What every claims experiment shares: a paper's claim that was never a number, tested with a verdict, and the
+statistics behind the verdicts (z scores, ratios, chi-square homogeneity).
 
-Every experiment here plays its points like the others (``sweeplab experiment NAME --out DIR``) and adds to its
-``data.json`` a list of claims: the paper's words, its number (when it gives one), the measured number with its
-standard error, the difference in standard errors, a verdict and one sentence written from the data.
-docs/results.md prints them (:mod:`sweeplab.studies.resultsdoc`). A claim is "reproduced" when the measured value is
-within two standard errors of the paper's (or, for a claim without a number, when the data meet the test its
-sentence states); otherwise "not reproduced", and results/explanations.json must say why.
+Every claims experiment (``seed000_claims``, ``seed002_claims``, ``seed003_claims``, ``seed004_claims``) plays its
+points like the others (``sweeplab experiment NAME --out DIR``) and adds to its ``data.json`` a list of claims: the
+paper's words, its number (when it gives one), the measured number with its standard error, the difference in
+standard errors, a verdict and one sentence written from the data. The pages of docs/results/ print them
+(:mod:`sweeplab.studies.resultsdoc`). A claim is "reproduced" when the measured value is within two standard errors
+of the paper's (or, for a claim without a number, when the data meet the test its sentence states); otherwise "not
+reproduced", and results/explanations.json must say why.
 """
 
 from __future__ import annotations

@@ -15,18 +15,11 @@ from typing import Any
 
 from sweeplab.bench.journal import Journal
 from sweeplab.bench.runner import BenchSpec, Stopped
-from sweeplab.bench.stats import logistic
 from sweeplab.bench.summary import summarize
 from sweeplab.strategies.registry import format_spec
 from sweeplab.studies.audit import GuessAudit
 from sweeplab.studies.claim import ClaimExperiment
-from sweeplab.studies.experiment import (
-    Experiment,
-    ExperimentError,
-    Plan,
-    Point,
-    Settings,
-)
+from sweeplab.studies.experiment import Experiment, ExperimentError, Plan, Point, Settings
 from sweeplab.studies.levels import Levels
 from sweeplab.studies.seed000_claims import CpuClaim, EquationClaim, OverlapClaim, StartClaim, ZerosClaim
 from sweeplab.studies.seed000_guesses import Calibration, Frontier, Outcomes
@@ -47,22 +40,17 @@ CLAIM_EXPERIMENTS: tuple[ClaimExperiment, ...] = (
     Seed004Claim(),
 )
 
-_ALL: dict[str, Experiment] = {
+#: Every experiment by name: seed 000's and the levels tables, :mod:`sweeplab.studies.audit`'s (each guess against the
+#: exact chance) and the papers' claims turned into numbers.
+EXPERIMENTS: dict[str, Experiment] = {
     e.name: e
     for e in (Levels(), Density(), Size(), Aspect(), Outcomes(), Calibration(), Frontier(), GuessAudit(), *CLAIM_EXPERIMENTS)
 }
 
 
 def experiments() -> dict[str, Experiment]:
-    """Every experiment by name: seed 000's and the levels tables, :mod:`sweeplab.studies.audit`'s (each guess against
-    the exact chance) and the papers' claims turned into numbers; ``EXPERIMENTS`` is this dictionary."""
-    return _ALL
-
-
-def __getattr__(name: str) -> Any:
-    if name == "EXPERIMENTS":
-        return experiments()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """Every experiment by name (:data:`EXPERIMENTS`)."""
+    return EXPERIMENTS
 
 
 def plan_experiment(name: str, settings: Settings) -> tuple[Experiment, Plan]:
@@ -174,13 +162,14 @@ def run_experiment(
 
 
 __all__ = [
+    "CLAIM_EXPERIMENTS",
+    "EXPERIMENTS",
     "Experiment",
     "ExperimentError",
     "Plan",
     "Point",
     "Settings",
     "experiments",
-    "logistic",
     "plan_experiment",
     "run_experiment",
     "run_settings",

@@ -93,9 +93,10 @@ def _seed_table(doc: Doc, levels: dict[str, Any] | None, group: str, heading: st
         pse = p["published_se_percent"]
         z = p["difference_in_se"]
         label = f"{group} | {p['board']} | {p['rule']} | {p['strategy']}" + (f" ({p['paper_label']})" if p["paper_label"] else "")
+        published = "-" if pub is None else (f"{pub:g}" + (f" ± {pse:.1f}" if pse else ""))
         if pub is not None:
             diffs.append((label, z))
-            doc.score(label, f"{pub:g}" + (f" ± {pse:.1f}" if pse else ""), _pm(p["win_rate"], p["sem"]), p["games"], z)
+            doc.score(label, published, _pm(p["win_rate"], p["sem"]), p["games"], z)
         table.append(
             [
                 p["board"],
@@ -104,7 +105,7 @@ def _seed_table(doc: Doc, levels: dict[str, Any] | None, group: str, heading: st
                 p["strategy"],
                 p["games"],
                 _pm(p["win_rate"], p["sem"]),
-                "-" if pub is None else (f"{pub:g}" + (f" ± {pse:.1f}" if pse else "")),
+                published,
                 "-" if z is None else f"{z:+.1f}",
             ]
         )

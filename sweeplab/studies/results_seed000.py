@@ -267,8 +267,9 @@ def _seed_000(doc: Doc, levels: dict[str, Any] | None) -> None:
                 f"EquationStrategy on expert with the safe first click: {_pm(eq['win_rate'], eq['sem'])}% "
                 'against the text\'s "20%".'
             )
-            doc.score("seed 000 | expert | safe | equation (text: 20%)", "20", _pm(eq["win_rate"], eq["sem"]), eq["games"], z)
-            doc.differences([("seed 000 | expert | safe | equation (text: 20%)", z)])
+            label = "seed 000 | expert | safe | equation (text: 20%)"
+            doc.score(label, "20", _pm(eq["win_rate"], eq["sem"]), eq["games"], z)
+            doc.differences([(label, z)])
     else:
         doc.add("Not measured yet: run `sweeplab experiment levels --out results/levels`.")
     _claims_section(
@@ -331,9 +332,9 @@ def _seed_000(doc: Doc, levels: dict[str, Any] | None) -> None:
                 if pub is not None:
                     p = pub / 100
                     z = _z(r["percent"] / 100, r["se_percent"] / 100, p, math.sqrt(p * (1 - p) / 10_000))
-                    diffs.append((f"seed 000 Figure 6 | {strategy} | {r['outcome']}", z))
-                    measured = f"{r['percent']:.1f} ± {r['se_percent']:.1f}"
-                    doc.score(f"seed 000 Figure 6 | {strategy} | {r['outcome']}", f"{pub:g}", measured, games, z)
+                    label = f"seed 000 Figure 6 | {strategy} | {r['outcome']}"
+                    diffs.append((label, z))
+                    doc.score(label, f"{pub:g}", f"{r['percent']:.1f} ± {r['se_percent']:.1f}", games, z)
                 table.append(
                     [
                         r["outcome"],

@@ -5,17 +5,6 @@ import csv
 from sweeplab.studies.experiment import Settings
 from sweeplab.studies.experiments import EXPERIMENTS, run_experiment
 
-EXPECTED_FILES = {
-    "levels": {"data.csv", "data.json", "table.md", "pairs.csv", "levels-seed000.png", "cpu-seed000-safe.png"},
-    "density": {"data.csv", "data.json", "table.md", "fits.csv", "density.png"},
-    "size": {"data.csv", "data.json", "table.md", "size.png", "size-cpu.png"},
-    "aspect": {"data.csv", "data.json", "table.md", "aspect.png"},
-    "outcomes": {"data.csv", "data.json", "table.md", "outcomes.csv", "outcomes.png"},
-    "calibration": {"data.csv", "data.json", "table.md", "bins.csv", "paper-bins.csv", "groups.csv", "reliability.png"},
-    "guesses": {"data.csv", "data.json", "table.md", "audit.csv", "guesses.csv.gz"},
-    "frontier": {"data.csv", "data.json", "table.md", "games.csv.gz", "extremes.csv", "frontier.png"},
-}
-
 
 def test_levels_pairs_strategies_on_the_same_games(tmp_path):
     settings = Settings(strategies=["single-point", "random"], games=10)

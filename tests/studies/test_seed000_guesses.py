@@ -7,17 +7,6 @@ import math
 from sweeplab.studies.experiment import Settings
 from sweeplab.studies.experiments import run_experiment
 
-EXPECTED_FILES = {
-    "levels": {"data.csv", "data.json", "table.md", "pairs.csv", "levels-seed000.png", "cpu-seed000-safe.png"},
-    "density": {"data.csv", "data.json", "table.md", "fits.csv", "density.png"},
-    "size": {"data.csv", "data.json", "table.md", "size.png", "size-cpu.png"},
-    "aspect": {"data.csv", "data.json", "table.md", "aspect.png"},
-    "outcomes": {"data.csv", "data.json", "table.md", "outcomes.csv", "outcomes.png"},
-    "calibration": {"data.csv", "data.json", "table.md", "bins.csv", "paper-bins.csv", "groups.csv", "reliability.png"},
-    "guesses": {"data.csv", "data.json", "table.md", "audit.csv", "guesses.csv.gz"},
-    "frontier": {"data.csv", "data.json", "table.md", "games.csv.gz", "extremes.csv", "frontier.png"},
-}
-
 
 def test_calibration_separates_a_calibrated_from_an_overconfident_strategy(tmp_path, test_strategies):
     settings = Settings(strategies=["test-coin", "test-overconfident"], games=60, board="9x9x10", rule="unsafe")

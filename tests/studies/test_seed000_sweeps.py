@@ -5,17 +5,6 @@ import csv
 from sweeplab.studies.experiment import Settings
 from sweeplab.studies.experiments import EXPERIMENTS, run_experiment
 
-EXPECTED_FILES = {
-    "levels": {"data.csv", "data.json", "table.md", "pairs.csv", "levels-seed000.png", "cpu-seed000-safe.png"},
-    "density": {"data.csv", "data.json", "table.md", "fits.csv", "density.png"},
-    "size": {"data.csv", "data.json", "table.md", "size.png", "size-cpu.png"},
-    "aspect": {"data.csv", "data.json", "table.md", "aspect.png"},
-    "outcomes": {"data.csv", "data.json", "table.md", "outcomes.csv", "outcomes.png"},
-    "calibration": {"data.csv", "data.json", "table.md", "bins.csv", "paper-bins.csv", "groups.csv", "reliability.png"},
-    "guesses": {"data.csv", "data.json", "table.md", "audit.csv", "guesses.csv.gz"},
-    "frontier": {"data.csv", "data.json", "table.md", "games.csv.gz", "extremes.csv", "frontier.png"},
-}
-
 
 def test_density_fits_a_falling_logistic(tmp_path):
     settings = Settings(quick=True, strategies=["single-point"], games=30)
