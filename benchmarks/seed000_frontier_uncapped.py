@@ -12,9 +12,9 @@ import gzip
 import io
 from pathlib import Path
 
-from sweeplab.bench.experiments import paper_pool
 from sweeplab.bench.runner import deal, game_seeds
 from sweeplab.strategies import make, play
+from sweeplab.studies.seed000_guesses import paper_pool
 
 THRESHOLD = 100_000
 CAP = 100_000_000

@@ -236,7 +236,7 @@ def consistency_report_command(count: int, budget: int, seconds: float, seed: in
     """
     from pathlib import Path
 
-    from sweeplab.bench.consistency import comparison_report
+    from sweeplab.studies.consistency import comparison_report
 
     table = comparison_report(count=count, seed=seed, budget=budget, seconds=seconds)
     click.echo(table)

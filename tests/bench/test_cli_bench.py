@@ -184,7 +184,7 @@ def test_bad_bench_side_input_is_an_argument_error(args, message, tmp_path, monk
 
 
 def test_experiment_without_matplotlib_says_which_extra_before_playing(tmp_path, monkeypatch):
-    import sweeplab.bench.plots as plots
+    import sweeplab.studies.plots as plots
 
     monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)  # `import matplotlib` now fails
     assert not plots.available()

@@ -10,7 +10,6 @@ from click.testing import CliRunner
 
 from sweeplab.analysis.optimal import OptimalSearch
 from sweeplab.bench.evaluate import evaluate
-from sweeplab.bench.resultsdoc import build
 from sweeplab.cli import main
 from sweeplab.core.rules import Rules
 from sweeplab.studies import optimal_table as table

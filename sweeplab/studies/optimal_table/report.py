@@ -150,7 +150,7 @@ def markdown(data: dict[str, Any]) -> str:
 
 def plot(data: dict[str, Any], path: Path) -> Path | None:
     """Win probability against mine density, one panel per board shape (columns) and rule (rows), one line per player."""
-    from sweeplab.bench import plots
+    from sweeplab.studies import plots
 
     if not plots.available():
         return None
@@ -230,7 +230,7 @@ def growth(data: dict[str, Any]) -> list[str]:
 
 def plot_cost(data: dict[str, Any], path: Path) -> Path | None:
     """The search's states expanded and seconds against the board's layouts (log-log), one marker per board shape."""
-    from sweeplab.bench import plots
+    from sweeplab.studies import plots
 
     cost = search_cost(data)
     if not plots.available() or not cost:

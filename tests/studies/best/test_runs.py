@@ -6,9 +6,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from sweeplab.bench.resultsdoc import build
 from sweeplab.cli import main as cli
 from sweeplab.studies.best import cost, main, section, summarise
+from sweeplab.studies.resultsdoc import build
 
 
 def test_a_paired_bench_run_becomes_a_row_beside_the_anchors(tmp_path):

@@ -1,6 +1,8 @@
 import json
+from pathlib import Path
 
-from sweeplab.bench.resultsdoc import build, main
+from sweeplab.studies.results_page import anchor, headings
+from sweeplab.studies.resultsdoc import build, build_pages, main
 
 
 def point(**kw):
@@ -34,9 +36,11 @@ def test_differences_beyond_two_se_need_an_explanation(tmp_path):
 def test_missing_data_says_how_to_produce_it(tmp_path, capsys):
     out = tmp_path / "results.md"
     assert main(["--results", str(tmp_path), "--out", str(out)]) == 0
-    text = out.read_text()
+    text = (tmp_path / "results" / "seed000.md").read_text()  # seed 000's page, beside the index
     assert "Not measured yet: run `sweeplab experiment outcomes --out results/outcomes`." in text
     assert "| educated | 80% to 84% | 82253 | 111689 | 73.6 ± 0.1 |" in text
+    assert "- [Seed 000](results/seed000.md): " in out.read_text()
+    assert "wrote " + str(tmp_path / "results" / "seed004.md") in capsys.readouterr().out
 
 
 def write(results, name, data):
@@ -185,3 +189,66 @@ def test_a_data_file_that_is_not_json_is_named(tmp_path, capsys):
     (regret / "data.json").write_text('{"positions_searched": 12,')
     assert main(["--results", str(tmp_path), "--out", str(tmp_path / "results.md")]) == 1
     assert "regret/data.json: not JSON" in capsys.readouterr().err
+
+
+def scoreboard(index):
+    """The scoreboard's rows of an index page: (paper, page, anchor, published, measured, n, z, verdict)."""
+    rows = []
+    table = index[index.index("## Scoreboard") :].split("\n\n")[2]
+    for line in table.splitlines()[2:]:
+        paper, link, published, measured, n, z, verdict = line.strip("| ").split(" | ")
+        target = link[link.index("](results/") + len("](results/") : -1]
+        page, where = target.split(".md#")
+        rows.append((paper, page, where, published, measured, n, z, verdict))
+    return rows
+
+
+def section(page, where):
+    """The text of a page under the heading whose anchor is ``where``, up to the next heading."""
+    lines = page.splitlines()
+    seen = []
+    for i, line in enumerate(lines):
+        found = headings(line)
+        if found and anchor(found[0], seen) == where:
+            end = next((j for j in range(i + 1, len(lines)) if headings(lines[j])), len(lines))
+            return "\n".join(lines[i:end])
+        seen += found
+    raise AssertionError(f"no heading with the anchor {where!r}")
+
+
+def test_every_scoreboard_row_is_the_numbers_its_page_prints():
+    results = Path(__file__).resolve().parents[2] / "results"
+    explanations = json.loads((results / "explanations.json").read_text())
+    pages, unexplained = build_pages(results, explanations)
+    rows = scoreboard(pages["index"])
+    assert {r[0] for r in rows} == {"seed 000", "seed 001", "seed 002", "seed 003", "seed 004"}
+    for paper, page, where, published, measured, n, z, verdict in rows:
+        text = section(pages[page], where)
+        for number in (published, measured, z) + ((n,) if n != "-" else ()):
+            assert number in text, (paper, page, where, number)
+        assert verdict in ("agrees within 2 SE", "reproduced (its own test, not 2 SE)", "differs (cause shown by a test)") or (
+            verdict == "differs, unexplained" and unexplained
+        )
+        assert verdict != "agrees within 2 SE" or abs(float(z)) <= 2
+
+
+def test_the_scoreboard_gives_each_number_its_verdict(tmp_path):
+    write_levels(tmp_path, [point(), point(board="16x16x40", published_percent=47.7, difference_in_se=0.4)])
+    pages, _ = build_pages(tmp_path, {})
+    rows = scoreboard(pages["index"])
+    assert rows == [
+        ("seed 001", "seed001", "seed-001-the-c1c4-table-9x910-16x1640-30x1699-vista7-first-click", "79.5 ± 1.3", "70.0 ± 1.0",
+         "1000", "-5.9", "differs, unexplained"),
+        ("seed 001", "seed001", "seed-001-the-c1c4-table-9x910-16x1640-30x1699-vista7-first-click", "47.7 ± 1.3", "70.0 ± 1.0",
+         "1000", "+0.4", "agrees within 2 SE"),
+    ]  # fmt: skip
+    pages, _ = build_pages(tmp_path, {"seed 001 | 9x9x10 | zero | single-point (c1)": "Because."})
+    assert scoreboard(pages["index"])[0][-1] == "differs (cause shown by a test)"
+    assert "[seed 001 / 9x9x10 / zero / single-point (c1)](results/seed001.md#seed-001-" in pages["index"]
+
+
+def test_pages_link_to_the_data_from_one_folder_down(tmp_path):
+    write_levels(tmp_path, [point()])
+    pages, _ = build_pages(tmp_path, {})
+    assert "![levels-seed001.png](../../results/levels/levels-seed001.png)" in pages["seed001"]
+    assert list(pages)[:7] == ["index", "seed000", "seed001", "seed002", "seed003", "seed004", "learn"]

@@ -1,6 +1,6 @@
 import math
 
-from sweeplab.bench.figures import aspect_claims, density_claims, size_claims
+from sweeplab.studies.figures import aspect_claims, density_claims, size_claims
 
 
 def point(board, rate, games=10_000, x=None, cpu=0.001, strategy="cspstrategy"):
@@ -47,7 +47,7 @@ def test_skinny_boards_harder_and_the_square_easiest_or_not():
 
 
 def test_frontier_share_and_extremes_beside_the_paper():
-    from sweeplab.bench.figures import frontier_claims
+    from sweeplab.studies.figures import frontier_claims
 
     def extreme(what, variables, constraints, dof, solutions):
         return {"strategy": "cspstrategy", "what": what, "board": "30x16x99", "game": 7, "variables": variables,

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from sweeplab.bench.journal import replacing
 
 if TYPE_CHECKING:
-    from sweeplab.bench.experiments import Point
     from sweeplab.bench.summary import Summary
+    from sweeplab.studies.experiment import Point
 
 DPI = 120
 
@@ -170,8 +170,8 @@ def cpu_line(series: dict[str, list[tuple[float, Summary]]], fits: Sequence[dict
 
 def outcome_bars(table: Sequence[dict[str, Any]], path: Path) -> Path:
     """Seed 000's Figure 6 as stacked horizontal bars: one bar per strategy (and the published one)."""
-    from sweeplab.bench.published import SEED_000_FIGURE_6
     from sweeplab.bench.summary import OUTCOMES
+    from sweeplab.studies.published import SEED_000_FIGURE_6
 
     plt = _pyplot()
     strategies = list(dict.fromkeys(r["strategy"] for r in table))

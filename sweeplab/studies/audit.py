@@ -1,7 +1,7 @@
 """Audited play: every guess a strategy makes, with the exact engine's chance for the guessed cell beside the
 strategy's own estimate, so a miscalibrated estimate can be traced to how it counts (seed 000, Tables 1-3).
 
-``sweeplab experiment guesses`` plays the boards seed 000 pooled (:func:`sweeplab.bench.experiments.paper_pool`,
+``sweeplab experiment guesses`` plays the boards seed 000 pooled (:func:`sweeplab.studies.seed000_guesses.paper_pool`,
 the same layouts as ``calibration``) and tabulates, bin by bin in the paper's bins, the observed success rate, the
 strategy's mean estimate and the exact engine's mean chance for the same cells. The exact chance assumes every
 layout consistent with the position is equally likely, which holds for the ``unsafe`` and ``safe`` rules but not
@@ -19,19 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.analysis.exact import analyze
-from sweeplab.bench.experiments import (
-    Experiment,
-    Plan,
-    Settings,
-    header,
-    markdown_table,
-    paper_bin,
-    paper_pool,
-    paper_rows,
-    pick_strategies,
-    run_grouped,
-    write_csv,
-)
 from sweeplab.bench.journal import Journal
 from sweeplab.bench.runner import SAFE_FIRST_RULES, Batch, BenchSpec, GameResult, GuessRecord, game_seeds
 from sweeplab.bench.summary import Summary
@@ -40,6 +27,17 @@ from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.observation import Observation
 from sweeplab.strategies.base import Explanation, Strategy, play
 from sweeplab.strategies.registry import format_spec, make
+from sweeplab.studies.experiment import (
+    Experiment,
+    Plan,
+    Settings,
+    header,
+    markdown_table,
+    pick_strategies,
+    run_grouped,
+    write_csv,
+)
+from sweeplab.studies.seed000_guesses import paper_bin, paper_pool, paper_rows
 
 
 @dataclass(frozen=True)

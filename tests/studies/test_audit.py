@@ -4,10 +4,11 @@ import json
 
 import pytest
 
-from sweeplab.bench.audit import audit_batch, audit_bins
-from sweeplab.bench.experiments import Settings, run_experiment
 from sweeplab.bench.runner import BenchSpec, make_batches, play_one
 from sweeplab.core.rules import Rules
+from sweeplab.studies.audit import audit_batch, audit_bins
+from sweeplab.studies.experiment import Settings
+from sweeplab.studies.experiments import run_experiment
 
 
 def test_audited_games_are_the_harness_games():

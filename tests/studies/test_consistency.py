@@ -1,7 +1,7 @@
-from sweeplab.bench.consistency import compare_methods, comparison_report, stuck_positions
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies import make
+from sweeplab.studies.consistency import compare_methods, comparison_report, stuck_positions
 
 EASY = "5x3x3\n1H1HH\n2HHHH\nHHHHH\n"
 IMPOSSIBLE = "3x2x1\n2HH\nHH2\n"  # each 2 needs two mines, the board has one

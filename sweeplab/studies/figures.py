@@ -1,8 +1,8 @@
 """What seed 000's text says about its Figures 7-10 (plots whose values are lost), tested against our data.
 
-The density, size and aspect experiments (:mod:`sweeplab.bench.experiments`) write win rates and CPU times per
+The density, size and aspect experiments (:mod:`sweeplab.studies.seed000_sweeps`) write win rates and CPU times per
 point; the paper printed only plots, with a sentence each. These functions turn each sentence into a
-:class:`~sweeplab.bench.claims.Claim` with a test stated in its sentence, for docs/results.md.
+:class:`~sweeplab.studies.claim.Claim` with a test stated in its sentence, for docs/results.md.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from sweeplab.bench.claims import NOT_REPRODUCED, REPRODUCED, Claim, pp, zscore
-from sweeplab.bench.published import SEED_000_FRONTIER
 from sweeplab.bench.stats import binomial_se
+from sweeplab.studies.claim import NOT_REPRODUCED, REPRODUCED, Claim, pp, zscore
+from sweeplab.studies.published import SEED_000_FRONTIER
 
 SOURCE = "seed 000"
 #: Share of points expected beyond 2 SE of a correct model by chance (two-sided normal tail).
