@@ -46,7 +46,9 @@ def open_browser(url: str) -> bool:
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on (host, port); a clear error when the port is taken or the address is not this machine's."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named here: asyncio sets TCP_NODELAY on accepted connections only when the listening socket says it
+    # is TCP (``sock.proto``); without it every small answer waits ~40 ms for the peer's delayed ACK (Nagle)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host.strip("[]"), port))

@@ -11,11 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +24,7 @@ from sweeplab.core.rules import make_rules
 from sweeplab.formats.position import format_position, parse_position
 from sweeplab.strategies import registry
 from sweeplab.strategies.base import play_move
+from tests.web.servers import get, start, stop, sweeplab_command
 from tests.web.test_app import winning_seed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,45 +45,12 @@ def _missing(what: str) -> None:
     pytest.skip(message)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def get(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=10) as response:
-        return response.read()
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """`sweeplab serve` on a free port, as a user starts it."""
-    port = free_port()
-    executable = Path(sys.executable).with_name("sweeplab")
-    command = [str(executable)] if executable.exists() else [sys.executable, "-m", "sweeplab.cli"]
-    process = subprocess.Popen(
-        [*command, "serve", "--port", str(port), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            get(url + "api/meta")
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                output = process.communicate()[0]
-                pytest.fail(f"sweeplab serve did not start:\n{output}")
-            time.sleep(0.1)
+    process, url = start()
     yield url
-    process.terminate()
-    try:
-        output = process.communicate(timeout=10)[0]
-    except subprocess.TimeoutExpired:
-        process.kill()
-        output = process.communicate()[0]
+    output = stop(process)
     assert "Traceback" not in output, output
     assert f"sweeplab serving on {url} (only this machine can connect" in output
 
@@ -214,9 +178,9 @@ def test_overlay_numbers_match_sweeplab_analyze(page, server, tmp_path, shots):
     game_id = page.evaluate("state.game.id")
     position = tmp_path / "position.txt"
     position.write_bytes(get(f"{server}api/games/{game_id}/position"))
-    executable = Path(sys.executable).with_name("sweeplab")
-    command = [str(executable)] if executable.exists() else [sys.executable, "-m", "sweeplab.cli"]
-    analysis = subprocess.run([*command, "analyze", str(position), "--json"], capture_output=True, text=True, check=True)
+    analysis = subprocess.run(
+        [*sweeplab_command(), "analyze", str(position), "--json"], capture_output=True, text=True, check=True
+    )
     answer = json.loads(analysis.stdout)
     shown = page.eval_on_selector_all(
         "#play-grid .c.ov", "cells => cells.map(c => [+c.dataset.x, +c.dataset.y, c.querySelector('.pct').textContent])"
