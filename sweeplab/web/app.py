@@ -2,10 +2,10 @@
 
 Every request body, query and path is validated by a schema (:mod:`sweeplab.web.schemas`); a bad request gets a
 4xx answer whose ``detail`` is one sentence naming the field, cell or number and the reason, never a traceback.
-Statuses: 400 input the library refuses (a malformed position or layout), 404 an unknown game, 409 a move the game
-does not allow now or a benchmark already running, 422 a request that breaks the schema or a position no layout
-can produce (with ``cells``, the numbers to blame). The server keeps each game's layout: a game's payload carries
-it only once the game is over.
+Statuses: 400 input the library refuses (a malformed position or layout, a board past a strategy's limit), 404 an
+unknown game, 409 a move the game does not allow now or a benchmark already running, 422 a request that breaks the
+schema or a position no layout can produce (with ``cells``, the numbers to blame), 500 a bug (a strategy that breaks
+its contract). The server keeps each game's layout: a game's payload carries it only once the game is over.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from sweeplab.core.errors import IllegalMoveError, InconsistentPositionError, Sw
 from sweeplab.core.geometry import Board
 from sweeplab.core.rules import FIRST_CLICK_RULES, PRESETS, Rules
 from sweeplab.formats.position import format_position, parse_position
-from sweeplab.strategies.base import StrategyError
+from sweeplab.strategies.base import StrategyError, StrategyLimitError
 from sweeplab.strategies.registry import get, names, options
 from sweeplab.web import schemas
 from sweeplab.web.benchjobs import BenchBusyError, BenchRunner, NoBenchError
@@ -87,7 +87,7 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
             status = 404
         elif isinstance(exc, IllegalMoveError | BenchBusyError):
             status = 409
-        elif isinstance(exc, StrategyError):
+        elif isinstance(exc, StrategyError) and not isinstance(exc, StrategyLimitError):
             status = 500  # the strategy broke its contract: not the request's fault
         return JSONResponse({"detail": str(exc)}, status_code=status)
 

@@ -341,6 +341,15 @@ def test_a_crashing_strategy_is_named_and_the_server_keeps_going(client, monkeyp
     assert client.get(f"/api/games/{game['id']}").status_code == 200
 
 
+def test_a_board_past_a_strategys_limit_is_refused_with_the_limit(client):
+    game = new_game(client, board="expert", seed=1)
+    response = client.post(f"/api/games/{game['id']}/step", json={"strategy": "optimal"})
+    assert response.status_code == 400, response.text
+    detail = response.json()["detail"]
+    assert detail.startswith("optimal: 30x16 with 99 mines has 560,") and "more than the 1,000,000 this search keeps" in detail
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == 0
+
+
 def test_a_player_move_restarts_the_solver_from_the_new_position(client):
     game = new_game(client, board="beginner", rule="zero", seed=8)
     client.post(f"/api/games/{game['id']}/step", json={"strategy": "exact"})
