@@ -7,6 +7,7 @@ import ipaddress
 import socket
 import sys
 import threading
+from types import FrameType
 
 import click
 
@@ -108,7 +109,13 @@ def serve_command(host: str, port: int, open_page: bool, quiet: bool) -> None:
     click.echo("press Ctrl+C to stop")
     app = create_app(allowed_hosts=allowed_hosts(host))
     config = uvicorn.Config(app, log_level="warning" if quiet else "info", access_log=not quiet, timeout_graceful_shutdown=3)
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            app.state.solvers.close()  # the first signal ends solver work at once: its requests are answered 503
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     if open_page:
         local = f"http://127.0.0.1:{bound_port}/" if host in ("0.0.0.0", "::") else url
 

@@ -5,7 +5,8 @@ Every request body, query and path is validated by a schema (:mod:`sweeplab.web.
 Statuses: 400 input the library refuses (a malformed position or layout, a board past a strategy's limit), 404 an
 unknown game, 409 a move the game does not allow now or a benchmark already running, 422 a request that breaks the
 schema or a position no layout can produce (with ``cells``, the numbers to blame), 500 a bug (a strategy that breaks
-its contract). The server keeps each game's layout: a game's payload carries it only once the game is over.
+its contract), 503 a step, hint or analysis past the time or memory limit of one request (:mod:`sweeplab.web.solvers`,
+where all of them run). The server keeps each game's layout: a game's payload carries it only once the game is over.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from sweeplab.web import schemas
 from sweeplab.web.benchjobs import BenchBusyError, BenchRunner, NoBenchError
 from sweeplab.web.games import MAX_GAMES, MAX_IDLE_SECONDS, GameStore, UnknownGameError
 from sweeplab.web.payloads import LEVELS, analysis_payload, guess_payload, hint_payload, xy
+from sweeplab.web.solvers import SolverLimitError, SolverPool
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("sweeplab.web")
@@ -50,15 +52,21 @@ def _message(error: dict[str, Any]) -> str:
     return text.removeprefix("Value error, ")
 
 
-def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None = None) -> FastAPI:
+def create_app(
+    allowed_hosts: list[str] | None = None, store: GameStore | None = None, solvers: SolverPool | None = None
+) -> FastAPI:
     """The application. ``allowed_hosts`` (the Host headers accepted; None accepts any) guards a local server
-    against DNS rebinding: ``sweeplab serve`` passes the loopback names and its own host."""
+    against DNS rebinding: ``sweeplab serve`` passes the loopback names and its own host. ``solvers`` runs steps,
+    hints and analyses (a pool of its own when None, ended with the application)."""
     games = store if store is not None else GameStore()
+    pool = solvers if solvers is not None else SolverPool()
     runner = BenchRunner()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        if solvers is None:
+            pool.close()
         runner.shutdown()
 
     app = FastAPI(
@@ -72,6 +80,7 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     app.state.games = games
     app.state.bench = runner
+    app.state.solvers = pool
 
     # ----- errors: one sentence, the right status, never a traceback -----
     @app.exception_handler(RequestValidationError)
@@ -88,7 +97,9 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
         elif isinstance(exc, IllegalMoveError | BenchBusyError):
             status = 409
         elif isinstance(exc, StrategyError) and not isinstance(exc, StrategyLimitError):
-            status = 500  # the strategy broke its contract: not the request's fault
+            status = 500
+        elif isinstance(exc, SolverLimitError):
+            status = 503  # the strategy broke its contract: not the request's fault
         return JSONResponse({"detail": str(exc)}, status_code=status)
 
     @app.exception_handler(Exception)
@@ -134,6 +145,8 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
                 "bench_max_strategies": schemas.BENCH_MAX_STRATEGIES,
                 "max_games": games.max_games,
                 "max_idle_seconds": games.max_idle,
+                "solver_seconds": pool.seconds,
+                "solver_memory_bytes": pool.memory,
             },
         }
 
@@ -185,7 +198,7 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
         live = games.get(game_id)
         with live.lock:
             try:
-                played, guess = live.step(request.strategy)
+                played, guess = live.step(request.strategy, pool)
             except SweeplabError:
                 raise
             except Exception as error:  # a strategy bug: say which strategy, keep the server up
@@ -205,7 +218,7 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
         with live.lock:
             observation = live.game.observation()
         try:
-            return hint_payload(observation, level)
+            return pool.run(hint_payload, observation, level, what=f"the level-{level} hint")[0]
         except InconsistentPositionError as exc:
             return inconsistent(observation.board, exc)
 
@@ -216,7 +229,7 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
         with live.lock:
             observation = live.game.observation()
         try:
-            return analysis_payload(observation)
+            return pool.run(analysis_payload, observation, what="the analysis")[0]
         except InconsistentPositionError as exc:
             return inconsistent(observation.board, exc)
 
@@ -235,7 +248,7 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
         gets 422 with the number to blame."""
         observation = request.observation()
         try:
-            return analysis_payload(observation)
+            return pool.run(analysis_payload, observation, what="the analysis")[0]
         except InconsistentPositionError as exc:
             return inconsistent(observation.board, exc)
 

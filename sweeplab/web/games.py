@@ -1,8 +1,8 @@
 """Live games in the server's memory, keyed by a random id; a bounded count and an idle age keep memory bounded.
 
-A :class:`LiveGame` holds the hidden layout (inside its :class:`~sweeplab.core.game.Game`), the strategy playing
-it for the auto-solver, and its timer. :meth:`LiveGame.payload` is the only place the web layer reads the layout,
-and it does so only when the game is over.
+A :class:`LiveGame` holds the hidden layout (inside its :class:`~sweeplab.core.game.Game`), which auto-solver plays
+it (kept in a :mod:`sweeplab.web.solvers` process) and its timer. :meth:`LiveGame.payload` is the only place the web
+layer reads the layout, and it does so only when the game is over.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from sweeplab.core.errors import IllegalMoveError, SweeplabError
 from sweeplab.core.game import Game, Move
 from sweeplab.core.observation import FLAGGED
 from sweeplab.core.rules import Rules
-from sweeplab.strategies.base import Guess, Strategy, StrategyError, play_move
-from sweeplab.strategies.registry import make_spec
+from sweeplab.strategies.base import Guess, StrategyError
+from sweeplab.strategies.registry import get, parse_spec
 from sweeplab.web.payloads import cells_xy, xy
+from sweeplab.web.solvers import SolverPool, play_step
 
 MAX_GAMES = 200  #: live games kept at once; a new game beyond this ends the least recently used one
 MAX_IDLE_SECONDS = 6 * 3600  #: a game untouched this long is forgotten
@@ -45,8 +46,9 @@ class LiveGame:
     used: float = 0.0
     started: float | None = None
     ended: float | None = None
-    player: Strategy | None = None
-    player_spec: str | None = None
+    player_spec: str | None = None  # the auto-solver playing it, if any
+    player_round: int = 0  # counts the auto-solvers it has had: a new one after a player's move, a restart or a new spec
+    player_worker: tuple[int, int] | None = None  # the solver process keeping it: (number, generation)
     strategy_seed: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -64,7 +66,7 @@ class LiveGame:
         else:
             self.game = Game(self.rules, layout_seed)
         self.started = self.ended = None
-        self.player = self.player_spec = None
+        self.player_spec = None
         self.used = self.clock()
 
     def _timed(self, apply: Callable[[], Any]) -> Any:
@@ -81,19 +83,30 @@ class LiveGame:
 
     def move(self, kind: str, cell: int) -> tuple[int, ...]:
         """A player's move; the auto-solver, if any, starts afresh from the new position next time."""
-        self.player = self.player_spec = None
+        self.player_spec = None
         return self._timed(lambda: self.game.apply(Move(kind, cell)))
 
-    def step(self, spec: str) -> tuple[Move, Guess | None]:
-        """One move of strategy ``spec`` (kept between steps; seeded as `sweeplab play --seed` seeds it)."""
+    def step(self, spec: str, solvers: SolverPool) -> tuple[Move, Guess | None]:
+        """One move of strategy ``spec``, played in a solver process that keeps the strategy between steps (seeded
+        as `sweeplab play --seed` seeds it, so the moves are that command's)."""
         limit = 10 * self.game.board.cells + 10
         if self.game.moves >= limit:
             raise StrategyError(f"strategy {spec!r}: {self.game.moves} moves without finishing the game; stopped")
-        if self.player is None or self.player_spec != spec:
-            self.player = make_spec(spec, seed=self.strategy_seed)
-            self.player_spec = spec
-        player = self.player
-        return self._timed(lambda: play_move(player, self.game))
+        if self.player_spec != spec:
+            self.player_spec, self.player_round, self.player_worker = spec, self.player_round + 1, None
+        name, options = parse_spec(spec)
+        kept = self.player_worker
+        worker = kept[0] if kept is not None and solvers.generation(kept[0]) == kept[1] else None
+
+        def apply() -> tuple[Move, Guess | None]:
+            key = f"{self.id}/{self.player_round}"
+            args = (key, get(name), options, self.strategy_seed, self.game)
+            (game, played, guess), index = solvers.run(play_step, *args, what=f"a step of {spec}", worker=worker)
+            self.game, self.player_worker = game, (index, solvers.generation(index))
+            return played, guess
+
+        result: tuple[Move, Guess | None] = self._timed(apply)
+        return result
 
     def elapsed(self) -> float:
         if self.started is None:

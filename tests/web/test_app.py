@@ -28,8 +28,8 @@ LAYOUT_KEYS = {"layout", "exploded", "wrong_flags"}
 
 
 @pytest.fixture
-def client() -> TestClient:
-    return TestClient(create_app())
+def client(solvers) -> TestClient:
+    return TestClient(create_app(solvers=solvers))
 
 
 def new_game(client: TestClient, **body) -> dict:
@@ -268,7 +268,7 @@ def test_no_mine_position_reaches_the_page_before_the_game_ends(client, rule, se
         assert game["layout"] and len(game["layout"]) == 12
 
 
-def test_overlay_and_hints_depend_only_on_what_the_player_sees(client):
+def test_overlay_and_hints_depend_only_on_what_the_player_sees(client, solvers):
     """Two games with different layouts but the same visible position get the same overlay and hints."""
     wall = [2, 10, 18, 24, 25, 26]  # mines fencing in the top-left corner; the seventh lies out of sight
     rules = Rules(8, 8, 7, "unsafe")
@@ -277,7 +277,7 @@ def test_overlay_and_hints_depend_only_on_what_the_player_sees(client):
     a.reveal(0), b.reveal(0)
     assert a.observation().view == b.observation().view
     store = GameStore()
-    app = create_app(store=store)
+    app = create_app(store=store, solvers=solvers)
     test = TestClient(app)
     answers = []
     for game in (a, b):
@@ -553,20 +553,18 @@ def test_bench_refuses_bad_requests(client, body, words):
 
 
 # ----- security and reliability -----
-def test_host_header_is_checked_against_dns_rebinding():
-    app = create_app(allowed_hosts=["127.0.0.1", "localhost"])
+def test_host_header_is_checked_against_dns_rebinding(solvers):
+    app = create_app(allowed_hosts=["127.0.0.1", "localhost"], solvers=solvers)
     assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/meta").status_code == 200
     assert TestClient(app, base_url="http://evil.example:8000").get("/api/meta").status_code == 400
 
 
-def test_an_internal_error_is_a_message_not_a_traceback(monkeypatch):
+def test_an_internal_error_is_a_message_not_a_traceback(monkeypatch, solvers):
     import sweeplab.web.app as web_app
+    from tests.web.strategies_for_tests import broken_hint
 
-    def broken(observation, level):
-        raise RuntimeError("something broke")
-
-    monkeypatch.setattr(web_app, "hint_payload", broken)
-    client = TestClient(create_app(), raise_server_exceptions=False)
+    monkeypatch.setattr(web_app, "hint_payload", broken_hint)
+    client = TestClient(create_app(solvers=solvers), raise_server_exceptions=False)
     game = new_game(client, seed=1)
     response = client.get(f"/api/games/{game['id']}/hint")
     assert response.status_code == 500

@@ -74,12 +74,12 @@ def test_payload_carries_the_layout_only_when_over():
     assert payload["wrong_flags"] == [[(mine + 1) % 4, 0]]
 
 
-def test_restart_deals_the_same_layout_and_resets_the_solver():
+def test_restart_deals_the_same_layout_and_resets_the_solver(solvers):
     live = GameStore().new(make_rules("expert", "safe"), 11)
-    live.step("exact")
+    live.step("exact", solvers)
     first = live.game.mine_cells()
-    assert live.player is not None
+    assert live.player_spec == "exact" and live.player_worker is not None
     live.restart()
-    assert live.game.moves == 0 and live.player is None and live.started is None
-    live.step("exact")
+    assert live.game.moves == 0 and live.player_spec is None and live.started is None
+    live.step("exact", solvers)
     assert live.game.mine_cells() == first
