@@ -1,4 +1,4 @@
-"""Live games in the server's memory, keyed by a random id; a bounded count and an idle age keep memory bounded.
+"""Live games in the server's memory, by browser and random id; a count per browser and an idle age bound memory.
 
 A :class:`LiveGame` holds the hidden layout (inside its :class:`~sweeplab.core.game.Game`), which auto-solver plays
 it (kept in a :mod:`sweeplab.web.solvers` process) and its timer. :meth:`LiveGame.payload` is the only place the web
@@ -25,12 +25,18 @@ from sweeplab.strategies.registry import get, parse_spec
 from sweeplab.web.payloads import cells_xy, xy
 from sweeplab.web.solvers import SolverPool, play_step
 
-MAX_GAMES = 200  #: live games kept at once; a new game beyond this ends the least recently used one
+MAX_GAMES_PER_CLIENT = 20  #: live games kept for one browser; a new one beyond this ends its least recently used
+MAX_CLIENTS = 500  #: browsers whose games are kept; a new one beyond this ends the least recently active one's
 MAX_IDLE_SECONDS = 6 * 3600  #: a game untouched this long is forgotten
+EXPIRED_KEPT = 10_000  #: games let go that are remembered, to tell their browser why
 
 
 class UnknownGameError(SweeplabError):
-    """A game id the server does not hold (never issued, or expired)."""
+    """A game id this browser holds no game under (never issued, issued elsewhere, or before a restart)."""
+
+
+class ExpiredGameError(UnknownGameError):
+    """A game this browser had and the server has let go (idle too long, or pushed out by its newer games)."""
 
 
 @dataclass
@@ -146,49 +152,122 @@ class LiveGame:
         return out
 
 
+@dataclass
+class _Client:
+    """One browser's games (most recently used last) and whether its cookie has come back."""
+
+    games: OrderedDict[str, LiveGame] = field(default_factory=OrderedDict)
+    returned: bool = False
+    used: float = 0.0
+
+
 class GameStore:
-    """Live games by id. At most ``max_games`` (a new one ends the least recently used); a game idle for
-    ``max_idle`` seconds is forgotten. Ids are 128-bit random (``secrets``), so one game cannot be guessed from
-    another."""
+    """Live games by browser (the ``client`` the page's cookie names) and id. Each browser keeps its ``per_client``
+    most recently used games, so no browser can push out another's; at most ``max_clients`` browsers are held (past
+    that, the least recently active goes, first one whose cookie never came back: a script that keeps no cookie
+    pushes out only its own kind). A game idle for ``max_idle`` seconds is forgotten. A game let go is remembered
+    as expired, so its browser is told why. Ids are 128-bit random (``secrets``): one cannot be guessed from another.
+    """
 
     def __init__(
-        self, max_games: int = MAX_GAMES, max_idle: float = MAX_IDLE_SECONDS, clock: Callable[[], float] = time.monotonic
+        self,
+        per_client: int = MAX_GAMES_PER_CLIENT,
+        max_clients: int = MAX_CLIENTS,
+        max_idle: float = MAX_IDLE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.max_games = max_games
+        self.per_client = per_client
+        self.max_clients = max_clients
         self.max_idle = max_idle
         self.clock = clock
-        self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._clients: OrderedDict[str, _Client] = OrderedDict()  # least recently active first
+        self._expired: OrderedDict[tuple[str, str], str] = OrderedDict()  # (client, game id) -> why it went
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return len(self._games)
+        return sum(len(entry.games) for entry in self._clients.values())
+
+    def _let_go(self, client: str, games: list[str], why: str) -> None:
+        for game_id in games:
+            self._expired[(client, game_id)] = why
+        while len(self._expired) > EXPIRED_KEPT:
+            self._expired.popitem(last=False)
 
     def _expire(self) -> None:
         cutoff = self.clock() - self.max_idle
-        for key in [k for k, g in self._games.items() if g.used < cutoff]:
-            del self._games[key]
+        why = f"it was left untouched for {self.max_idle / 3600:g} hours"
+        while self._clients:
+            client, entry = next(iter(self._clients.items()))
+            if entry.used >= cutoff:
+                break
+            del self._clients[client]
+            self._let_go(client, list(entry.games), why)
 
-    def new(self, rules: Rules, seed: int | None, layout: tuple[int, ...] | None = None) -> LiveGame:
+    def _client(self, client: str, returned: bool) -> _Client:
+        """The browser's entry, made if new (pushing out one of more than ``max_clients``), marked used."""
+        entry = self._clients.get(client)
+        if entry is None:
+            entry = self._clients[client] = _Client()
+            others = [key for key in self._clients if key != client]
+            while len(self._clients) > self.max_clients:
+                victim = next((key for key in others if not self._clients[key].returned), others[0])
+                others.remove(victim)
+                self._let_go(
+                    client=victim,
+                    games=list(self._clients.pop(victim).games),
+                    why=f"the server keeps games for {self.max_clients} browsers and this one had been idle longest",
+                )
+        entry.returned |= returned
+        entry.used = self.clock()
+        self._clients.move_to_end(client)
+        return entry
+
+    def new(
+        self, rules: Rules, seed: int | None, layout: tuple[int, ...] | None = None, *, client: str = "", returned: bool = True
+    ) -> LiveGame:
+        """A new game for browser ``client`` (``returned``: its cookie came with the request); the browser's least
+        recently used game goes if it holds ``per_client`` already."""
         live = LiveGame(secrets.token_urlsafe(16), rules, seed, layout, clock=self.clock)
         with self._lock:
             self._expire()
-            while len(self._games) >= self.max_games:
-                self._games.popitem(last=False)
-            self._games[live.id] = live
+            entry = self._client(client, returned)
+            while len(entry.games) >= self.per_client:
+                old, _ = entry.games.popitem(last=False)
+                why = f"this browser started newer games, and the server keeps the {self.per_client} it used last"
+                self._let_go(client, [old], why)
+            entry.games[live.id] = live
         return live
 
-    def get(self, game_id: str) -> LiveGame:
+    def get(self, game_id: str, *, client: str = "", returned: bool = True) -> LiveGame:
+        """Browser ``client``'s game ``game_id``; :class:`ExpiredGameError` says why one it had is gone."""
         with self._lock:
             self._expire()
-            live = self._games.get(game_id)
+            entry = self._clients.get(client)
+            live = entry.games.get(game_id) if entry is not None else None
+            if entry is not None and live is not None and live.used < self.clock() - self.max_idle:
+                del entry.games[game_id]
+                self._let_go(client, [game_id], f"it was left untouched for {self.max_idle / 3600:g} hours")
+                live = None
             if live is None:
+                why = self._expired.get((client, game_id))
+                if why is not None:
+                    raise ExpiredGameError(f"this game has expired: {why}; start a new game")
                 raise UnknownGameError(
-                    f"no game {game_id!r} here: it may have ended when the server restarted or after "
-                    f"{self.max_idle / 3600:g} hours idle (at most {self.max_games} games are kept); start a new game"
+                    f"no game {game_id!r} here: it may have ended when the server restarted, or it was started in "
+                    "another browser; start a new game"
                 )
-            self._games.move_to_end(game_id)
+            entry = self._client(client, returned)
+            entry.games.move_to_end(game_id)
             live.used = self.clock()
             return live
 
 
-__all__ = ["MAX_GAMES", "MAX_IDLE_SECONDS", "GameStore", "LiveGame", "UnknownGameError"]
+__all__ = [
+    "MAX_CLIENTS",
+    "MAX_GAMES_PER_CLIENT",
+    "MAX_IDLE_SECONDS",
+    "ExpiredGameError",
+    "GameStore",
+    "LiveGame",
+    "UnknownGameError",
+]

@@ -21,7 +21,7 @@ from sweeplab.formats.mbf import Layout, write_mbf
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies import registry
 from sweeplab.strategies.base import play
-from sweeplab.web.app import create_app
+from sweeplab.web.app import COOKIE, create_app
 from sweeplab.web.games import GameStore
 
 LAYOUT_KEYS = {"layout", "exploded", "wrong_flags"}
@@ -279,9 +279,10 @@ def test_overlay_and_hints_depend_only_on_what_the_player_sees(client, solvers):
     store = GameStore()
     app = create_app(store=store, solvers=solvers)
     test = TestClient(app)
+    browser = test.get("/api/meta").cookies[COOKIE]
     answers = []
     for game in (a, b):
-        live = store.new(game.rules, 0)
+        live = store.new(game.rules, 0, client=browser)
         live.game = game
         paths = ("probabilities", "hint?level=1", "hint?level=2", "hint?level=3")
         answers.append([test.get(f"/api/games/{live.id}/{path}").json() for path in paths])

@@ -24,7 +24,7 @@ from sweeplab.core.rules import make_rules
 from sweeplab.formats.position import format_position, parse_position
 from sweeplab.strategies import registry
 from sweeplab.strategies.base import play_move
-from tests.web.servers import get, start, stop, sweeplab_command
+from tests.web.servers import start, stop, sweeplab_command
 from tests.web.test_app import winning_seed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -177,7 +177,7 @@ def test_overlay_numbers_match_sweeplab_analyze(page, server, tmp_path, shots):
     page.wait_for_selector("#play-grid .c.ov .pct")
     game_id = page.evaluate("state.game.id")
     position = tmp_path / "position.txt"
-    position.write_bytes(get(f"{server}api/games/{game_id}/position"))
+    position.write_bytes(page.request.get(f"{server}api/games/{game_id}/position").body())  # with the page's cookie
     analysis = subprocess.run(
         [*sweeplab_command(), "analyze", str(position), "--json"], capture_output=True, text=True, check=True
     )
@@ -268,3 +268,16 @@ def test_benchmark_panel_runs_in_the_server(page, shots):
     assert "finished: 120/120 games" in page.inner_text("#bench-status")
     assert page.is_disabled("#bench-cancel")
     shot(page, shots, "bench.png")
+
+
+def test_an_expired_game_says_so(page):
+    start_game(page, "beginner", "zero", 4)
+    per_browser = page.evaluate("state.meta.limits.games_per_client")
+    page.evaluate(
+        """async (count) => { for (let i = 0; i < count; i++) await api("POST", "/api/games", { board: "beginner" }); }""",
+        per_browser,
+    )  # this browser's newer games push the one on the board out
+    cell(page, "play-grid", 4, 4).click()
+    page.wait_for_function("document.querySelector('#play-message').textContent !== ''")
+    message = page.inner_text("#play-message")
+    assert message.startswith("this game has expired: this browser started newer games"), message

@@ -40,23 +40,34 @@ def test_keep_alive_requests_answer_without_a_delayed_ack():
     assert median < 0.010, f"median {median * 1000:.1f} ms per request"
 
 
-def post(url: str, path: str, body: dict) -> tuple[int, dict]:
+def post(url: str, path: str, body: dict, cookie: str) -> tuple[int, dict]:
     conn = connection(url)
     try:
-        conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json", "Cookie": cookie})
         response = conn.getresponse()
         return response.status, json.loads(response.read())
     finally:
         conn.close()
 
 
+def browser_cookie(url: str) -> str:
+    """The cookie the server gives a new browser (its games are seen only with it)."""
+    conn = connection(url)
+    conn.request("GET", "/api/meta")
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return response.getheader("Set-Cookie", "").split(";")[0]
+
+
 def long_step(url: str, answers: list) -> threading.Thread:
     """A step of `optimal` on a 6x5 board with 6 mines (its search runs for minutes), in a thread."""
-    _, game = post(url, "/api/games", {"board": "6x5x6", "rule": "safe", "seed": 1})
+    cookie = browser_cookie(url)
+    _, game = post(url, "/api/games", {"board": "6x5x6", "rule": "safe", "seed": 1}, cookie)
 
     def step() -> None:
         try:
-            answers.append(post(url, f"/api/games/{game['id']}/step", {"strategy": "optimal"}))
+            answers.append(post(url, f"/api/games/{game['id']}/step", {"strategy": "optimal"}, cookie))
         except OSError as error:  # the server went away first
             answers.append(error)
 
