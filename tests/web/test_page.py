@@ -18,12 +18,13 @@ from pathlib import Path
 import pytest
 
 from sweeplab.analysis.exact import analyze
+from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import make_rules
 from sweeplab.formats.position import format_position, parse_position
 from sweeplab.strategies import registry
-from sweeplab.strategies.base import play_move
+from sweeplab.strategies.base import play, play_move
 from tests.web.servers import start, stop, sweeplab_command
 from tests.web.test_app import winning_seed
 
@@ -281,3 +282,45 @@ def test_an_expired_game_says_so(page):
     page.wait_for_function("document.querySelector('#play-message').textContent !== ''")
     message = page.inner_text("#play-message")
     assert message.startswith("this game has expired: this browser started newer games"), message
+
+
+def seed_with_a_weighed_guess(board: str = "expert", strategy: str = "best") -> int:
+    """A seed whose game, as the page deals and plays it, has a guess with alternatives in its explanation."""
+    rules = make_rules(board, "safe")
+    for seed in range(50):
+        layout_seed, strategy_seed = game_seeds(seed, 0)
+        player = registry.make(strategy, seed=strategy_seed)
+        game = play(player, Game(rules, layout_seed))
+        if any(g.explanation and g.explanation.figures.get("alternatives") for g in player.guesses) and game.moves > 20:
+            return seed
+    raise AssertionError("no such seed in 50")
+
+
+def test_explanations_stay_in_the_window_and_mark_their_cells(browser, server, shots):
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(server)
+    page.wait_for_selector("body[data-ready=true]")
+    start_game(page, "expert", "safe", seed_with_a_weighed_guess())
+    page.select_option("#solver-strategy", "best")
+    page.eval_on_selector("#solver-delay", "el => { el.value = '0'; el.dispatchEvent(new Event('input')); }")
+    page.click("#btn-solve")
+    page.wait_for_function("state.game.over", timeout=120_000)
+    widths = page.evaluate(
+        "({ page: document.documentElement.scrollWidth, log: document.querySelector('#move-log').getBoundingClientRect().width })"
+    )
+    assert widths["page"] <= 1400 and widths["log"] <= 460, widths
+    table = page.locator("#move-log .explain table").first
+    assert table.count() == 1, "a guess with alternatives shows them as a table"
+    rows = table.locator("tbody tr")
+    cells = [tuple(map(int, rows.nth(i).get_attribute("data-cell").split(","))) for i in range(rows.count())]
+    assert "chosen" in rows.first.get_attribute("class") and len(cells) >= 2
+    table.scroll_into_view_if_needed()
+    table.hover()
+    page.wait_for_selector("#play-grid .c.hl-chosen")
+    assert "hl-chosen" in cell(page, "play-grid", *cells[0]).get_attribute("class")
+    for x, y in cells[1:]:
+        assert "hl-alt" in cell(page, "play-grid", x, y).get_attribute("class"), (x, y)
+    shot(page, shots, "explanations.png")
+    page.mouse.move(5, 5)
+    page.wait_for_function("document.querySelectorAll('#play-grid .c.hl-chosen, #play-grid .c.hl-alt').length === 0")
+    page.close()
