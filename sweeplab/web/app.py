@@ -120,9 +120,9 @@ def create_app(
         elif isinstance(exc, IllegalMoveError | BenchBusyError):
             status = 409
         elif isinstance(exc, StrategyError) and not isinstance(exc, StrategyLimitError):
-            status = 500
+            status = 500  # the strategy broke its contract: not the request's fault
         elif isinstance(exc, SolverLimitError):
-            status = 503  # the strategy broke its contract: not the request's fault
+            status = 503
         return JSONResponse({"detail": str(exc)}, status_code=status)
 
     @app.exception_handler(Exception)
@@ -188,8 +188,6 @@ def create_app(
             return games.new(rules, None, layout.mines, client=http.state.client, returned=http.state.returned).payload()
         seed = request.seed
         if seed is None:
-            import secrets
-
             seed = secrets.randbits(32)
         return games.new(request.rules(), seed, client=http.state.client, returned=http.state.returned).payload()
 
