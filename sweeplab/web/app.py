@@ -1,15 +1,5 @@
-"""The FastAPI application: the JSON API over games, analysis, the helper and benchmarks, and the static page.
-
-Every request body, query and path is validated by a schema (:mod:`sweeplab.web.schemas`); a bad request gets a
-4xx answer whose ``detail`` is one sentence naming the field, cell or number and the reason, never a traceback.
-Statuses: 400 input the library refuses (a malformed position or layout, a board past a strategy's limit), 404 an
-unknown game, 410 an expired one (the message says why), 409 a move the game does not allow now or a benchmark
-already running, 422 a request that breaks the schema or a position no layout can produce (with ``cells``, the
-numbers to blame), 500 a bug (a strategy that breaks its contract), 503 a step, hint or analysis past the time or
-memory limit of one request (:mod:`sweeplab.web.solvers`, where all of them run). Games are kept per browser, named
-by an HttpOnly, SameSite=Strict cookie the server sets on first use (:data:`COOKIE`). The server keeps each game's
-layout: a game's payload carries it only once the game is over.
-"""
+"""The FastAPI application: the JSON API over games, analysis, the helper and benchmarks, and the static page; each
+refusal is a 4xx whose ``detail`` is one sentence naming the field, cell or number and the reason (see :func:`create_app`)."""
 
 from __future__ import annotations
 
@@ -63,7 +53,16 @@ def create_app(
 ) -> FastAPI:
     """The application. ``allowed_hosts`` (the Host headers accepted; None accepts any) guards a local server
     against DNS rebinding: ``sweeplab serve`` passes the loopback names and its own host. ``solvers`` runs steps,
-    hints and analyses (a pool of its own when None, ended with the application)."""
+    hints and analyses (a pool of its own when None, ended with the application).
+
+    Every request body, query and path is validated by a schema (:mod:`sweeplab.web.schemas`), never answered with a
+    traceback. Statuses: 400 input the library refuses (a malformed position or layout, a board past a strategy's
+    limit), 404 an unknown game, 410 an expired one (the message says why), 409 a move the game does not allow now
+    or a benchmark already running, 422 a request that breaks the schema or a position no layout can produce (with
+    ``cells``, the numbers to blame), 500 a bug (a strategy that breaks its contract), 503 a step, hint or analysis
+    past the time or memory limit of one request (:mod:`sweeplab.web.solvers`, where all of them run). Games are kept
+    per browser, named by an HttpOnly, SameSite=Strict cookie the server sets on first use (:data:`COOKIE`). The
+    server keeps each game's layout: a game's payload carries it only once the game is over."""
     games = store if store is not None else GameStore()
     pool = solvers if solvers is not None else SolverPool()
     runner = BenchRunner()

@@ -1,9 +1,5 @@
-"""Live games in the server's memory, by browser and random id; a count per browser and an idle age bound memory.
-
-A :class:`LiveGame` holds the hidden layout (inside its :class:`~sweeplab.core.game.Game`), which auto-solver plays
-it (kept in a :mod:`sweeplab.web.solvers` process) and its timer. :meth:`LiveGame.payload` is the only place the web
-layer reads the layout, and it does so only when the game is over.
-"""
+"""Live games in the server's memory, by browser and random id, bounded by a count per browser, a count of browsers
+and an idle age. Only :meth:`LiveGame.payload` reads a layout, and only once the game is over."""
 
 from __future__ import annotations
 
@@ -41,7 +37,8 @@ class ExpiredGameError(UnknownGameError):
 
 @dataclass
 class LiveGame:
-    """One game being played in the browser: the game, how to deal it again, its auto-solver and its clock."""
+    """One game being played in the browser: the game (with its hidden layout), how to deal it again, which
+    auto-solver plays it (the solver itself is kept in a :mod:`sweeplab.web.solvers` process) and its clock."""
 
     id: str
     rules: Rules

@@ -1,9 +1,5 @@
-"""Solver work off the server's event loop: a few worker processes, each task under a time limit and a memory cap.
-
-Steps, hints and analyses run in :class:`SolverPool`'s processes; one past its time has its process killed (and a new
-one started), one past the memory cap fails there; either is answered 503 naming the limit. A game's auto-solver
-lives in the process that made it (:func:`play_step`), so the server's steps play as :func:`~sweeplab.strategies.base.play`.
-"""
+"""Steps, hints and analyses off the server's event loop: a few worker processes, each task under a time limit and a
+memory cap, answered 503 naming the limit; a game's auto-solver lives in the process that made it."""
 
 from __future__ import annotations
 
@@ -63,7 +59,9 @@ def _serve(conn: Any, parent: int, memory: int) -> None:  # pragma: no cover - r
     """The worker's loop: ``(fn, args)`` in, ``("ok", result)``, ``("error", exception)`` or ``("memory", None)`` out."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server ends its workers itself
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()  # the server is gone: go too
+    # the server is gone: go too. (Not bench.signals.worker_setup's PR_SET_PDEATHSIG: that fires when the *thread*
+    # that started the process ends, and the server starts workers from its short-lived request threads.)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     import sweeplab.web.payloads  # noqa: F401 - the usual imports, before the cap counts from here
 
     with open("/proc/self/statm") as statm:
@@ -116,9 +114,13 @@ def _kill_all(workers: list[_Worker]) -> None:
 
 
 class SolverPool:
-    """``workers`` solver processes (started on first use), one task each at a time, ``seconds`` and ``memory`` the
+    """``workers`` solver processes (spawned on first use), one task each at a time, ``seconds`` and ``memory`` the
     limits of one task. :meth:`run` runs a function there and returns its result or raises its exception; a task may
-    ask for the worker that ran an earlier one (a game's auto-solver lives there)."""
+    ask for the worker that ran an earlier one (a game's auto-solver lives there: :func:`play_step`, so the server's
+    steps play as :func:`~sweeplab.strategies.base.play`). A task past its time has its process killed (a new one
+    starts on next use); one past the memory cap fails there with ``MemoryError``; both raise
+    :class:`SolverLimitError`. :meth:`close` kills every worker at once (``sweeplab serve`` calls it on the first
+    SIGINT or SIGTERM)."""
 
     def __init__(self, workers: int = WORKERS, seconds: float = TASK_SECONDS, memory: int = MEMORY_BYTES) -> None:
         self.seconds = seconds
