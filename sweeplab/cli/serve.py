@@ -7,6 +7,7 @@ import ipaddress
 import socket
 import sys
 import threading
+from types import FrameType
 
 import click
 
@@ -46,7 +47,9 @@ def open_browser(url: str) -> bool:
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on (host, port); a clear error when the port is taken or the address is not this machine's."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named here: asyncio sets TCP_NODELAY on accepted connections only when the listening socket says it
+    # is TCP (``sock.proto``); without it every small answer waits ~40 ms for the peer's delayed ACK (Nagle)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host.strip("[]"), port))
@@ -106,7 +109,13 @@ def serve_command(host: str, port: int, open_page: bool, quiet: bool) -> None:
     click.echo("press Ctrl+C to stop")
     app = create_app(allowed_hosts=allowed_hosts(host))
     config = uvicorn.Config(app, log_level="warning" if quiet else "info", access_log=not quiet, timeout_graceful_shutdown=3)
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            app.state.solvers.close()  # the first signal ends solver work at once: its requests are answered 503
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     if open_page:
         local = f"http://127.0.0.1:{bound_port}/" if host in ("0.0.0.0", "::") else url
 

@@ -22,6 +22,11 @@ class StrategyError(SweeplabError):
     """A strategy broke the contract: an illegal move, or a game it would never finish."""
 
 
+class StrategyLimitError(StrategyError):
+    """A board a strategy declines up front, past a limit it names (e.g. more layouts than its search keeps in memory):
+    the caller's choice of board or options, not a broken contract."""
+
+
 @dataclass(frozen=True)
 class Explanation:
     """Why a strategy chose a guess: one sentence in words, and the figures behind it (JSON-ready values: numbers,

@@ -12,7 +12,7 @@ from fractions import Fraction
 from sweeplab.analysis.optimal import MAX_LAYOUTS, RULES, OptimalSearch
 from sweeplab.core.game import Move
 from sweeplab.core.observation import FLAGGED, Observation
-from sweeplab.strategies.base import Explanation, Strategy, StrategyError
+from sweeplab.strategies.base import Explanation, Strategy, StrategyError, StrategyLimitError
 
 #: Searches kept per process, by (width, height, mines): their tables are what makes later moves and games cheap.
 _CACHE: OrderedDict[tuple[int, int, int], OptimalSearch] = OrderedDict()
@@ -67,7 +67,7 @@ class OptimalStrategy(Strategy):
         try:
             return shared_search(observation.width, observation.height, observation.mines, self.max_layouts)
         except ValueError as error:
-            raise StrategyError(f"optimal: {error} (raise max_layouts to try anyway)") from None
+            raise StrategyLimitError(f"optimal: {error} (raise max_layouts to try anyway)") from None
 
     def choose(self, observation: Observation) -> Move:
         search = self._search(observation)

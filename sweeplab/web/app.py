@@ -1,17 +1,12 @@
-"""The FastAPI application: the JSON API over games, analysis, the helper and benchmarks, and the static page.
-
-Every request body, query and path is validated by a schema (:mod:`sweeplab.web.schemas`); a bad request gets a
-4xx answer whose ``detail`` is one sentence naming the field, cell or number and the reason, never a traceback.
-Statuses: 400 input the library refuses (a malformed position or layout), 404 an unknown game, 409 a move the game
-does not allow now or a benchmark already running, 422 a request that breaks the schema or a position no layout
-can produce (with ``cells``, the numbers to blame). The server keeps each game's layout: a game's payload carries
-it only once the game is over.
-"""
+"""The FastAPI application: the JSON API over games, analysis, the helper and benchmarks, and the static page; each
+refusal is a 4xx whose ``detail`` is one sentence naming the field, cell or number and the reason (see :func:`create_app`)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+import re
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,7 +14,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -27,16 +22,19 @@ from sweeplab.core.errors import IllegalMoveError, InconsistentPositionError, Sw
 from sweeplab.core.geometry import Board
 from sweeplab.core.rules import FIRST_CLICK_RULES, PRESETS, Rules
 from sweeplab.formats.position import format_position, parse_position
-from sweeplab.strategies.base import StrategyError
+from sweeplab.strategies.base import StrategyError, StrategyLimitError
 from sweeplab.strategies.registry import get, names, options
 from sweeplab.web import schemas
 from sweeplab.web.benchjobs import BenchBusyError, BenchRunner, NoBenchError
-from sweeplab.web.games import MAX_GAMES, MAX_IDLE_SECONDS, GameStore, UnknownGameError
+from sweeplab.web.games import MAX_GAMES_PER_CLIENT, MAX_IDLE_SECONDS, ExpiredGameError, GameStore, LiveGame, UnknownGameError
 from sweeplab.web.payloads import LEVELS, analysis_payload, guess_payload, hint_payload, xy
+from sweeplab.web.solvers import SolverLimitError, SolverPool
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("sweeplab.web")
 
+COOKIE = "sweeplab_client"  #: names the browser whose games a request may see
+CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 GameId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="the id a new game was given")]
 
 
@@ -50,15 +48,30 @@ def _message(error: dict[str, Any]) -> str:
     return text.removeprefix("Value error, ")
 
 
-def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None = None) -> FastAPI:
+def create_app(
+    allowed_hosts: list[str] | None = None, store: GameStore | None = None, solvers: SolverPool | None = None
+) -> FastAPI:
     """The application. ``allowed_hosts`` (the Host headers accepted; None accepts any) guards a local server
-    against DNS rebinding: ``sweeplab serve`` passes the loopback names and its own host."""
+    against DNS rebinding: ``sweeplab serve`` passes the loopback names and its own host. ``solvers`` runs steps,
+    hints and analyses (a pool of its own when None, ended with the application).
+
+    Every request body, query and path is validated by a schema (:mod:`sweeplab.web.schemas`), never answered with a
+    traceback. Statuses: 400 input the library refuses (a malformed position or layout, a board past a strategy's
+    limit), 404 an unknown game, 410 an expired one (the message says why), 409 a move the game does not allow now
+    or a benchmark already running, 422 a request that breaks the schema or a position no layout can produce (with
+    ``cells``, the numbers to blame), 500 a bug (a strategy that breaks its contract), 503 a step, hint or analysis
+    past the time or memory limit of one request (:mod:`sweeplab.web.solvers`, where all of them run). Games are kept
+    per browser, named by an HttpOnly, SameSite=Strict cookie the server sets on first use (:data:`COOKIE`). The
+    server keeps each game's layout: a game's payload carries it only once the game is over."""
     games = store if store is not None else GameStore()
+    pool = solvers if solvers is not None else SolverPool()
     runner = BenchRunner()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        if solvers is None:
+            pool.close()
         runner.shutdown()
 
     app = FastAPI(
@@ -72,6 +85,22 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     app.state.games = games
     app.state.bench = runner
+    app.state.solvers = pool
+
+    @app.middleware("http")
+    async def client_cookie(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        """Name the browser (its cookie, or a new random one set on the answer); its games are its own."""
+        client = request.cookies.get(COOKIE, "")
+        returned = CLIENT_ID.fullmatch(client) is not None
+        request.state.client = client if returned else secrets.token_urlsafe(16)
+        request.state.returned = returned
+        response = await call_next(request)
+        if not returned:
+            response.set_cookie(COOKIE, request.state.client, httponly=True, samesite="strict")
+        return response
+
+    def owned(request: Request, game_id: str) -> LiveGame:
+        return games.get(game_id, client=request.state.client, returned=request.state.returned)
 
     # ----- errors: one sentence, the right status, never a traceback -----
     @app.exception_handler(RequestValidationError)
@@ -83,12 +112,16 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
     @app.exception_handler(SweeplabError)
     async def refused(request: Request, exc: SweeplabError) -> JSONResponse:
         status = 400
-        if isinstance(exc, UnknownGameError | NoBenchError):
+        if isinstance(exc, ExpiredGameError):
+            status = 410
+        elif isinstance(exc, UnknownGameError | NoBenchError):
             status = 404
         elif isinstance(exc, IllegalMoveError | BenchBusyError):
             status = 409
-        elif isinstance(exc, StrategyError):
+        elif isinstance(exc, StrategyError) and not isinstance(exc, StrategyLimitError):
             status = 500  # the strategy broke its contract: not the request's fault
+        elif isinstance(exc, SolverLimitError):
+            status = 503
         return JSONResponse({"detail": str(exc)}, status_code=status)
 
     @app.exception_handler(Exception)
@@ -132,14 +165,17 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
                 "page_max_side": schemas.PAGE_MAX_SIDE,
                 "bench_max_games": schemas.BENCH_MAX_GAMES,
                 "bench_max_strategies": schemas.BENCH_MAX_STRATEGIES,
-                "max_games": games.max_games,
+                "games_per_client": games.per_client,
+                "max_clients": games.max_clients,
                 "max_idle_seconds": games.max_idle,
+                "solver_seconds": pool.seconds,
+                "solver_memory_bytes": pool.memory,
             },
         }
 
     # ----- games -----
     @app.post("/api/games", status_code=201)
-    def new_game(request: schemas.NewGame) -> dict[str, Any]:
+    def new_game(request: schemas.NewGame, http: Request) -> dict[str, Any]:
         """Deal a game (a seed is drawn when none is given, and shown so the game can be replayed), or play an
         MBF layout as it is."""
         if request.mbf is not None:
@@ -148,44 +184,42 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
             layout = read_mbf(request.mbf_bytes(), "the MBF file")
             schemas.check_page_size(layout.width, layout.height)
             rules = Rules(layout.width, layout.height, len(layout.mines), "unsafe")
-            return games.new(rules, None, layout.mines).payload()
+            return games.new(rules, None, layout.mines, client=http.state.client, returned=http.state.returned).payload()
         seed = request.seed
         if seed is None:
-            import secrets
-
             seed = secrets.randbits(32)
-        return games.new(request.rules(), seed).payload()
+        return games.new(request.rules(), seed, client=http.state.client, returned=http.state.returned).payload()
 
     @app.get("/api/games/{game_id}")
-    def game_state(game_id: GameId) -> dict[str, Any]:
-        live = games.get(game_id)
+    def game_state(http: Request, game_id: GameId) -> dict[str, Any]:
+        live = owned(http, game_id)
         with live.lock:
             return live.payload()
 
     @app.post("/api/games/{game_id}/restart")
-    def restart(game_id: GameId) -> dict[str, Any]:
+    def restart(http: Request, game_id: GameId) -> dict[str, Any]:
         """The same game again: same rules and seed (or the same layout)."""
-        live = games.get(game_id)
+        live = owned(http, game_id)
         with live.lock:
             live.restart()
             return live.payload()
 
     @app.post("/api/games/{game_id}/move")
-    def move(game_id: GameId, request: schemas.MoveRequest) -> dict[str, Any]:
+    def move(http: Request, game_id: GameId, request: schemas.MoveRequest) -> dict[str, Any]:
         """Reveal, flag, unflag or chord the cell (x, y)."""
-        live = games.get(game_id)
+        live = owned(http, game_id)
         with live.lock:
             cell = live.game.board.index(request.x, request.y)
             opened = live.move(request.kind, cell)
             return {"game": live.payload(), "opened": len(opened)}
 
     @app.post("/api/games/{game_id}/step")
-    def step(game_id: GameId, request: schemas.StepRequest) -> dict[str, Any]:
+    def step(http: Request, game_id: GameId, request: schemas.StepRequest) -> dict[str, Any]:
         """One move of the strategy: the move, and its guess record (with its explanation) when it guessed."""
-        live = games.get(game_id)
+        live = owned(http, game_id)
         with live.lock:
             try:
-                played, guess = live.step(request.strategy)
+                played, guess = live.step(request.strategy, pool)
             except SweeplabError:
                 raise
             except Exception as error:  # a strategy bug: say which strategy, keep the server up
@@ -199,31 +233,33 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
             }
 
     @app.get("/api/games/{game_id}/hint")
-    def hint(game_id: GameId, level: Annotated[int, Query(ge=1, le=3, description="the helper's level")] = 3) -> Any:
+    def hint(
+        http: Request, game_id: GameId, level: Annotated[int, Query(ge=1, le=3, description="the helper's level")] = 3
+    ) -> Any:
         """What the helper at this level marks on the current position (from what the player sees only)."""
-        live = games.get(game_id)
+        live = owned(http, game_id)
         with live.lock:
             observation = live.game.observation()
         try:
-            return hint_payload(observation, level)
+            return pool.run(hint_payload, observation, level, what=f"the level-{level} hint")[0]
         except InconsistentPositionError as exc:
             return inconsistent(observation.board, exc)
 
     @app.get("/api/games/{game_id}/probabilities")
-    def probabilities(game_id: GameId) -> Any:
+    def probabilities(http: Request, game_id: GameId) -> Any:
         """The exact engine on the current position: the overlay's data."""
-        live = games.get(game_id)
+        live = owned(http, game_id)
         with live.lock:
             observation = live.game.observation()
         try:
-            return analysis_payload(observation)
+            return pool.run(analysis_payload, observation, what="the analysis")[0]
         except InconsistentPositionError as exc:
             return inconsistent(observation.board, exc)
 
     @app.get("/api/games/{game_id}/position", response_class=PlainTextResponse)
-    def position(game_id: GameId) -> PlainTextResponse:
+    def position(http: Request, game_id: GameId) -> PlainTextResponse:
         """The player's view in JSMinesweeper's text format (flags as F), for the analyser or `sweeplab analyze`."""
-        live = games.get(game_id)
+        live = owned(http, game_id)
         with live.lock:
             text = format_position(live.game.observation())
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="sweeplab-{game_id[:8]}.txt"'})
@@ -235,7 +271,7 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
         gets 422 with the number to blame."""
         observation = request.observation()
         try:
-            return analysis_payload(observation)
+            return pool.run(analysis_payload, observation, what="the analysis")[0]
         except InconsistentPositionError as exc:
             return inconsistent(observation.board, exc)
 
@@ -277,4 +313,4 @@ def create_app(allowed_hosts: list[str] | None = None, store: GameStore | None =
     return app
 
 
-__all__ = ["MAX_GAMES", "MAX_IDLE_SECONDS", "create_app"]
+__all__ = ["COOKIE", "MAX_GAMES_PER_CLIENT", "MAX_IDLE_SECONDS", "create_app"]

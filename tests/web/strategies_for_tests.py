@@ -1,4 +1,4 @@
-"""Strategies that only the web tests register: one that explains its guesses, one that crashes."""
+"""Strategies that only the web tests register (one that explains its guesses, one that crashes), and a broken helper."""
 
 from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation
@@ -24,3 +24,8 @@ class CrashingStrategy(Strategy):
 
     def choose(self, observation: Observation) -> Move:
         raise ZeroDivisionError("boom")
+
+
+def broken_hint(observation: Observation, level: int) -> dict:
+    """A helper with a bug, run in a solver process like the real one."""
+    raise RuntimeError("something broke")

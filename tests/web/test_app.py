@@ -21,15 +21,15 @@ from sweeplab.formats.mbf import Layout, write_mbf
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies import registry
 from sweeplab.strategies.base import play
-from sweeplab.web.app import create_app
+from sweeplab.web.app import COOKIE, create_app
 from sweeplab.web.games import GameStore
 
 LAYOUT_KEYS = {"layout", "exploded", "wrong_flags"}
 
 
 @pytest.fixture
-def client() -> TestClient:
-    return TestClient(create_app())
+def client(solvers) -> TestClient:
+    return TestClient(create_app(solvers=solvers))
 
 
 def new_game(client: TestClient, **body) -> dict:
@@ -268,7 +268,7 @@ def test_no_mine_position_reaches_the_page_before_the_game_ends(client, rule, se
         assert game["layout"] and len(game["layout"]) == 12
 
 
-def test_overlay_and_hints_depend_only_on_what_the_player_sees(client):
+def test_overlay_and_hints_depend_only_on_what_the_player_sees(client, solvers):
     """Two games with different layouts but the same visible position get the same overlay and hints."""
     wall = [2, 10, 18, 24, 25, 26]  # mines fencing in the top-left corner; the seventh lies out of sight
     rules = Rules(8, 8, 7, "unsafe")
@@ -277,11 +277,12 @@ def test_overlay_and_hints_depend_only_on_what_the_player_sees(client):
     a.reveal(0), b.reveal(0)
     assert a.observation().view == b.observation().view
     store = GameStore()
-    app = create_app(store=store)
+    app = create_app(store=store, solvers=solvers)
     test = TestClient(app)
+    browser = test.get("/api/meta").cookies[COOKIE]
     answers = []
     for game in (a, b):
-        live = store.new(game.rules, 0)
+        live = store.new(game.rules, 0, client=browser)
         live.game = game
         paths = ("probabilities", "hint?level=1", "hint?level=2", "hint?level=3")
         answers.append([test.get(f"/api/games/{live.id}/{path}").json() for path in paths])
@@ -339,6 +340,15 @@ def test_a_crashing_strategy_is_named_and_the_server_keeps_going(client, monkeyp
     assert response.status_code == 500
     assert response.json()["detail"] == "strategy 'test-crasher' crashed: ZeroDivisionError: boom"
     assert client.get(f"/api/games/{game['id']}").status_code == 200
+
+
+def test_a_board_past_a_strategys_limit_is_refused_with_the_limit(client):
+    game = new_game(client, board="expert", seed=1)
+    response = client.post(f"/api/games/{game['id']}/step", json={"strategy": "optimal"})
+    assert response.status_code == 400, response.text
+    detail = response.json()["detail"]
+    assert detail.startswith("optimal: 30x16 with 99 mines has 560,") and "more than the 1,000,000 this search keeps" in detail
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == 0
 
 
 def test_a_player_move_restarts_the_solver_from_the_new_position(client):
@@ -544,20 +554,18 @@ def test_bench_refuses_bad_requests(client, body, words):
 
 
 # ----- security and reliability -----
-def test_host_header_is_checked_against_dns_rebinding():
-    app = create_app(allowed_hosts=["127.0.0.1", "localhost"])
+def test_host_header_is_checked_against_dns_rebinding(solvers):
+    app = create_app(allowed_hosts=["127.0.0.1", "localhost"], solvers=solvers)
     assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/meta").status_code == 200
     assert TestClient(app, base_url="http://evil.example:8000").get("/api/meta").status_code == 400
 
 
-def test_an_internal_error_is_a_message_not_a_traceback(monkeypatch):
+def test_an_internal_error_is_a_message_not_a_traceback(monkeypatch, solvers):
     import sweeplab.web.app as web_app
+    from tests.web.strategies_for_tests import broken_hint
 
-    def broken(observation, level):
-        raise RuntimeError("something broke")
-
-    monkeypatch.setattr(web_app, "hint_payload", broken)
-    client = TestClient(create_app(), raise_server_exceptions=False)
+    monkeypatch.setattr(web_app, "hint_payload", broken_hint)
+    client = TestClient(create_app(solvers=solvers), raise_server_exceptions=False)
     game = new_game(client, seed=1)
     response = client.get(f"/api/games/{game['id']}/hint")
     assert response.status_code == 500

@@ -1,10 +1,11 @@
-"""Live games: random ids, a bounded count, an idle age, the timer, restart, and the layout only at the end."""
+"""Live games: random ids, a bounded count per browser and of browsers, an idle age, the timer, restart, and the
+layout only at the end."""
 
 import pytest
 
 from sweeplab.core.errors import IllegalMoveError
 from sweeplab.core.rules import make_rules
-from sweeplab.web.games import GameStore, UnknownGameError
+from sweeplab.web.games import ExpiredGameError, GameStore, UnknownGameError
 
 
 class Clock:
@@ -21,15 +22,31 @@ def test_ids_are_random_and_long():
     assert len(ids) == 50 and all(len(i) >= 20 for i in ids)
 
 
-def test_the_count_is_bounded_least_recently_used_goes_first():
-    store = GameStore(max_games=3)
-    games = [store.new(make_rules("beginner"), seed) for seed in range(3)]
-    store.get(games[0].id)  # used again: now the most recent
-    fourth = store.new(make_rules("beginner"), 3)
-    assert len(store) == 3
-    with pytest.raises(UnknownGameError, match="no game"):
-        store.get(games[1].id)
-    assert store.get(games[0].id) and store.get(fourth.id)
+def test_each_browser_keeps_its_own_games_least_recently_used_goes_first():
+    store = GameStore(per_client=3)
+    games = [store.new(make_rules("beginner"), seed, client="a") for seed in range(3)]
+    theirs = store.new(make_rules("beginner"), 9, client="b")
+    store.get(games[0].id, client="a")  # used again: now a's most recent
+    for seed in range(3, 203):  # a starts 200 more: only a's own games go
+        fourth = store.new(make_rules("beginner"), seed, client="a")
+    assert len(store) == 4 and store.get(theirs.id, client="b") is theirs and store.get(fourth.id, client="a")
+    with pytest.raises(
+        ExpiredGameError, match="this game has expired: this browser started newer games, and the server keeps the 3"
+    ):
+        store.get(games[1].id, client="a")
+    with pytest.raises(UnknownGameError, match=r"no game .* started in another browser") as refused:
+        store.get(theirs.id, client="a")  # another browser's game: not even said to exist
+    assert not isinstance(refused.value, ExpiredGameError)
+
+
+def test_the_number_of_browsers_is_bounded_those_whose_cookie_never_came_back_first():
+    store = GameStore(max_clients=2)
+    kept = store.new(make_rules("beginner"), 1, client="page", returned=True)
+    first = store.new(make_rules("beginner"), 2, client="script-1", returned=False)
+    store.new(make_rules("beginner"), 3, client="script-2", returned=False)
+    with pytest.raises(ExpiredGameError, match="keeps games for 2 browsers and this one had been idle longest"):
+        store.get(first.id, client="script-1")
+    assert store.get(kept.id, client="page") is kept
 
 
 def test_idle_games_are_forgotten():
@@ -40,8 +57,13 @@ def test_idle_games_are_forgotten():
     kept = store.new(make_rules("beginner"), 2)
     clock.now += 45  # old: 75 s idle, kept: 45 s
     assert store.get(kept.id) is kept
-    with pytest.raises(UnknownGameError, match=r"0\.0166667 hours idle"):
+    with pytest.raises(ExpiredGameError, match=r"this game has expired: it was left untouched for 0\.0166667 hours"):
         store.get(old.id)
+    idle = store.new(make_rules("beginner"), 3, client="gone")
+    clock.now += 61  # a browser idle that long goes with all its games
+    store.new(make_rules("beginner"), 4)
+    with pytest.raises(ExpiredGameError, match="left untouched"):
+        store.get(idle.id, client="gone")
 
 
 def test_timer_runs_from_the_first_move_to_the_end():
@@ -74,12 +96,12 @@ def test_payload_carries_the_layout_only_when_over():
     assert payload["wrong_flags"] == [[(mine + 1) % 4, 0]]
 
 
-def test_restart_deals_the_same_layout_and_resets_the_solver():
+def test_restart_deals_the_same_layout_and_resets_the_solver(solvers):
     live = GameStore().new(make_rules("expert", "safe"), 11)
-    live.step("exact")
+    live.step("exact", solvers)
     first = live.game.mine_cells()
-    assert live.player is not None
+    assert live.player_spec == "exact" and live.player_worker is not None
     live.restart()
-    assert live.game.moves == 0 and live.player is None and live.started is None
-    live.step("exact")
+    assert live.game.moves == 0 and live.player_spec is None and live.started is None
+    live.step("exact", solvers)
     assert live.game.mine_cells() == first

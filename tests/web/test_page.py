@@ -11,23 +11,21 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from sweeplab.analysis.exact import analyze
+from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import make_rules
 from sweeplab.formats.position import format_position, parse_position
 from sweeplab.strategies import registry
-from sweeplab.strategies.base import play_move
+from sweeplab.strategies.base import play, play_move
+from tests.web.servers import start, stop, sweeplab_command
 from tests.web.test_app import winning_seed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,45 +46,12 @@ def _missing(what: str) -> None:
     pytest.skip(message)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def get(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=10) as response:
-        return response.read()
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """`sweeplab serve` on a free port, as a user starts it."""
-    port = free_port()
-    executable = Path(sys.executable).with_name("sweeplab")
-    command = [str(executable)] if executable.exists() else [sys.executable, "-m", "sweeplab.cli"]
-    process = subprocess.Popen(
-        [*command, "serve", "--port", str(port), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            get(url + "api/meta")
-            break
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                process.kill()
-                output = process.communicate()[0]
-                pytest.fail(f"sweeplab serve did not start:\n{output}")
-            time.sleep(0.1)
+    process, url = start()
     yield url
-    process.terminate()
-    try:
-        output = process.communicate(timeout=10)[0]
-    except subprocess.TimeoutExpired:
-        process.kill()
-        output = process.communicate()[0]
+    output = stop(process)
     assert "Traceback" not in output, output
     assert f"sweeplab serving on {url} (only this machine can connect" in output
 
@@ -213,10 +178,10 @@ def test_overlay_numbers_match_sweeplab_analyze(page, server, tmp_path, shots):
     page.wait_for_selector("#play-grid .c.ov .pct")
     game_id = page.evaluate("state.game.id")
     position = tmp_path / "position.txt"
-    position.write_bytes(get(f"{server}api/games/{game_id}/position"))
-    executable = Path(sys.executable).with_name("sweeplab")
-    command = [str(executable)] if executable.exists() else [sys.executable, "-m", "sweeplab.cli"]
-    analysis = subprocess.run([*command, "analyze", str(position), "--json"], capture_output=True, text=True, check=True)
+    position.write_bytes(page.request.get(f"{server}api/games/{game_id}/position").body())  # with the page's cookie
+    analysis = subprocess.run(
+        [*sweeplab_command(), "analyze", str(position), "--json"], capture_output=True, text=True, check=True
+    )
     answer = json.loads(analysis.stdout)
     shown = page.eval_on_selector_all(
         "#play-grid .c.ov", "cells => cells.map(c => [+c.dataset.x, +c.dataset.y, c.querySelector('.pct').textContent])"
@@ -304,3 +269,58 @@ def test_benchmark_panel_runs_in_the_server(page, shots):
     assert "finished: 120/120 games" in page.inner_text("#bench-status")
     assert page.is_disabled("#bench-cancel")
     shot(page, shots, "bench.png")
+
+
+def test_an_expired_game_says_so(page):
+    start_game(page, "beginner", "zero", 4)
+    per_browser = page.evaluate("state.meta.limits.games_per_client")
+    page.evaluate(
+        """async (count) => { for (let i = 0; i < count; i++) await api("POST", "/api/games", { board: "beginner" }); }""",
+        per_browser,
+    )  # this browser's newer games push the one on the board out
+    cell(page, "play-grid", 4, 4).click()
+    page.wait_for_function("document.querySelector('#play-message').textContent !== ''")
+    message = page.inner_text("#play-message")
+    assert message.startswith("this game has expired: this browser started newer games"), message
+
+
+def seed_with_a_weighed_guess(board: str = "expert", strategy: str = "best") -> int:
+    """A seed whose game, as the page deals and plays it, has a guess with alternatives in its explanation."""
+    rules = make_rules(board, "safe")
+    for seed in range(50):
+        layout_seed, strategy_seed = game_seeds(seed, 0)
+        player = registry.make(strategy, seed=strategy_seed)
+        game = play(player, Game(rules, layout_seed))
+        if any(g.explanation and g.explanation.figures.get("alternatives") for g in player.guesses) and game.moves > 20:
+            return seed
+    raise AssertionError("no such seed in 50")
+
+
+def test_explanations_stay_in_the_window_and_mark_their_cells(browser, server, shots):
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(server)
+    page.wait_for_selector("body[data-ready=true]")
+    start_game(page, "expert", "safe", seed_with_a_weighed_guess())
+    page.select_option("#solver-strategy", "best")
+    page.eval_on_selector("#solver-delay", "el => { el.value = '0'; el.dispatchEvent(new Event('input')); }")
+    page.click("#btn-solve")
+    page.wait_for_function("state.game.over", timeout=120_000)
+    widths = page.evaluate(
+        "({ page: document.documentElement.scrollWidth, log: document.querySelector('#move-log').getBoundingClientRect().width })"
+    )
+    assert widths["page"] <= 1400 and widths["log"] <= 460, widths
+    table = page.locator("#move-log .explain table").first
+    assert table.count() == 1, "a guess with alternatives shows them as a table"
+    rows = table.locator("tbody tr")
+    cells = [tuple(map(int, rows.nth(i).get_attribute("data-cell").split(","))) for i in range(rows.count())]
+    assert "chosen" in rows.first.get_attribute("class") and len(cells) >= 2
+    table.scroll_into_view_if_needed()
+    table.hover()
+    page.wait_for_selector("#play-grid .c.hl-chosen")
+    assert "hl-chosen" in cell(page, "play-grid", *cells[0]).get_attribute("class")
+    for x, y in cells[1:]:
+        assert "hl-alt" in cell(page, "play-grid", x, y).get_attribute("class"), (x, y)
+    shot(page, shots, "explanations.png")
+    page.mouse.move(5, 5)
+    page.wait_for_function("document.querySelectorAll('#play-grid .c.hl-chosen, #play-grid .c.hl-alt').length === 0")
+    page.close()

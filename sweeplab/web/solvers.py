@@ -1,0 +1,221 @@
+"""Steps, hints and analyses off the server's event loop: a few worker processes, each task under a time limit and a
+memory cap, answered 503 naming the limit; a game's auto-solver lives in the process that made it."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import resource
+import signal
+import threading
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from sweeplab.core.errors import SweeplabError
+from sweeplab.core.game import Game, Move
+from sweeplab.strategies.base import Guess, Strategy, play_move
+
+WORKERS = 2  #: solver processes: a long task holds one, the other keeps hints and analyses answering
+TASK_SECONDS = 5.0  #: the longest one step, hint or analysis may run; then its process is killed
+MEMORY_BYTES = 2 << 30  #: address space one worker may add to what it holds once started (RLIMIT_AS)
+PLAYERS_KEPT = 64  #: auto-solvers a worker keeps (least recently used dropped: that game's solver starts afresh)
+
+
+class SolverLimitError(SweeplabError):
+    """A task ran past the time limit or the memory cap, or no worker was free in time, or the server is shutting down."""
+
+
+# ----- the worker side -----
+_players: OrderedDict[str, Strategy] = OrderedDict()
+
+
+def play_step(
+    key: str, strategy: type[Strategy], options: dict[str, Any], seed: int, game: Game
+) -> tuple[Game, Move, Guess | None]:
+    """One move of the auto-solver ``key`` (made here on first use, as ``registry.make`` makes it, and told the
+    rules as :func:`~sweeplab.strategies.base.play` tells them); runs in a worker, which keeps the solver."""
+    player = _players.pop(key, None)
+    if player is None:
+        player = strategy(seed=seed, **options)
+        player.begin(game.rules)
+    move, guess = play_move(player, game)  # a failing player is not kept: the next step makes it afresh
+    _players[key] = player
+    while len(_players) > PLAYERS_KEPT:
+        _players.popitem(last=False)
+    return game, move, guess
+
+
+def _watch_parent(parent: int) -> None:  # pragma: no cover - runs in the worker
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _serve(conn: Any, parent: int, memory: int) -> None:  # pragma: no cover - runs in the worker
+    """The worker's loop: ``(fn, args)`` in, ``("ok", result)``, ``("error", exception)`` or ``("memory", None)`` out."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server ends its workers itself
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # the server is gone: go too. (Not bench.signals.worker_setup's PR_SET_PDEATHSIG: that fires when the *thread*
+    # that started the process ends, and the server starts workers from its short-lived request threads.)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    import sweeplab.web.payloads  # noqa: F401 - the usual imports, before the cap counts from here
+
+    with open("/proc/self/statm") as statm:
+        held = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (held + memory, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple[str, Any] = ("ok", fn(*args))
+        except MemoryError:
+            reply = ("memory", None)
+        except Exception as error:
+            reply = ("error", error)
+        try:
+            conn.send(reply)
+        except MemoryError:
+            conn.send(("memory", None))
+        except Exception as error:  # an answer or exception that cannot be pickled: say what it was
+            conn.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
+        if reply[0] == "memory":
+            return  # a fresh process rather than one whose heap hit the cap
+
+
+# ----- the server side -----
+class _Worker:
+    """One process and the server's end of its pipe; ``generation`` counts the processes started in this slot."""
+
+    def __init__(self) -> None:
+        self.process: Any = None
+        self.conn: Any = None
+        self.generation = 0
+
+    def kill(self) -> None:
+        process, conn, self.process, self.conn = self.process, self.conn, None, None
+        if process is not None:
+            with contextlib.suppress(Exception):
+                process.kill()
+                process.join(2)
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+
+def _kill_all(workers: list[_Worker]) -> None:
+    for worker in workers:
+        worker.kill()
+
+
+class SolverPool:
+    """``workers`` solver processes (spawned on first use), one task each at a time, ``seconds`` and ``memory`` the
+    limits of one task. :meth:`run` runs a function there and returns its result or raises its exception; a task may
+    ask for the worker that ran an earlier one (a game's auto-solver lives there: :func:`play_step`, so the server's
+    steps play as :func:`~sweeplab.strategies.base.play`). A task past its time has its process killed (a new one
+    starts on next use); one past the memory cap fails there with ``MemoryError``; both raise
+    :class:`SolverLimitError`. :meth:`close` kills every worker at once (``sweeplab serve`` calls it on the first
+    SIGINT or SIGTERM)."""
+
+    def __init__(self, workers: int = WORKERS, seconds: float = TASK_SECONDS, memory: int = MEMORY_BYTES) -> None:
+        self.seconds = seconds
+        self.memory = memory
+        self._context = multiprocessing.get_context("spawn")  # no fork of a threaded server
+        self._workers = [_Worker() for _ in range(workers)]
+        self._busy: set[int] = set()
+        self._free = threading.Condition()
+        self._closed = False
+        weakref.finalize(self, _kill_all, self._workers)
+
+    @property
+    def size(self) -> int:
+        return len(self._workers)
+
+    def _acquire(self, wanted: int | None, what: str) -> int:
+        deadline = time.monotonic() + self.seconds
+        with self._free:
+            while True:
+                if self._closed:
+                    raise SolverLimitError(f"{what} was not run: the server is shutting down")
+                for index in range(self.size) if wanted is None else (wanted,):
+                    if index not in self._busy:
+                        self._busy.add(index)
+                        return index
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise SolverLimitError(
+                        f"{what} waited {self.seconds:g} s for a free solver process (the server has {self.size}, all "
+                        "busy with other requests): try again in a moment"
+                    )
+                self._free.wait(left)
+
+    def _release(self, index: int) -> None:
+        with self._free:
+            self._busy.discard(index)
+            self._free.notify_all()
+
+    def run(self, fn: Callable[..., Any], *args: Any, what: str = "the request", worker: int | None = None) -> tuple[Any, int]:
+        """``fn(*args)`` in a worker (``worker``, that one): (its result, the worker's number). ``what`` names the task
+        in the messages. Raises what ``fn`` raised, or :class:`SolverLimitError`."""
+        index = self._acquire(worker, what)
+        try:
+            return self._call(self._workers[index], fn, args, what), index
+        finally:
+            self._release(index)
+
+    def generation(self, index: int) -> int:
+        """How many processes worker ``index`` has started: a change means what it kept is gone."""
+        return self._workers[index].generation
+
+    def _call(self, worker: _Worker, fn: Callable[..., Any], args: tuple[Any, ...], what: str) -> Any:
+        if worker.process is None or not worker.process.is_alive():
+            worker.kill()
+            ours, theirs = self._context.Pipe()
+            worker.process = self._context.Process(
+                target=_serve, args=(theirs, os.getpid(), self.memory), daemon=True, name="sweeplab-solver"
+            )
+            worker.process.start()
+            theirs.close()
+            worker.conn, worker.generation = ours, worker.generation + 1
+        conn = worker.conn
+        try:
+            conn.send((fn, args))
+            ready = conn.poll(self.seconds)
+            reply = conn.recv() if ready else None
+        except (EOFError, OSError):
+            code = worker.process.exitcode if worker.process is not None else None
+            worker.kill()
+            if self._closed:
+                raise SolverLimitError(f"{what} was cut short: the server is shutting down") from None
+            raise RuntimeError(f"the solver process ended while running {what} (exit code {code})") from None
+        if reply is None:
+            worker.kill()
+            raise SolverLimitError(
+                f"{what} ran past the server's limit of {self.seconds:g} s for one request and was ended "
+                "(a smaller board or a faster strategy answers in time)"
+            )
+        kind, value = reply
+        if kind == "memory":
+            worker.kill()
+            raise SolverLimitError(
+                f"{what} needed more than the server's memory cap of {self.memory / 2**30:g} GiB for one request "
+                "and was ended (a smaller board or a leaner strategy fits)"
+            )
+        if kind == "error":
+            raise value
+        return value
+
+    def close(self) -> None:
+        """End every worker now (their tasks are answered as cut short); later tasks are refused."""
+        with self._free:
+            self._closed = True
+            self._free.notify_all()
+        _kill_all(self._workers)
+
+
+__all__ = ["MEMORY_BYTES", "TASK_SECONDS", "WORKERS", "SolverLimitError", "SolverPool", "play_step"]
