@@ -14,6 +14,7 @@ from sweeplab.cli import main
 from sweeplab.core.rules import Rules
 from sweeplab.studies import optimal_table as table
 from sweeplab.studies.optimal_table import runner
+from sweeplab.studies.resultsdoc import build
 
 
 def settings(boards: str, **kw) -> table.Settings:
