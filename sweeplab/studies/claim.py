@@ -75,9 +75,9 @@ def pp(value: float, se: float | None = None, digits: int = 1) -> str:
     return text + (f" ± {100 * se:.{digits}f}" if se is not None else "") + "%"
 
 
-def points_diff(value: float, se: float) -> str:
+def points_diff(value: float, se: float, digits: int = 1) -> str:
     """A difference of rates in percentage points, signed, with its SE."""
-    return f"{100 * value:+.1f} ± {100 * se:.1f} points"
+    return f"{100 * value:+.{digits}f} ± {100 * se:.{digits}f} points"
 
 
 def spec_point(

@@ -7,10 +7,12 @@ import json
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from sweeplab.studies.explanations import Explanation, explanation
 
 
 def _table(header: list[str], rows: list[list[Any]]) -> str:
@@ -70,9 +72,9 @@ class Score:
 
 
 class Doc:
-    def __init__(self, results: Path, explanations: dict[str, str]) -> None:
+    def __init__(self, results: Path, explanations: Mapping[str, str | Explanation]) -> None:
         self.results = results
-        self.explanations = explanations
+        self.explanations = {label: explanation(value) for label, value in explanations.items()}
         self.pages: dict[str, list[str]] = {}
         self.page = "index"
         self.parts: list[str] = self.pages.setdefault(self.page, [])
@@ -151,14 +153,19 @@ class Doc:
         lines = ["Differences larger than two standard errors:", ""]
         for label, z, detail in big:
             self.used.add(label)
-            why = self.explanations.get(label)
-            if why is None:
-                self.unexplained.append(label)
-                why = "**not yet explained.**"
+            why = self._why(label)
             extent = f"{detail}; largest {z:+.1f} SE" if detail else f"{z:+.1f} SE"
             lines.append(f"- {label} ({extent}): {why}")
             self.listed.append((label, extent, why))
         self.add("\n".join(lines))
+
+    def _why(self, label: str) -> str:
+        """The printed reason for the difference ``label`` (and a note of it when it has none at all)."""
+        found = self.explanations.get(label)
+        if found is None:
+            self.unexplained.append(label)
+            return "**not yet explained.**"
+        return found.printed
 
     def claims(self, data: dict[str, Any]) -> None:
         """A claims experiment's verdicts: a table, one sentence each, and every claim not reproduced with its
@@ -186,10 +193,7 @@ class Doc:
         for c in missed:
             label = c["key"]
             self.used.add(label)
-            why = self.explanations.get(label)
-            if why is None:
-                self.unexplained.append(label)
-                why = "**not yet explained.**"
+            why = self._why(label)
             extent = "no number to compare" if c["z"] is None else f"{c['z']:+.1f} SE"
             lines.append(f"- {label} ({extent}): {why}")
             self.listed.append((label, extent, why))

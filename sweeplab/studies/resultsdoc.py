@@ -5,19 +5,22 @@
 The pages (one per paper and per study of our own) go into the folder named like ``--out`` without ``.md``.
 Every measured number in the document is read from ``results/<experiment>/data.json`` (written by the command shown
 beside it); every published number from :mod:`sweeplab.studies.published`. A difference larger than two standard
-errors must be explained by a sentence in ``results/explanations.json`` (key: the row's label as printed in the
-"difference" list); an unexplained one is printed in the document as such and listed on stderr.
+errors must have an entry in ``results/explanations.json`` (key: the row's label as printed in the "difference"
+list; see :mod:`sweeplab.studies.explanations`): the committed data of the run that shows its cause, or the mark
+"unexplained" with what was tried. A difference with no entry is printed as such and listed on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from sweeplab.studies.best import section as best_section
+from sweeplab.studies.explanations import Explanation, explanation
+from sweeplab.studies.explanations import load as load_explanations
 from sweeplab.studies.optimal_table import section as optimal_section
 from sweeplab.studies.published import (
     SEED_001_GAMES,
@@ -28,13 +31,15 @@ from sweeplab.studies.results_papers import _seed002_table, _seed003_table, _see
 from sweeplab.studies.results_seed000 import _seed_000
 
 
-def build(results: Path, explanations: dict[str, str]) -> tuple[str, list[str]]:
+def build(results: Path, explanations: Mapping[str, str | Explanation]) -> tuple[str, list[str]]:
     """Every page, the index first, as one text, and the labels of differences beyond 2 SE that have no explanation."""
     pages, unexplained = build_pages(results, explanations)
     return "".join(pages.values()), unexplained
 
 
-def build_pages(results: Path, explanations: dict[str, str], folder: str = "results") -> tuple[dict[str, str], list[str]]:
+def build_pages(
+    results: Path, explanations: Mapping[str, str | Explanation], folder: str = "results"
+) -> tuple[dict[str, str], list[str]]:
     """The pages by name (``index``, then one per paper and study, linked from the index as ``folder/NAME.md``) and the
     labels of differences beyond 2 SE that have no explanation."""
     doc = Doc(results, explanations)
@@ -194,11 +199,12 @@ def _rebase(text: str) -> str:
     return re.sub(r"\]\((?!https?:|#|/)", "](../", text)
 
 
-def verdict(score: Score, explanations: dict[str, str]) -> str:
+def verdict(score: Score, explanations: Mapping[str, str | Explanation]) -> str:
     """A scoreboard row's verdict: within 2 SE (or met its own test), or a difference with or without its cause."""
     if not score.differs:
         return "agrees within 2 SE" if abs(score.z) <= 2 else "reproduced (its own test, not 2 SE)"
-    return "differs (cause shown by a test)" if score.key in explanations else "differs, unexplained"
+    found = explanations.get(score.key)
+    return "differs (cause shown by a test)" if found is not None and explanation(found).shown else "differs, unexplained"
 
 
 def _scoreboard(doc: Doc, folder: str) -> None:
@@ -268,8 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("docs/results.md"))
     args = parser.parse_args(argv)
     notes_path = args.results / "explanations.json"
-    explanations = json.loads(notes_path.read_text()) if notes_path.exists() else {}
     try:
+        explanations = load_explanations(notes_path)
         pages, unexplained = build_pages(args.results, explanations, args.out.with_suffix("").name)
     except ValueError as error:  # a data file that cannot be read as what it should be (the message names it)
         print(f"resultsdoc: {error}", file=sys.stderr)

@@ -97,13 +97,38 @@ class OverlapClaim(ClaimExperiment):
         return Plan(points, [])
 
     @staticmethod
-    def interior_share(rules: Rules, results: Sequence[GameResult]) -> float:
-        """The share of games with at least one step-7 interior guess (an unconstrained guess off the border)."""
+    def interior_games(rules: Rules, results: Sequence[GameResult]) -> set[int]:
+        """The games (by index) with at least one step-7 interior guess (an unconstrained guess off the border)."""
         board = rules.board
-        hits = sum(
-            1 for r in results if any(g.kind == "unconstrained" and not board.is_edge(g.cell) for g in r.counted_guesses())
+        return {
+            r.index for r in results if any(g.kind == "unconstrained" and not board.is_edge(g.cell) for g in r.counted_guesses())
+        }
+
+    @staticmethod
+    def play(result: GameResult) -> tuple[object, ...]:
+        """What a game's play leaves in its record: the outcome, the moves and every guess's cell."""
+        return (result.won, result.moves, result.revealed, tuple(g.cell for g in result.guesses))
+
+    def differences(self, rules: Rules, rx: Sequence[GameResult], rn: Sequence[GameResult]) -> str:
+        """A sentence on the games the two arms play differently, and whether step 7 can account for each."""
+        interior = self.interior_games(rules, rx) | self.interior_games(rules, rn)
+        differ = [a.index for a, b in zip(rx, rn, strict=True) if self.play(a) != self.play(b)]
+        only_max = sum(a.won and not b.won for a, b in zip(rx, rn, strict=True))
+        only_min = sum(b.won and not a.won for a, b in zip(rx, rn, strict=True))
+        outside = [i for i in differ if i not in interior]
+        text = (
+            f"{len(interior):,} of {len(rx):,} games reach an interior unconstrained guess in either arm, the only place "
+            f"the rule acts; the two arms play {len(differ):,} games differently (outcome, moves or a guessed cell), "
+            f"{only_max:,} won by the maximum only and {only_min:,} by the minimum only"
         )
-        return hits / len(results)
+        if outside:
+            return text + (
+                f", and {len(outside):,} of those {len(differ):,} never reach an interior guess, so the option changes "
+                f"play elsewhere too (first: game {outside[0]})."
+            )
+        if not differ:
+            return text + "."
+        return text + ", each of them one of the games with an interior guess."
 
     def claims(self, plan: Plan, results: list[list[GameResult]], summaries: list[Summary]) -> list[Claim]:
         find = _lookup(plan, results, summaries)
@@ -115,20 +140,19 @@ class OverlapClaim(ClaimExperiment):
             d = paired("max", rx, "min", rn)
             z = zscore(d.difference, d.se, 0.0)
             small = abs(d.difference) < 0.01 or d.difference > 0
-            share = self.interior_share(rules, rx)
             out.append(
                 Claim(
                     f"seed 000 | step 7 overlap | {group} | max - min",
                     "seed 000, step 7",
                     f"maximum against minimum overlap makes very little difference, if any in favour of the maximum ({group})",
                     "very little difference; maximum better if at all",
-                    f"{pp(most.win_rate, most.sem)} against {pp(fewest.win_rate, fewest.sem)}: {points_diff(d.difference, d.se)}",
+                    f"{pp(most.win_rate, most.sem)} against {pp(fewest.win_rate, fewest.sem)}: "
+                    f"{points_diff(d.difference, d.se, 2)}",
                     z,
                     REPRODUCED if (abs(z or 0.0) <= 2 or d.difference > 0) and abs(d.difference) < 0.01 else NOT_REPRODUCED,
-                    f"On the same {d.games:,} layouts the maximum overlap wins {points_diff(d.difference, d.se)} more than "
-                    f"the minimum ({'within' if small else 'beyond'} the claim: under 1 point, or in favour of the "
-                    f"maximum); only {pp(share)} of the games ever reach an interior unconstrained guess, so the rule "
-                    f"has little to act on.",
+                    f"On the same {d.games:,} layouts the maximum overlap wins {points_diff(d.difference, d.se, 2)} more "
+                    f"than the minimum ({'within' if small else 'beyond'} the claim: under 1 point, or in favour of the "
+                    f"maximum). {self.differences(rules, rx, rn)}",
                 )
             )
             cx, sx = cpu_mean_se(rx)

@@ -32,19 +32,35 @@ class Seed004Claim(ClaimExperiment):
     source = "seed 004, section 5"
     BOARDS = ("8x8x8", "10x10x10", "14x14x14", "16x16x16", "20x20x20")
     DENSE = "16x16x44"
+    #: Our control for the n/k = 1 claim: 8x8/8's density (1/8) held fixed on larger boards.
+    CONTROL = ("16x16x32", "20x20x50")
+    CONTROL_GROUP = "density 1/8"
     PAPER_GAMES = 130
 
     def plan(self, settings: Settings) -> Plan:
         notes: list[str] = []
         strategies = pick_strategies(settings, ["corners"], notes)
         points = []
-        for k, board in enumerate((*self.BOARDS, self.DENSE)):
+        for k, board in enumerate((*self.BOARDS, self.DENSE, *self.CONTROL)):
             for s in strategies:
-                group = "n/k = 1" if board != self.DENSE else "k/n = 2.75"
+                group = "n/k = 1" if board in self.BOARDS else "k/n = 2.75" if board == self.DENSE else self.CONTROL_GROUP
                 rules = make_rules(board, settings.rule or "unsafe")
                 # independent layouts per board: the chi-square test assumes independent samples
                 points.append(Point(group, s, rules, settings.size(), seed_offset=1_000_000 * k))
         return Plan(points, notes)
+
+    def control(self, rows: list[tuple[Point, Summary, list[GameResult]]]) -> str:
+        """A sentence on the win rate at 8x8/8's density held fixed on larger boards (empty without the control)."""
+        base = [s for p, s, _ in rows if p.rules.spec() == self.BOARDS[0]]
+        fixed = [s for p, s, _ in rows if p.group == self.CONTROL_GROUP]
+        if not base or not fixed:
+            return ""
+        runs = ", ".join(f"{pp(s.win_rate, s.sem)} on {s.board}" for s in (base[0], *fixed))
+        z = zscore(fixed[-1].win_rate, fixed[-1].sem, base[0].win_rate, base[0].sem)
+        return (
+            f" Control, 8x8/8's density (1/8) held fixed on larger boards: {runs} ({'+' if (z or 0) >= 0 else ''}"
+            f"{z or 0:.1f} SE from 8x8 to the largest)."
+        )
 
     def claims(self, plan: Plan, results: list[list[GameResult]], summaries: list[Summary]) -> list[Claim]:
         out = []
@@ -70,10 +86,11 @@ class Seed004Claim(ClaimExperiment):
                         REPRODUCED if pvalue >= 0.05 else NOT_REPRODUCED,
                         f"With {lo.games:,} games a board the win rate runs from {pp(lo.win_rate, lo.sem)} ({lo.board}) to "
                         f"{pp(hi.win_rate, hi.sem)} ({hi.board}): chi-square {stat:.1f} on {df} degrees of freedom, "
-                        f"p = {pvalue:.2g}. With the paper's 130 games a board the same gap would be {at_paper:.1f} SE.",
+                        f"p = {pvalue:.2g}. With the paper's 130 games a board the same gap would be {at_paper:.1f} SE."
+                        + self.control(rows),
                     )
                 )
-            dense = [(p, s, r) for p, s, r in rows if p.group != "n/k = 1"]
+            dense = [(p, s, r) for p, s, r in rows if p.group == "k/n = 2.75"]
             same = [(p, s, r) for p, s, r in equal if p.rules.width == 16]
             if dense and same:
                 _, sd, rd = dense[0]

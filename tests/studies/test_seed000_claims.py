@@ -60,3 +60,37 @@ def test_an_experiment_measured_outside_the_journal_still_records_its_wall_time(
     assert result.exit_code == 0, result.output
     run = json.loads((out / "run.json").read_text())
     assert run["finished"] and run["wall_seconds"] > 0
+
+
+def _game(index, won, cells, kind="unconstrained"):
+    from sweeplab.bench.runner import GameResult, GuessRecord
+
+    guesses = tuple(GuessRecord(c, kind, 0.5, True, move + 1) for move, c in enumerate(cells))
+    return GameResult(index, won, len(cells) + 1, 0.001, None, 10, guesses)
+
+
+def test_overlap_names_the_games_the_two_arms_play_differently():
+    from sweeplab.studies.seed000_claims import OverlapClaim
+
+    rules = Rules(10, 10, 10, "safe")
+    interior, edge, other_edge = 55, 0, 9  # (5, 5) is interior; (0, 0) and (9, 0) are on the border
+    most = [_game(0, True, [edge]), _game(1, True, [interior]), _game(2, False, [edge])]
+    fewest = [_game(0, True, [edge]), _game(1, False, [interior, edge]), _game(2, False, [other_edge])]
+    text = OverlapClaim().differences(rules, most, fewest)
+    assert "1 of 3 games reach an interior unconstrained guess" in text
+    assert "play 2 games differently" in text and "1 won by the maximum only and 0 by the minimum only" in text
+    assert "1 of those 2 never reach an interior guess" in text and "(first: game 2)" in text
+    alike = OverlapClaim().differences(rules, most[:2], most[:2])
+    assert alike.endswith(
+        "play 0 games differently (outcome, moves or a guessed cell), 0 won by the maximum only and 0 by the minimum only."
+    )
+
+
+def test_seed004_holds_the_density_fixed_as_a_control(tmp_path):
+    run_experiment("seed004", tmp_path, Settings(games=20), echo=lambda _: None)
+    data = json.loads((tmp_path / "data.json").read_text())
+    control = [p for p in data["points"] if p["group"] == "density 1/8"]
+    assert [p["board"] for p in control] == ["16x16x32", "20x20x50"]
+    claim = next(c for c in data["claims"] if c["key"].startswith("seed 004 | n/k = 1"))
+    assert "Control, 8x8/8's density (1/8) held fixed on larger boards:" in claim["sentence"]
+    assert "on 16x16x32" in claim["sentence"] and "on 20x20x50" in claim["sentence"]
