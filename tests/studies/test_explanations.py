@@ -1,0 +1,53 @@
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sweeplab.studies.explanations import Explanation, load
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_committed_explanation_names_committed_evidence_or_says_it_is_unexplained():
+    found = load(ROOT / "results" / "explanations.json")
+    assert found, "results/explanations.json is empty"
+    tracked = set(subprocess.run(["git", "ls-files", "results"], cwd=ROOT, capture_output=True, text=True).stdout.split())
+    if not tracked:
+        pytest.skip("not a git checkout")
+    for label, entry in found.items():
+        for name in entry.evidence:
+            assert name in tracked, f"{label}: evidence {name} is not committed"
+        assert entry.shown or entry.printed.startswith("**Unexplained.**")
+
+
+def write(tmp_path, entries):
+    (tmp_path / "results").mkdir(exist_ok=True)
+    path = tmp_path / "results" / "explanations.json"
+    path.write_text(json.dumps(entries))
+    return path
+
+
+def test_an_explanation_needs_its_evidence_or_the_mark_unexplained(tmp_path):
+    (tmp_path / "results" / "run").mkdir(parents=True)
+    (tmp_path / "results" / "run" / "data.json").write_text("{}")
+    path = write(
+        tmp_path,
+        {"a": {"text": "Shown.", "evidence": ["results/run/data.json"]}, "b": {"text": "Tried x.", "unexplained": True}},
+    )
+    found = load(path)
+    assert found["a"] == Explanation("Shown.", ("results/run/data.json",)) and found["a"].shown
+    assert not found["b"].shown and found["b"].printed == "**Unexplained.** Tried x."
+    for bad, reason in [
+        ("Because.", "expected {'text'"),
+        ({"text": "Because."}, "give either the evidence files"),
+        ({"text": "Because.", "evidence": ["results/none.csv"]}, "the evidence file results/none.csv does not exist"),
+        ({"text": "x", "evidence": ["results/run/data.json"], "unexplained": True}, "give either"),
+    ]:
+        with pytest.raises(ValueError, match=reason.replace("(", r"\(").replace("{", r"\{")) as error:
+            load(write(tmp_path, {"label": bad}))
+        assert "'label'" in str(error.value)
+
+
+def test_a_missing_file_means_no_explanations(tmp_path):
+    assert load(tmp_path / "explanations.json") == {}
