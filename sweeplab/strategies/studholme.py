@@ -54,7 +54,9 @@ found worse ("17% of the games" against "1% or 2% higher than EquationStrategy" 
 ``overlap="min"`` makes step 7's interior guess the square sharing the fewest (but at least one) variables with the
 constraints, the alternative the paper tested and found "very little difference" from; ``prune="upper"`` drops only
 solutions needing more mines than remain (the one case the paper's example shows), and ``prune="none"`` keeps every
-solution, to measure how the mine-count pruning moves the guesses' calibration (Tables 1-3).
+solution, to measure how the mine-count pruning moves the guesses' calibration (Tables 1-3); ``ties="first"`` takes
+the first of the equally good educated guesses in reading order (what a plain loop keeping a strictly better square
+would do), against the default random choice, to test whether the tie-break moves Tables 1-3.
 """
 
 from __future__ import annotations
@@ -85,6 +87,8 @@ OVERLAPS = ("max", "min")
 #: Step 3's mine-count pruning (option ``prune``): both bounds (default), only solutions needing too many mines (the
 #: one case the paper's example shows), or none.
 PRUNES = ("both", "upper", "none")
+#: Step 6 among equally good educated guesses (option ``ties``): a random one (default) or the first in reading order.
+TIES = ("random", "first")
 
 
 # ----- the strategy -----
@@ -110,17 +114,19 @@ class CSPStrategy(Strategy):
         start: str = "corner",
         overlap: str = "max",
         prune: str = "both",
+        ties: str = "random",
     ) -> None:
         super().__init__(seed)
         if node_cap < 1:
             raise StrategyError(f"strategy {self.name!r}: node_cap must be at least 1, not {node_cap}")
-        for label, value, choices in (("start", start, STARTS), ("overlap", overlap, OVERLAPS), ("prune", prune, PRUNES)):
+        for label, value, choices in (("start", start, STARTS), ("overlap", overlap, OVERLAPS), ("prune", prune, PRUNES), ("ties", ties, TIES)):
             if value not in choices:
                 raise StrategyError(f"strategy {self.name!r}: {label} must be one of {', '.join(choices)}, not {value!r}")
         self.node_cap = node_cap
         self.start = start
         self.overlap = overlap
         self.prune = prune
+        self.ties = ties
         self._cache: dict[tuple[Equation, ...], tuple[CoupledSet, int]] = {}
         self.largest_set: SetSize | None = None
         self.most_solutions: SetSize | None = None
@@ -194,7 +200,8 @@ class CSPStrategy(Strategy):
             if not best or outside > best_p + 1e-12:
                 return self._unconstrained_guess(observation, unconstrained, problem.frontier, outside)
         if best and best_p > 0:
-            return self.guess(observation, self.rng.choice(best), "educated", best_p)
+            cell = self.rng.choice(best) if self.ties == "random" else min(best)
+            return self.guess(observation, cell, "educated", best_p)
         return self.guess(observation, self.random_covered(observation), "random")  # only in an impossible position
 
     def _play_certain(self, view: tuple[int, ...], safe: Iterable[int], mines: Iterable[int]) -> Move:

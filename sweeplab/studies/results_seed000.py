@@ -16,11 +16,47 @@ from sweeplab.studies.published import (
 from sweeplab.studies.results_page import Doc, _claims_section, _level_rows, _pm, _table, _z
 
 
-def _calibration(doc: Doc, cal: dict[str, Any]) -> None:
+def _totals(doc: Doc, strategy: str, rows: list[dict[str, Any]]) -> None:
+    """Each kind's guesses and successes summed over the paper's bins, beside the paper's totals (Tables 1-3)."""
+    table = []
+    for kind, paper in SEED_000_TABLES.items():
+        ours = [r for r in rows if r["kind"] == kind and r["bin"] != "other"]
+        n = sum(r["observations"] for r in ours)
+        wins = sum(r.get("successes", 0) for r in ours)
+        pn, pw = sum(b[2] for b in paper), sum(b[1] for b in paper)
+        rate, prate = (wins / n if n else None), pw / pn
+        z = None
+        if rate is not None:
+            z = (rate - prate) / math.hypot(math.sqrt(rate * (1 - rate) / n), math.sqrt(prate * (1 - prate) / pn))
+        table.append(
+            [
+                kind,
+                f"{n:,}",
+                "-" if rate is None else _pm(rate, math.sqrt(rate * (1 - rate) / n)),
+                f"{pn:,}",
+                _pm(prate, math.sqrt(prate * (1 - prate) / pn)),
+                "-" if z is None else f"{z:+.1f}",
+            ]
+        )
+    total = sum(r["observations"] for r in rows if r["bin"] != "other")
+    paper_total = sum(b[2] for bs in SEED_000_TABLES.values() for b in bs)
+    doc.add(
+        f"Totals: sweeplab's {strategy} logged {total:,} guesses in these bins, seed 000 {paper_total:,}. Each kind's "
+        "success over all its bins (which also depends on how the estimates spread over the bins):"
+    )
+    doc.add(_table(["kind", "sweeplab guesses", "success % ± SE", "seed 000 guesses", "seed 000 success %", "z"], table))
+
+
+def _calibration(doc: Doc, cal: dict[str, Any], name: str = "calibration", only: tuple[str, ...] = ()) -> None:
     """Tables 1-3: sweeplab's guesses in the paper's bins beside the paper's rates, then against their own estimates,
-    the mix of guess kinds, and the headline bin by board group."""
-    doc.source(cal, "calibration", ["reliability.png"])
-    paper_bins = cal.get("paper_bins", [])
+    the mix of guess kinds, and the headline bin by board group (of the strategies in ``only``, default all), read from
+    ``results/<name>/``."""
+
+    def mine(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [r for r in rows if not only or r["strategy"] in only]
+
+    doc.source(cal, name, ["reliability.png"])
+    paper_bins = mine(cal.get("paper_bins", []))
     for strategy in dict.fromkeys(r["strategy"] for r in paper_bins):
         rows = [r for r in paper_bins if r["strategy"] == strategy]
         doc.add(
@@ -64,6 +100,7 @@ def _calibration(doc: Doc, cal: dict[str, Any]) -> None:
                     r["z_paper"],
                     f"Tables 1-3 | {strategy} | {r['kind']} against seed 000's observed rates",
                 )
+        _totals(doc, strategy, rows)
         big: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
             if r["z_paper"] is not None and abs(r["z_paper"]) > 2:
@@ -78,7 +115,7 @@ def _calibration(doc: Doc, cal: dict[str, Any]) -> None:
                 for kind, rs in big.items()
             ]
         )
-    bins = cal.get("bins", [])
+    bins = mine(cal.get("bins", []))
     for strategy in dict.fromkeys(b["strategy"] for b in bins):
         sb = [b for b in bins if b["strategy"] == strategy]
         table = [
@@ -115,14 +152,14 @@ def _calibration(doc: Doc, cal: dict[str, Any]) -> None:
                 for kind, bs in big2.items()
             ]
         )
-    groups = cal.get("groups", [])
+    groups = mine(cal.get("groups", []))
     if groups:
         paper_total = {k: sum(n for _, _, n, _ in rows) for k, rows in SEED_000_TABLES.items()}
         all_guesses = sum(paper_total.values())
         doc.add(
             "Which boards: seed 000 pooled its log over all its games; its kind mix is "
             + ", ".join(f"{k} {100 * n / all_guesses:.1f}%" for k, n in paper_total.items())
-            + " of 1,502,395 guesses. sweeplab's mix and the headline bin (educated guesses estimated 80-84%) by board "
+            + f" of {all_guesses:,} guesses. sweeplab's mix and the headline bin (educated guesses estimated 80-84%) by board "
             "group:"
         )
         rows = []
