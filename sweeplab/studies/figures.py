@@ -181,7 +181,42 @@ def size_claims(data: dict[str, Any]) -> list[Claim]:
                     ),
                 )
             )
+            outlier = _outlier(cpu, strategy)
+            if outlier is not None:
+                found.append(outlier)
     return found
+
+
+def _outlier(cpu: list[dict[str, Any]], strategy: str, side: int = 10) -> Claim | None:
+    """Figure 9's "10x10 outlier": the board's log CPU against a quadratic through the other sides, in units of the
+    other sides' own scatter about that fit (the RMS of their residuals)."""
+    at = [p for p in cpu if int(p["x"]) == side]
+    rest = [p for p in cpu if int(p["x"]) != side]
+    if not at or len(rest) < 5:
+        return None
+    x = np.array([float(p["x"]) for p in rest])
+    y = np.log(np.array([p["cpu_mean"] for p in rest]))
+    coef, _ = _least_squares(x, y, 2)
+    fitted = np.polyval(coef[::-1], x)
+    scatter = float(np.sqrt(np.mean((y - fitted) ** 2)))
+    expected = float(np.polyval(coef[::-1], float(side)))
+    residual = float(np.log(at[0]["cpu_mean"])) - expected
+    z = residual / scatter if scatter else None
+    return Claim(
+        key=f"seed 000 Figure 9 | {strategy} | 10x10 outlier",
+        source=SOURCE,
+        claim=f"CPU time has an outlier at {side}x{side} (a game with over 6 million solutions)",
+        published="an outlier (no number)",
+        measured=f"{1000 * at[0]['cpu_mean']:.2f} ms against {1000 * np.exp(expected):.2f} ms from the other sides' fit",
+        z=z,
+        verdict=REPRODUCED if z is not None and z > 3 else NOT_REPRODUCED,
+        sentence=(
+            f"On {at[0]['board']} {strategy}'s mean CPU per game is {1000 * at[0]['cpu_mean']:.2f} ms over "
+            f"{at[0]['games']:,} games; a quadratic in the side through the other {len(rest)} boards' log CPU predicts "
+            f"{1000 * np.exp(expected):.2f} ms, a residual of {'-' if z is None else f'{z:+.1f}'} times the other "
+            "boards' scatter about the fit (an outlier: beyond 3)."
+        ),
+    )
 
 
 def aspect_claims(data: dict[str, Any]) -> list[Claim]:
