@@ -47,112 +47,6 @@ function bigCount(text) {
   return `${digits[0]}.${digits.slice(1, 3)} × 10^${digits.length - 1}`;
 }
 
-// ---------------------------------------------------------------- the board, shared by Play and the analyser
-class BoardView {
-  constructor(element, onCell) {
-    this.element = element;
-    this.onCell = onCell; // (index, button, event) => void; button "left" | "right" | key
-    this.width = 0;
-    this.height = 0;
-    this.cells = [];
-    this.hover = null;
-    element.addEventListener("contextmenu", (event) => event.preventDefault());
-    element.addEventListener("mouseup", (event) => {
-      const cell = event.target.closest(".c");
-      if (!cell || !this.element.contains(cell)) return;
-      const index = Number(cell.dataset.i);
-      if (event.button === 0) this.onCell(index, "left", event);
-      else if (event.button === 2) this.onCell(index, "right", event);
-    });
-    element.addEventListener("mouseover", (event) => {
-      const cell = event.target.closest(".c");
-      this.hover = cell ? Number(cell.dataset.i) : null;
-    });
-    element.addEventListener("mouseleave", () => { this.hover = null; });
-  }
-
-  resize(width, height) {
-    if (width === this.width && height === this.height) return;
-    this.width = width;
-    this.height = height;
-    const size = width > 60 || height > 60 ? 16 : width > 32 || height > 32 ? 20 : 26;
-    this.element.style.setProperty("--cell", `${size}px`);
-    this.element.style.setProperty("--w", width);
-    const fragment = document.createDocumentFragment();
-    this.cells = [];
-    for (let i = 0; i < width * height; i++) {
-      const div = document.createElement("div");
-      div.dataset.i = i;
-      div.dataset.x = i % width;
-      div.dataset.y = Math.floor(i / width);
-      fragment.appendChild(div);
-      this.cells.push(div);
-    }
-    this.element.replaceChildren(fragment);
-  }
-
-  // view: per cell -1/-2/0..8; extra: {layout, exploded, wrong, probabilities, numbers, marks, values, hintCell}
-  render(view, extra = {}) {
-    const w = this.width;
-    const index = (xy) => xy[1] * w + xy[0];
-    const mines = new Set((extra.layout || []).map(index));
-    const flagged = new Set((extra.flagged || []).map(index));
-    const wrong = new Set((extra.wrong || []).map(index));
-    const exploded = extra.exploded ? index(extra.exploded) : -1;
-    const marks = new Map();
-    for (const [name, list] of Object.entries(extra.marks || {})) {
-      for (const xy of list) {
-        const i = index(xy);
-        marks.set(i, (marks.get(i) || []).concat(name));
-      }
-    }
-    const values = new Map((extra.values || []).map((v) => [index(v.cell), v.p]));
-    const probabilities = extra.probabilities || null;
-    for (let i = 0; i < view.length; i++) {
-      const v = view[i];
-      const div = this.cells[i];
-      const classes = ["c"];
-      let text = "";
-      let title = `(${i % w}, ${Math.floor(i / w)})`;
-      div.style.removeProperty("--p");
-      if (v >= 0) {
-        classes.push("open");
-        if (v > 0) { classes.push(`n${v}`); text = String(v); }
-      } else if (i === exploded) {
-        classes.push("mine", "exploded");
-      } else if (v === FLAGGED || flagged.has(i)) {
-        classes.push(wrong.has(i) ? "wrong" : "flag");
-        if (wrong.has(i)) classes.push("open");
-      } else if (mines.has(i)) {
-        classes.push("mine");
-      } else {
-        classes.push("covered");
-      }
-      let inner = text;
-      if (v === COVERED && !mines.has(i) && i !== exploded) {
-        if (probabilities && probabilities[i] !== null && probabilities[i] !== undefined) {
-          const p = probabilities[i];
-          classes.push("ov");
-          if (p === 0) classes.push("p0");
-          else if (p === 1) classes.push("p1");
-          div.style.setProperty("--p", p);
-          title += ` mine probability ${(p * 100).toFixed(2)}%`;
-          if (extra.numbers) inner = `<span class="pct">${pct(p)}</span>`;
-        } else if (values.has(i)) {
-          const p = values.get(i);
-          title += extra.valueClass ? ` level 2 value ${(p * 100).toFixed(1)}%` : ` mine probability ${(p * 100).toFixed(2)}%`;
-          inner = `<span class="pct ${extra.valueClass || ""}">${pct(p)}</span>`;
-        }
-      }
-      for (const name of marks.get(i) || []) classes.push(name);
-      if (extra.hintCell && index(extra.hintCell) === i) classes.push("revealed-hint");
-      div.className = classes.join(" ");
-      div.title = title;
-      if (div.innerHTML !== inner) div.innerHTML = inner;
-    }
-  }
-}
-
 // ---------------------------------------------------------------- shared controls
 const state = {
   meta: null,
@@ -166,6 +60,7 @@ const state = {
   overlay: null,
   highlight: null, // {chosen, cells} of the explanation pointed at in the move log
   moveNumber: 0,
+  round: 0, // counts the games dealt on this page (a restart is a new one): the record counts each once
 };
 
 function fillBoardSelect(select, custom, preferred) {
@@ -192,7 +87,7 @@ function fillRuleSelect(select) {
 }
 
 // ---------------------------------------------------------------- Play
-const playBoard = new BoardView($("play-grid"), onPlayCell);
+const playBoard = new BoardView($("play-grid"), onPlayCell, pressedCells);
 
 function lcd(n) {
   const sign = n < 0 ? "-" : "";
@@ -205,7 +100,9 @@ function setGame(game) {
   if (ended) {
     const how = game.state === "won" ? `won in ${game.elapsed.toFixed(1)} s` : `lost on ${cellName(game.exploded || [0, 0])}`;
     logMove(`Game ${how} after ${game.moves} moves.`, game.state === "lost" ? "lost" : "end");
+    recordGame(game, state.round);
   }
+  showGameStats(game);
   playBoard.resize(game.width, game.height);
   $("mine-counter").textContent = lcd(game.state === "won" ? 0 : game.mines_left);
   state.tickBase = game.elapsed;
@@ -224,10 +121,12 @@ function setGame(game) {
     : `${game.board}, first click “${game.rule}”, seed ${game.seed}`;
   let info = `${what} · ${game.moves} move${game.moves === 1 ? "" : "s"}`;
   if (!game.rule_kept) info += ` · the first-click rule was not met: ${game.rule_failure}`;
+  if (game.undos) info += ` · ${game.undos} undo${game.undos === 1 ? "" : "s"} (assisted)`;
   $("play-info").textContent = info;
   $("download-game-position").href = `/api/games/${game.id}/position`;
   $("btn-step").disabled = game.over || state.solving;
   $("btn-solve").disabled = game.over && !state.solving;
+  $("btn-undo").disabled = game.moves === 0;
   renderPlay();
 }
 
@@ -283,6 +182,7 @@ async function newGame(body) {
   stopSolving();
   try {
     const game = await api("POST", "/api/games", body);
+    state.round += 1;
     clearLog();
     state.hint = null;
     state.overlay = null;
@@ -308,8 +208,10 @@ async function restartGame() {
   stopSolving();
   try {
     const game = await api("POST", `/api/games/${state.game.id}/restart`);
+    state.round += 1;
     clearLog();
     state.hint = null;
+    $("hint-text").textContent = "";
     state.overlay = null;
     showMessage($("play-message"), "");
     setGame(game);
@@ -334,11 +236,56 @@ async function playMove(kind, index) {
   }
 }
 
+async function undoMove() {
+  const game = state.game;
+  if (!game || state.busy || game.moves === 0) return;
+  stopSolving();
+  state.busy = true;
+  try {
+    const result = await api("POST", `/api/games/${game.id}/undo`);
+    logMove(`undo: ${result.undone.kind} ${cellName(result.undone.cell)} taken back`, "undo");
+    showMessage($("play-message"), "");
+    setGame(result.game);
+    await refreshAids();
+  } catch (error) {
+    showMessage($("play-message"), error.message, true);
+  } finally {
+    state.busy = false;
+  }
+}
+
+// the cells a left button held on `index` shows pressed: a covered cell it would reveal, or the covered neighbours
+// of the number it would chord
+function pressedCells(index) {
+  const game = state.game;
+  if (!game || game.over || state.busy || state.solving || $("flag-mode").checked) return [];
+  const v = game.view[index];
+  if (v === COVERED) return [index];
+  if (v <= 0) return [];
+  return neighbours(game, index).filter((n) => game.view[n] === COVERED);
+}
+
+function neighbours(game, index) {
+  const x = index % game.width;
+  const y = Math.floor(index / game.width);
+  const out = [];
+  for (let dy = -1; dy <= 1; dy++) {
+    for (let dx = -1; dx <= 1; dx++) {
+      const nx = x + dx;
+      const ny = y + dy;
+      if ((dx || dy) && nx >= 0 && ny >= 0 && nx < game.width && ny < game.height) out.push(ny * game.width + nx);
+    }
+  }
+  return out;
+}
+
+// button: "left" (reveal or chord; flags in flag mode), "right" (flag or unflag), "reveal" (the keyboard's reveal,
+// whatever the flag mode)
 function onPlayCell(index, button) {
   const game = state.game;
   if (!game || game.over || state.busy || state.solving) return;
   const v = game.view[index];
-  const flagging = button === "right" || $("flag-mode").checked;
+  const flagging = button === "right" || (button === "left" && $("flag-mode").checked);
   if (flagging) {
     if (v === COVERED) return playMove("flag", index);
     if (v === FLAGGED) return playMove("unflag", index);
@@ -347,21 +294,9 @@ function onPlayCell(index, button) {
   if (v === COVERED) return playMove("reveal", index);
   if (v > 0) {
     // chord only when the number's flags are all placed and something is left to open
-    const x = index % game.width;
-    const y = Math.floor(index / game.width);
-    let flags = 0;
-    let covered = 0;
-    for (let dy = -1; dy <= 1; dy++) {
-      for (let dx = -1; dx <= 1; dx++) {
-        const nx = x + dx;
-        const ny = y + dy;
-        if ((dx || dy) && nx >= 0 && ny >= 0 && nx < game.width && ny < game.height) {
-          const n = game.view[ny * game.width + nx];
-          if (n === FLAGGED) flags++;
-          else if (n === COVERED) covered++;
-        }
-      }
-    }
+    const around = neighbours(game, index).map((n) => game.view[n]);
+    const flags = around.filter((n) => n === FLAGGED).length;
+    const covered = around.filter((n) => n === COVERED).length;
     if (flags === v && covered > 0) return playMove("chord", index);
   }
 }
@@ -374,7 +309,9 @@ function selectedLevel() {
 async function requestHint() {
   if (!state.game) return;
   try {
+    const asked = positionKey(state.game);
     const hint = await api("GET", `/api/games/${state.game.id}/hint?level=${selectedLevel()}`);
+    hint.position = asked;
     state.hint = hint;
     $("hint-text").textContent = hint.text;
     showMessage($("play-message"), "");
@@ -407,6 +344,11 @@ async function refreshOverlay() {
   renderPlay();
 }
 
+// what a hint was computed for: it is shown until this changes (a move, an undo, a new game), not on a redraw
+function positionKey(game) {
+  return `${game.id}:${game.moves}:${game.view.join(",")}`;
+}
+
 async function refreshAids() {
   const game = state.game;
   const wantsOverlay = $("overlay-on").checked || $("overlay-numbers").checked;
@@ -418,8 +360,9 @@ async function refreshAids() {
     renderPlay();
     return;
   }
-  if ($("hint-always").checked) await requestHint();
-  else if (state.hint) { state.hint = null; $("hint-text").textContent = ""; }
+  const stale = state.hint && state.hint.position !== positionKey(game);
+  if ($("hint-always").checked && (stale || !state.hint)) await requestHint();
+  else if (stale) { state.hint = null; $("hint-text").textContent = ""; }
   if (wantsOverlay) await refreshOverlay();
   else state.overlay = null;
   renderPlay();
@@ -826,6 +769,7 @@ function showBenchReport(report) {
     html += `<table class="results"><thead><tr><th>paired (same games)</th><th>games</th><th>difference ± SE</th>
       <th>only first won</th><th>only second won</th></tr></thead><tbody>${pairs}</tbody></table>`;
   }
+  html += `<div class="bench-chart">${benchChart(report)}</div>`;
   html += `<p><a class="button" id="bench-json" href="/api/bench/report.json" download>Download the report (JSON)</a></p>`;
   $("bench-results").innerHTML = html;
 }
@@ -887,6 +831,19 @@ async function start() {
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showView(tab.dataset.view));
   $("btn-new").addEventListener("click", newGameFromControls);
   $("btn-restart").addEventListener("click", restartGame);
+  $("btn-undo").addEventListener("click", undoMove);
+  $("zoom-in").addEventListener("click", () => zoomBoard(1));
+  $("zoom-out").addEventListener("click", () => zoomBoard(-1));
+  $("zoom-fit").addEventListener("click", () => zoomBoard(0));
+  $("records-reset").addEventListener("click", resetRecords);
+  document.addEventListener("keydown", playKeys);
+  document.addEventListener("keyup", playKeysUp);
+  let refit = null;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(refit);
+    refit = requestAnimationFrame(() => { playBoard.fit(); anBoard.fit(); showZoom(); });
+  });
+  showRecords();
   $("mbf-file").addEventListener("change", (event) => { if (event.target.files[0]) loadMbf(event.target.files[0]); event.target.value = ""; });
   $("btn-hint").addEventListener("click", requestHint);
   $("btn-hint-clear").addEventListener("click", () => { state.hint = null; $("hint-text").textContent = ""; $("hint-always").checked = false; renderPlay(); });
@@ -917,6 +874,7 @@ async function start() {
 
   setAnalyserPosition(8, 8, 10, new Array(64).fill(COVERED));
   await newGameFromControls();
+  showZoom();
   document.body.dataset.ready = "true";
 }
 
