@@ -7,6 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from sweeplab.bench.runner import game_seeds
+from sweeplab.core.game import Game
+from sweeplab.core.rules import make_rules
+
 
 def cell(page, grid: str, x: int, y: int):
     return page.locator(f"#{grid} .c[data-x='{x}'][data-y='{y}']")
@@ -49,3 +53,40 @@ def contrast(a: str, b: str) -> float:
     """WCAG 2 contrast ratio of two computed colours (1 to 21)."""
     la, lb = sorted((luminance(rgb(a)), luminance(rgb(b))), reverse=True)
     return (la + 0.05) / (lb + 0.05)
+
+
+def dealt(board: str, seed: int) -> Game:
+    """The game the page deals for ``board`` with the ``unsafe`` rule and ``seed`` (its layout is known at once)."""
+    return Game(make_rules(board, "unsafe"), game_seeds(seed, 0)[0])
+
+
+def three_bv_clicks(game: Game) -> list[int]:
+    """The cells whose reveals clear ``game`` in exactly :meth:`Game.three_bv` clicks: one zero of each opening,
+    then each number no opening reveals."""
+    board, mines = game.board, game.mine_cells()
+    number = {c: game.number(c) for c in range(board.cells) if c not in mines}
+    reached: set[int] = set()
+    clicks = []
+    for start in (c for c, n in number.items() if n == 0):
+        if start in reached:
+            continue
+        clicks.append(start)
+        stack = [start]
+        reached.add(start)
+        while stack:
+            for n in board.neighbours[stack.pop()]:
+                if n not in reached and n not in mines:
+                    reached.add(n)
+                    if number[n] == 0:
+                        stack.append(n)
+    clicks += [c for c in number if c not in reached]
+    assert len(clicks) == game.three_bv()
+    return clicks
+
+
+def click_cell(page, game: Game, index: int, button: str = "left") -> None:
+    """Click a cell of the play board and wait for the server's answer."""
+    before = page.evaluate("state.game.moves + state.game.undos * 1000")
+    x, y = game.board.xy(index)
+    cell(page, "play-grid", x, y).click(button=button)
+    page.wait_for_function(f"state.game.moves + state.game.undos * 1000 !== {before}")
