@@ -104,6 +104,7 @@ function setGame(game) {
   }
   showGameStats(game);
   playBoard.resize(game.width, game.height);
+  showZoom();
   $("mine-counter").textContent = lcd(game.state === "won" ? 0 : game.mines_left);
   state.tickBase = game.elapsed;
   state.tickAt = performance.now();

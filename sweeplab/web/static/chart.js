@@ -19,11 +19,12 @@ function chartPanel(title, rows, from, to, kind, zero) {
   const parts = [`<svg class="chart ${kind}" width="${CHART_W}" height="${height}" viewBox="0 0 ${CHART_W} ${height}" role="img" aria-label="${escapeXml(title)}">`];
   parts.push(`<text class="title" x="4" y="14">${escapeXml(title)}</text>`);
   const bottom = 22 + rows.length * CHART_ROW;
-  const ticks = 5;
-  for (let t = 0; t <= ticks; t++) {
-    const v = from + ((to - from) * t) / ticks;
+  // ticks at round steps (0 among them when the axis holds it), at most six intervals
+  const step = [0.01, 0.02, 0.05, 0.1, 0.2, 0.25].find((s) => (to - from) / s <= 6 + 1e-9) || 0.5;
+  for (let k = Math.ceil(from / step - 1e-9); k * step <= to + 1e-9; k++) {
+    const v = k * step;
     parts.push(`<line class="grid" x1="${x(v)}" x2="${x(v)}" y1="20" y2="${bottom}"/>`);
-    parts.push(`<text class="tick" x="${x(v)}" y="${bottom + 14}" text-anchor="middle">${(v * 100).toFixed(Math.abs(to - from) < 0.1 ? 1 : 0)}%</text>`);
+    parts.push(`<text class="tick" x="${x(v)}" y="${bottom + 14}" text-anchor="middle">${Math.round(v * 100)}%</text>`);
   }
   if (zero) parts.push(`<line class="zero" x1="${x(0)}" x2="${x(0)}" y1="20" y2="${bottom}"/>`);
   rows.forEach((row, i) => {
