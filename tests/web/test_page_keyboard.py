@@ -81,6 +81,26 @@ def test_arrows_enter_space_and_chord_play_a_game(page):
     assert page.inner_text("#play-message") == ""
 
 
+def test_space_acts_on_the_cell_under_the_mouse(page):
+    start_game(page, "beginner", "zero", 4)
+    page.keyboard.press(" ")  # nothing pointed at: Space shows the cursor and plays nothing
+    assert cursor(page) == [[4, 4]] and page.evaluate("state.game.moves") == 0
+    cell(page, "play-grid", 4, 4).click()
+    page.wait_for_function("state.game.moves === 1")
+    view = page.evaluate("state.game.view")
+    covered = view.index(-1)
+    cell(page, "play-grid", covered % 9, covered // 9).hover()
+    assert cursor(page) == [], "the mouse took the cursor: its outline is hidden"
+    page.keyboard.press(" ")
+    page.wait_for_function("state.game.flags === 1")
+    assert page.evaluate("state.game.view")[covered] == -2
+    x, y = covered % 9, covered // 9
+    page.keyboard.press("ArrowDown")  # the first arrow shows the cursor where the mouse left it; the next moves it
+    assert cursor(page) == [[x, y]]
+    page.keyboard.press("ArrowDown")
+    assert cursor(page) == [[x, y + 1]]
+
+
 def test_keys_typed_into_a_field_are_not_moves(page):
     start_game(page, "beginner", "zero", 4)
     page.click("#play-seed")

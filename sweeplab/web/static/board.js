@@ -7,7 +7,9 @@ const ZOOM_STEP = 1.25;
 
 class BoardView {
   // onCell(index, button, event): button "left" | "right". pressable(index): the cells a left button held on
-  // `index` shows pressed (the cell itself, or a number's covered neighbours when it would chord); none if absent.
+  // `index` shows pressed (the cell itself, or a number's covered neighbours when it would chord); given, the board
+  // is a game's: the keyboard cursor also follows the mouse (Space then acts on the cell pointed at, as on
+  // minesweeper.online), its outline shown only while the keyboard moves it.
   constructor(element, onCell, pressable = null) {
     this.element = element;
     this.onCell = onCell;
@@ -21,6 +23,7 @@ class BoardView {
     this.zoom = 0; // steps of ZOOM_STEP above (+) or below (-) the size that fits the window
     this.pressed = [];
     this.holding = false;
+    this.pointer = "";
     element.addEventListener("contextmenu", (event) => event.preventDefault());
     element.addEventListener("mousedown", (event) => {
       if (event.button !== 0 || !this.pressable) return;
@@ -39,6 +42,17 @@ class BoardView {
     element.addEventListener("mouseover", (event) => {
       this.hover = this.cellAt(event);
       if (this.holding) this.press(event.buttons & 1 ? this.hover : null);
+    });
+    element.addEventListener("mousemove", (event) => {
+      // Chrome sends a mousemove when the page scrolls under a still pointer: only a real move takes the cursor
+      const at = `${event.screenX},${event.screenY}`;
+      if (!this.pressable || at === this.pointer || this.hover === null) return;
+      this.pointer = at;
+      this.cursor = this.hover;
+      if (this.cursorShown) {
+        this.cursorShown = false;
+        for (const div of this.element.querySelectorAll(".c.cursor")) div.classList.remove("cursor");
+      }
     });
     element.addEventListener("mouseleave", () => { this.hover = null; this.press(null); });
     document.addEventListener("mouseup", () => { this.holding = false; this.press(null); });
@@ -102,7 +116,7 @@ class BoardView {
     if (!this.width) return;
     if (this.cursor === null) {
       this.cursor = this.hover !== null ? this.hover : Math.floor(this.height / 2) * this.width + Math.floor(this.width / 2);
-    } else {
+    } else if (this.cursorShown) {
       const x = Math.max(0, Math.min(this.width - 1, (this.cursor % this.width) + dx));
       const y = Math.max(0, Math.min(this.height - 1, Math.floor(this.cursor / this.width) + dy));
       this.cursor = y * this.width + x;

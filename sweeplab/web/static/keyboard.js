@@ -1,6 +1,7 @@
 // Play by keyboard, as minesweeper.online and Arbiter players expect: the arrow keys move a cursor on the board,
 // Space flags a covered cell (unflags a flag) or chords a number, Enter reveals (or chords), Ctrl+Z undoes the last
-// move, + and - zoom the board and = fits it to the window again. Keys typed into a text field are left alone.
+// move, + and - zoom the board and = fits it to the window again. Space and Enter act on the cursor's cell, which
+// is also the cell the mouse last pointed at. Keys typed into a text field are left alone.
 "use strict";
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -36,7 +37,10 @@ function playKeys(event) {
   event.preventDefault(); // else Space scrolls the page, or presses the button last clicked
   if (key === " ") spaceTaken = true;
   if (document.activeElement && document.activeElement.tagName === "BUTTON") document.activeElement.blur();
-  if (playBoard.cursor === null || !playBoard.cursorShown) playBoard.moveCursor(0, 0);
+  if (playBoard.cursor === null) {
+    playBoard.moveCursor(0, 0); // nothing pointed at yet: show the cursor first
+    return;
+  }
   const index = playBoard.cursor;
   const v = state.game.view[index];
   if (key === "Enter") onPlayCell(index, "reveal");
