@@ -52,3 +52,13 @@ def test_a_solved_game_reports_its_statistics_as_assisted(client):
     assert state["state"] == "won" and stats["three_bv"] == stats["three_bv_solved"] > 0
     assert stats["clicks"] == 0 and stats["efficiency"] is None
     assert stats["solver_moves"] == state["moves"] and stats["assisted"] is True
+
+
+def test_undo_of_an_expired_game_says_why(solvers):
+    from sweeplab.web.games import GameStore
+
+    client = TestClient(create_app(store=GameStore(per_client=1), solvers=solvers))
+    old = new_game(client, seed=1)
+    new_game(client, seed=2)  # this browser keeps one game: the first goes
+    response = client.post(f"/api/games/{old['id']}/undo")
+    assert response.status_code == 410 and "this game has expired" in response.json()["detail"]
