@@ -213,6 +213,15 @@ def create_app(
             opened = live.move(request.kind, cell)
             return {"game": live.payload(), "opened": len(opened)}
 
+    @app.post("/api/games/{game_id}/undo")
+    def undo(http: Request, game_id: GameId) -> dict[str, Any]:
+        """Take back the last move (a lost game plays on); counted, and the game is then "assisted". 409 when no
+        move has been played."""
+        live = owned(http, game_id)
+        with live.lock:
+            undone = live.undo()
+            return {"game": live.payload(), "undone": {"kind": undone.kind, "cell": xy(live.game.board, undone.cell)}}
+
     @app.post("/api/games/{game_id}/step")
     def step(http: Request, game_id: GameId, request: schemas.StepRequest) -> dict[str, Any]:
         """One move of the strategy: the move, and its guess record (with its explanation) when it guessed."""

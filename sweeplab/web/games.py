@@ -18,6 +18,7 @@ from sweeplab.core.observation import FLAGGED
 from sweeplab.core.rules import Rules
 from sweeplab.strategies.base import Guess, StrategyError
 from sweeplab.strategies.registry import get, parse_spec
+from sweeplab.web.gamestats import game_statistics
 from sweeplab.web.payloads import cells_xy, xy
 from sweeplab.web.solvers import SolverPool, play_step
 
@@ -53,6 +54,9 @@ class LiveGame:
     player_round: int = 0  # counts the auto-solvers it has had: a new one after a player's move, a restart or a new spec
     player_worker: tuple[int, int] | None = None  # the solver process keeping it: (number, generation)
     strategy_seed: int = 0
+    clicks: int = 0  # moves played in this deal, undone ones included (the efficiency's denominator)
+    undos: int = 0  # moves taken back in this deal: a game with one is "assisted"
+    solver_moves: int = 0  # moves the auto-solver played in this deal: such a game is "assisted" too
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -63,14 +67,34 @@ class LiveGame:
 
         Seed S deals game 0 of ``sweeplab bench --seed S``, the game ``sweeplab play --seed S`` plays, and the
         auto-solver gets that game's strategy seed, so a game seen here can be replayed from the command line."""
-        layout_seed, self.strategy_seed = game_seeds(self.seed if self.seed is not None else 0, 0)
-        if self.layout is not None:
-            self.game = Game(self.rules, layout=self.layout)
-        else:
-            self.game = Game(self.rules, layout_seed)
+        self.game = self._deal()
         self.started = self.ended = None
         self.player_spec = None
+        self.clicks = self.undos = self.solver_moves = 0
         self.used = self.clock()
+
+    def _deal(self) -> Game:
+        layout_seed, self.strategy_seed = game_seeds(self.seed if self.seed is not None else 0, 0)
+        if self.layout is not None:
+            return Game(self.rules, layout=self.layout)
+        return Game(self.rules, layout_seed)
+
+    def undo(self) -> Move:
+        """Take back the last move, a player's or the auto-solver's (a lost game plays on): the same deal with
+        every move but the last replayed. The clock keeps running from the first move; the undo is counted and
+        marks the game as assisted. :class:`IllegalMoveError` when no move has been played."""
+        history = self.game.history
+        if not history:
+            raise IllegalMoveError("nothing to undo: no move has been played in this game yet")
+        game = self._deal()
+        for played in history[:-1]:
+            game.apply(played)
+        last = history[-1]
+        self.game, self.ended, self.player_spec = game, None, None
+        self.undos += 1
+        if not game.history:
+            self.started = None
+        return last
 
     def _timed(self, apply: Callable[[], Any]) -> Any:
         if self.game.over:
@@ -87,7 +111,9 @@ class LiveGame:
     def move(self, kind: str, cell: int) -> tuple[int, ...]:
         """A player's move; the auto-solver, if any, starts afresh from the new position next time."""
         self.player_spec = None
-        return self._timed(lambda: self.game.apply(Move(kind, cell)))
+        opened: tuple[int, ...] = self._timed(lambda: self.game.apply(Move(kind, cell)))
+        self.clicks += 1
+        return opened
 
     def step(self, spec: str, solvers: SolverPool) -> tuple[Move, Guess | None]:
         """One move of strategy ``spec``, played in a solver process that keeps the strategy between steps (seeded
@@ -109,6 +135,7 @@ class LiveGame:
             return played, guess
 
         result: tuple[Move, Guess | None] = self._timed(apply)
+        self.solver_moves += 1
         return result
 
     def elapsed(self) -> float:
@@ -140,12 +167,15 @@ class LiveGame:
             "rule_kept": game.rule_kept,
             "rule_failure": game.rule_failure,
             "strategy": self.player_spec,
+            "undos": self.undos,
+            "assisted": self.undos > 0 or self.solver_moves > 0,
         }
         if game.over:
             mines = game.mine_cells()
             out["layout"] = cells_xy(board, sorted(mines))
             out["exploded"] = xy(board, game.exploded) if game.exploded is not None else None
             out["wrong_flags"] = cells_xy(board, [c for c, v in enumerate(observation.view) if v == FLAGGED and c not in mines])
+            out["stats"] = game_statistics(game, self.elapsed(), self.clicks, self.undos, self.solver_moves)
         return out
 
 

@@ -105,3 +105,55 @@ def test_restart_deals_the_same_layout_and_resets_the_solver(solvers):
     assert live.game.moves == 0 and live.player_spec is None and live.started is None
     live.step("exact", solvers)
     assert live.game.mine_cells() == first
+
+
+def test_undo_takes_back_a_losing_move_and_marks_the_game_assisted():
+    clock = Clock()
+    live = GameStore(clock=clock).new(make_rules("intermediate", "safe"), 3)
+    with pytest.raises(IllegalMoveError, match="nothing to undo"):
+        live.undo()
+    live.move("reveal", 0)
+    clock.now += 4
+    before = live.game.observation().view
+    mine = min(live.game.mine_cells())
+    live.move("reveal", mine)
+    assert live.game.state.value == "lost" and live.payload()["stats"]["assisted"] is False
+    layout = live.game.mine_cells()
+    undone = live.undo()
+    assert (undone.kind, undone.cell) == ("reveal", mine)
+    assert live.game.observation().view == before and not live.game.over and live.game.mine_cells() == layout
+    payload = live.payload()
+    assert payload["undos"] == 1 and payload["assisted"] is True and "layout" not in payload
+    clock.now += 1
+    assert live.elapsed() == 5, "the clock runs on from the first move"
+    live.move("flag", mine)
+    live.undo()
+    live.undo()
+    assert live.game.moves == 0 and live.started is None and live.undos == 3 and live.clicks == 3
+    live.restart()
+    assert live.undos == live.clicks == 0 and live.payload()["assisted"] is False
+
+
+def test_undo_replays_a_hint_and_an_mbf_game_on_the_same_layout():
+    for live in (
+        GameStore().new(make_rules("beginner", "hint"), 8),
+        GameStore().new(make_rules("4x1x1", "unsafe"), None, (3,)),
+    ):
+        first = live.game.observation().view
+        covered = first.index(-1)
+        live.move("flag", covered)
+        live.undo()
+        assert live.game.observation().view == first and live.game.moves == 0
+
+
+def test_a_game_over_carries_its_statistics():
+    clock = Clock()
+    live = GameStore(clock=clock).new(make_rules("6x1x2", "unsafe"), None, (0, 3))
+    live.move("reveal", 1)
+    clock.now += 2
+    live.move("flag", 0)
+    live.move("reveal", 5)
+    live.move("reveal", 2)
+    stats = live.payload()["stats"]
+    assert stats["three_bv"] == 3 and stats["clicks"] == 4 and stats["time"] == 2.0
+    assert stats["three_bv_per_second"] == 1.5 and stats["efficiency"] == 0.75 and stats["assisted"] is False

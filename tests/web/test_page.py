@@ -9,11 +9,7 @@ leaves the committed images alone. Without Chromium the tests skip, except under
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -25,62 +21,9 @@ from sweeplab.core.rules import make_rules
 from sweeplab.formats.position import format_position, parse_position
 from sweeplab.strategies import registry
 from sweeplab.strategies.base import play, play_move
-from tests.web.servers import start, stop, sweeplab_command
+from tests.web.pages import cell, shot, start_game
+from tests.web.servers import sweeplab_command
 from tests.web.test_app import winning_seed
-
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-def _missing(what: str) -> None:
-    message = f"browser tests need {what}"
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{message} (under CI they must run: `make test` installs it)")
-    pytest.skip(message)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """`sweeplab serve` on a free port, as a user starts it."""
-    process, url = start()
-    yield url
-    output = stop(process)
-    assert "Traceback" not in output, output
-    assert f"sweeplab serving on {url} (only this machine can connect" in output
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    executable = shutil.which("chromium")
-    if executable is None:
-        _missing("Chromium: apt-get install -y chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("Playwright for Python: pip install -e '.[dev]'")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser, server):
-    page = browser.new_page(viewport={"width": 1280, "height": 860})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server)
-    page.wait_for_selector("body[data-ready=true]")
-    yield page
-    page.close()
-    assert not errors, f"the page raised JavaScript errors: {errors}"
 
 
 def position_needing_a_guess() -> Observation:
@@ -94,33 +37,6 @@ def position_needing_a_guess() -> Observation:
             return game.observation()
         play_move(player, game)
     raise AssertionError("the game ended without a guess")
-
-
-def cell(page, grid: str, x: int, y: int):
-    return page.locator(f"#{grid} .c[data-x='{x}'][data-y='{y}']")
-
-
-def start_game(page, board: str, rule: str, seed: int) -> None:
-    page.select_option("#play-board", board)
-    page.select_option("#play-rule", rule)
-    page.fill("#play-seed", str(seed))
-    page.click("#btn-new")
-    page.wait_for_function(f"state.game && state.game.seed === '{seed}' && state.game.moves === 0")
-
-
-@pytest.fixture(scope="session")
-def shots(tmp_path_factory) -> Path:
-    """Where screenshots go: ``$SWEEPLAB_SCREENSHOTS`` (relative to the repository) or a temporary folder."""
-    chosen = os.environ.get("SWEEPLAB_SCREENSHOTS")
-    folder = ROOT / chosen if chosen else tmp_path_factory.mktemp("screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def shot(page, folder: Path, name: str) -> None:
-    path = folder / name
-    page.screenshot(path=str(path), full_page=True)
-    assert path.stat().st_size > 10_000, f"{path} looks empty"
 
 
 def test_play_by_clicking_reveal_flag_and_hint(page, shots):

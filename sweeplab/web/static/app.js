@@ -47,112 +47,6 @@ function bigCount(text) {
   return `${digits[0]}.${digits.slice(1, 3)} × 10^${digits.length - 1}`;
 }
 
-// ---------------------------------------------------------------- the board, shared by Play and the analyser
-class BoardView {
-  constructor(element, onCell) {
-    this.element = element;
-    this.onCell = onCell; // (index, button, event) => void; button "left" | "right" | key
-    this.width = 0;
-    this.height = 0;
-    this.cells = [];
-    this.hover = null;
-    element.addEventListener("contextmenu", (event) => event.preventDefault());
-    element.addEventListener("mouseup", (event) => {
-      const cell = event.target.closest(".c");
-      if (!cell || !this.element.contains(cell)) return;
-      const index = Number(cell.dataset.i);
-      if (event.button === 0) this.onCell(index, "left", event);
-      else if (event.button === 2) this.onCell(index, "right", event);
-    });
-    element.addEventListener("mouseover", (event) => {
-      const cell = event.target.closest(".c");
-      this.hover = cell ? Number(cell.dataset.i) : null;
-    });
-    element.addEventListener("mouseleave", () => { this.hover = null; });
-  }
-
-  resize(width, height) {
-    if (width === this.width && height === this.height) return;
-    this.width = width;
-    this.height = height;
-    const size = width > 60 || height > 60 ? 16 : width > 32 || height > 32 ? 20 : 26;
-    this.element.style.setProperty("--cell", `${size}px`);
-    this.element.style.setProperty("--w", width);
-    const fragment = document.createDocumentFragment();
-    this.cells = [];
-    for (let i = 0; i < width * height; i++) {
-      const div = document.createElement("div");
-      div.dataset.i = i;
-      div.dataset.x = i % width;
-      div.dataset.y = Math.floor(i / width);
-      fragment.appendChild(div);
-      this.cells.push(div);
-    }
-    this.element.replaceChildren(fragment);
-  }
-
-  // view: per cell -1/-2/0..8; extra: {layout, exploded, wrong, probabilities, numbers, marks, values, hintCell}
-  render(view, extra = {}) {
-    const w = this.width;
-    const index = (xy) => xy[1] * w + xy[0];
-    const mines = new Set((extra.layout || []).map(index));
-    const flagged = new Set((extra.flagged || []).map(index));
-    const wrong = new Set((extra.wrong || []).map(index));
-    const exploded = extra.exploded ? index(extra.exploded) : -1;
-    const marks = new Map();
-    for (const [name, list] of Object.entries(extra.marks || {})) {
-      for (const xy of list) {
-        const i = index(xy);
-        marks.set(i, (marks.get(i) || []).concat(name));
-      }
-    }
-    const values = new Map((extra.values || []).map((v) => [index(v.cell), v.p]));
-    const probabilities = extra.probabilities || null;
-    for (let i = 0; i < view.length; i++) {
-      const v = view[i];
-      const div = this.cells[i];
-      const classes = ["c"];
-      let text = "";
-      let title = `(${i % w}, ${Math.floor(i / w)})`;
-      div.style.removeProperty("--p");
-      if (v >= 0) {
-        classes.push("open");
-        if (v > 0) { classes.push(`n${v}`); text = String(v); }
-      } else if (i === exploded) {
-        classes.push("mine", "exploded");
-      } else if (v === FLAGGED || flagged.has(i)) {
-        classes.push(wrong.has(i) ? "wrong" : "flag");
-        if (wrong.has(i)) classes.push("open");
-      } else if (mines.has(i)) {
-        classes.push("mine");
-      } else {
-        classes.push("covered");
-      }
-      let inner = text;
-      if (v === COVERED && !mines.has(i) && i !== exploded) {
-        if (probabilities && probabilities[i] !== null && probabilities[i] !== undefined) {
-          const p = probabilities[i];
-          classes.push("ov");
-          if (p === 0) classes.push("p0");
-          else if (p === 1) classes.push("p1");
-          div.style.setProperty("--p", p);
-          title += ` mine probability ${(p * 100).toFixed(2)}%`;
-          if (extra.numbers) inner = `<span class="pct">${pct(p)}</span>`;
-        } else if (values.has(i)) {
-          const p = values.get(i);
-          title += extra.valueClass ? ` level 2 value ${(p * 100).toFixed(1)}%` : ` mine probability ${(p * 100).toFixed(2)}%`;
-          inner = `<span class="pct ${extra.valueClass || ""}">${pct(p)}</span>`;
-        }
-      }
-      for (const name of marks.get(i) || []) classes.push(name);
-      if (extra.hintCell && index(extra.hintCell) === i) classes.push("revealed-hint");
-      div.className = classes.join(" ");
-      div.title = title;
-      if (div.innerHTML !== inner) div.innerHTML = inner;
-    }
-  }
-}
-
 // ---------------------------------------------------------------- shared controls
 const state = {
   meta: null,
@@ -166,6 +60,7 @@ const state = {
   overlay: null,
   highlight: null, // {chosen, cells} of the explanation pointed at in the move log
   moveNumber: 0,
+  round: 0, // counts the games dealt on this page (a restart is a new one): the record counts each once
 };
 
 function fillBoardSelect(select, custom, preferred) {
@@ -192,7 +87,7 @@ function fillRuleSelect(select) {
 }
 
 // ---------------------------------------------------------------- Play
-const playBoard = new BoardView($("play-grid"), onPlayCell);
+const playBoard = new BoardView($("play-grid"), onPlayCell, pressedCells);
 
 function lcd(n) {
   const sign = n < 0 ? "-" : "";
@@ -205,8 +100,11 @@ function setGame(game) {
   if (ended) {
     const how = game.state === "won" ? `won in ${game.elapsed.toFixed(1)} s` : `lost on ${cellName(game.exploded || [0, 0])}`;
     logMove(`Game ${how} after ${game.moves} moves.`, game.state === "lost" ? "lost" : "end");
+    recordGame(game, state.round);
   }
+  showGameStats(game);
   playBoard.resize(game.width, game.height);
+  showZoom();
   $("mine-counter").textContent = lcd(game.state === "won" ? 0 : game.mines_left);
   state.tickBase = game.elapsed;
   state.tickAt = performance.now();
@@ -224,10 +122,12 @@ function setGame(game) {
     : `${game.board}, first click “${game.rule}”, seed ${game.seed}`;
   let info = `${what} · ${game.moves} move${game.moves === 1 ? "" : "s"}`;
   if (!game.rule_kept) info += ` · the first-click rule was not met: ${game.rule_failure}`;
+  if (game.undos) info += ` · ${game.undos} undo${game.undos === 1 ? "" : "s"} (assisted)`;
   $("play-info").textContent = info;
   $("download-game-position").href = `/api/games/${game.id}/position`;
   $("btn-step").disabled = game.over || state.solving;
   $("btn-solve").disabled = game.over && !state.solving;
+  $("btn-undo").disabled = game.moves === 0;
   renderPlay();
 }
 
@@ -283,6 +183,7 @@ async function newGame(body) {
   stopSolving();
   try {
     const game = await api("POST", "/api/games", body);
+    state.round += 1;
     clearLog();
     state.hint = null;
     state.overlay = null;
@@ -308,8 +209,10 @@ async function restartGame() {
   stopSolving();
   try {
     const game = await api("POST", `/api/games/${state.game.id}/restart`);
+    state.round += 1;
     clearLog();
     state.hint = null;
+    $("hint-text").textContent = "";
     state.overlay = null;
     showMessage($("play-message"), "");
     setGame(game);
@@ -334,11 +237,56 @@ async function playMove(kind, index) {
   }
 }
 
+async function undoMove() {
+  const game = state.game;
+  if (!game || state.busy || game.moves === 0) return;
+  stopSolving();
+  state.busy = true;
+  try {
+    const result = await api("POST", `/api/games/${game.id}/undo`);
+    logMove(`undo: ${result.undone.kind} ${cellName(result.undone.cell)} taken back`, "undo");
+    showMessage($("play-message"), "");
+    setGame(result.game);
+    await refreshAids();
+  } catch (error) {
+    showMessage($("play-message"), error.message, true);
+  } finally {
+    state.busy = false;
+  }
+}
+
+// the cells a left button held on `index` shows pressed: a covered cell it would reveal, or the covered neighbours
+// of the number it would chord
+function pressedCells(index) {
+  const game = state.game;
+  if (!game || game.over || state.busy || state.solving || $("flag-mode").checked) return [];
+  const v = game.view[index];
+  if (v === COVERED) return [index];
+  if (v <= 0) return [];
+  return neighbours(game, index).filter((n) => game.view[n] === COVERED);
+}
+
+function neighbours(game, index) {
+  const x = index % game.width;
+  const y = Math.floor(index / game.width);
+  const out = [];
+  for (let dy = -1; dy <= 1; dy++) {
+    for (let dx = -1; dx <= 1; dx++) {
+      const nx = x + dx;
+      const ny = y + dy;
+      if ((dx || dy) && nx >= 0 && ny >= 0 && nx < game.width && ny < game.height) out.push(ny * game.width + nx);
+    }
+  }
+  return out;
+}
+
+// button: "left" (reveal or chord; flags in flag mode), "right" (flag or unflag), "reveal" (the keyboard's reveal,
+// whatever the flag mode)
 function onPlayCell(index, button) {
   const game = state.game;
   if (!game || game.over || state.busy || state.solving) return;
   const v = game.view[index];
-  const flagging = button === "right" || $("flag-mode").checked;
+  const flagging = button === "right" || (button === "left" && $("flag-mode").checked);
   if (flagging) {
     if (v === COVERED) return playMove("flag", index);
     if (v === FLAGGED) return playMove("unflag", index);
@@ -347,21 +295,9 @@ function onPlayCell(index, button) {
   if (v === COVERED) return playMove("reveal", index);
   if (v > 0) {
     // chord only when the number's flags are all placed and something is left to open
-    const x = index % game.width;
-    const y = Math.floor(index / game.width);
-    let flags = 0;
-    let covered = 0;
-    for (let dy = -1; dy <= 1; dy++) {
-      for (let dx = -1; dx <= 1; dx++) {
-        const nx = x + dx;
-        const ny = y + dy;
-        if ((dx || dy) && nx >= 0 && ny >= 0 && nx < game.width && ny < game.height) {
-          const n = game.view[ny * game.width + nx];
-          if (n === FLAGGED) flags++;
-          else if (n === COVERED) covered++;
-        }
-      }
-    }
+    const around = neighbours(game, index).map((n) => game.view[n]);
+    const flags = around.filter((n) => n === FLAGGED).length;
+    const covered = around.filter((n) => n === COVERED).length;
     if (flags === v && covered > 0) return playMove("chord", index);
   }
 }
@@ -374,7 +310,9 @@ function selectedLevel() {
 async function requestHint() {
   if (!state.game) return;
   try {
+    const asked = positionKey(state.game);
     const hint = await api("GET", `/api/games/${state.game.id}/hint?level=${selectedLevel()}`);
+    hint.position = asked;
     state.hint = hint;
     $("hint-text").textContent = hint.text;
     showMessage($("play-message"), "");
@@ -407,6 +345,11 @@ async function refreshOverlay() {
   renderPlay();
 }
 
+// what a hint was computed for: it is shown until this changes (a move, an undo, a new game), not on a redraw
+function positionKey(game) {
+  return `${game.id}:${game.moves}:${game.view.join(",")}`;
+}
+
 async function refreshAids() {
   const game = state.game;
   const wantsOverlay = $("overlay-on").checked || $("overlay-numbers").checked;
@@ -418,8 +361,9 @@ async function refreshAids() {
     renderPlay();
     return;
   }
-  if ($("hint-always").checked) await requestHint();
-  else if (state.hint) { state.hint = null; $("hint-text").textContent = ""; }
+  const stale = state.hint && state.hint.position !== positionKey(game);
+  if ($("hint-always").checked && (stale || !state.hint)) await requestHint();
+  else if (stale) { state.hint = null; $("hint-text").textContent = ""; }
   if (wantsOverlay) await refreshOverlay();
   else state.overlay = null;
   renderPlay();
@@ -488,81 +432,6 @@ function stopSolving() {
   }
 }
 
-// ----- the move log
-function clearLog() {
-  $("move-log").replaceChildren();
-  state.moveNumber = 0;
-}
-
-function logMove(text, kind, guess = null) {
-  const li = document.createElement("li");
-  li.textContent = text;
-  if (kind) li.className = kind;
-  if (guess && guess.explanation) li.appendChild(explanationBlock(guess));
-  const log = $("move-log");
-  log.appendChild(li);
-  while (log.children.length > 300) log.removeChild(log.firstChild);
-  log.scrollTop = log.scrollHeight;
-}
-
-// A guess's explanation as a player reads it: the reason in one sentence (the strategy's whole text on hover), then
-// the chosen cell and its closest alternatives as a small table; pointing at it marks those cells on the board.
-const EXPLAIN_ROWS = 5;
-const EXPLAIN_COLUMNS = [["safety", "safe"], ["win_probability", "wins"], ["score", "score"]];
-
-function explanationBlock(guess) {
-  const explanation = guess.explanation;
-  const figures = explanation.figures || {};
-  const block = document.createElement("div");
-  block.className = "explain";
-  const reason = document.createElement("p");
-  reason.className = "reason";
-  // the "next best" clause is what the table shows
-  const clauses = explanation.text.split("; ").filter((clause) => !clause.startsWith("next best"));
-  reason.textContent = `Why: ${clauses.join("; ")}.`;
-  reason.title = explanation.text;
-  block.appendChild(reason);
-  const alternatives = (Array.isArray(figures.alternatives) ? figures.alternatives : []).filter((a) => Array.isArray(a.cell));
-  const marked = alternatives.map((a) => a.cell).concat(Array.isArray(figures.set) ? figures.set : []);
-  block.addEventListener("mouseenter", () => { state.highlight = { chosen: guess.cell, cells: marked }; renderPlay(); });
-  block.addEventListener("mouseleave", () => { state.highlight = null; renderPlay(); });
-  if (!alternatives.length) return block;
-  // closest first: by score where the strategy gave one, else by chance of winning, else by safety
-  const keys = (a) => ["score", "win_probability", "safety"].map((key) => (typeof a[key] === "number" ? a[key] : -Infinity));
-  const closer = (a, b) => {
-    const [ka, kb] = [keys(a), keys(b)];
-    const k = ka.findIndex((value, i) => value !== kb[i]);
-    return k < 0 ? 0 : kb[k] - ka[k] > 0 ? 1 : -1;
-  };
-  const chosen = { cell: guess.cell, safety: guess.safety, score: figures.score, win_probability: figures.win_probability };
-  const rows = [chosen].concat([...alternatives].sort(closer).slice(0, EXPLAIN_ROWS - 1));
-  const columns = EXPLAIN_COLUMNS.filter(([key]) => rows.some((row) => typeof row[key] === "number"));
-  const table = document.createElement("table");
-  const head = table.createTHead().insertRow();
-  for (const label of ["cell", ...columns.map(([, name]) => name)]) {
-    const th = document.createElement("th");
-    th.textContent = label;
-    head.appendChild(th);
-  }
-  const body = table.createTBody();
-  for (const row of rows) {
-    const tr = body.insertRow();
-    tr.dataset.cell = row.cell.join(",");
-    if (row === chosen) tr.className = "chosen";
-    tr.insertCell().textContent = row === chosen ? `${cellName(row.cell)} chosen` : cellName(row.cell);
-    for (const [key] of columns) {
-      const value = row[key];
-      tr.insertCell().textContent = typeof value !== "number" ? "–" : key === "score" ? value.toFixed(3) : `${(value * 100).toFixed(1)}%`;
-    }
-  }
-  if (alternatives.length > rows.length - 1) {
-    table.createCaption().textContent = `and ${alternatives.length - (rows.length - 1)} more candidate(s)`;
-    table.caption.style.captionSide = "bottom";
-  }
-  block.appendChild(table);
-  return block;
-}
-
 async function loadMbf(file) {
   const buffer = await file.arrayBuffer();
   let binary = "";
@@ -570,265 +439,6 @@ async function loadMbf(file) {
   await newGame({ mbf: btoa(binary) });
 }
 
-// ---------------------------------------------------------------- Analyser
-const analyser = { width: 8, height: 8, mines: 10, view: [], tool: COVERED, seq: 0, timer: null, result: null, bad: [] };
-const anBoard = new BoardView($("an-grid"), onAnalyserCell);
-
-function buildPalette() {
-  const palette = $("an-palette");
-  const tools = [[COVERED, "H", "hidden"], [FLAGGED, "F", "flag"]];
-  for (let n = 0; n <= 8; n++) tools.push([n, String(n), `the number ${n}`]);
-  for (const [value, label, about] of tools) {
-    const button = document.createElement("button");
-    button.setAttribute("role", "radio");
-    button.dataset.value = value;
-    button.title = `a click sets ${about}`;
-    button.innerHTML = value > 0 ? `<span class="n${value}">${label}</span>` : label;
-    button.addEventListener("click", () => selectTool(value));
-    palette.appendChild(button);
-  }
-  selectTool(COVERED);
-}
-
-function selectTool(value) {
-  analyser.tool = value;
-  for (const button of $("an-palette").querySelectorAll("button")) {
-    button.setAttribute("aria-checked", String(Number(button.dataset.value) === value));
-  }
-}
-
-function setAnalyserPosition(width, height, mines, view) {
-  analyser.width = width;
-  analyser.height = height;
-  analyser.mines = mines;
-  analyser.view = view.slice();
-  $("an-width").value = width;
-  $("an-height").value = height;
-  $("an-mines").value = mines;
-  anBoard.resize(width, height);
-  analyserChanged(true);
-}
-
-function positionText() {
-  const { width, height, mines, view } = analyser;
-  const rows = [];
-  for (let y = 0; y < height; y++) {
-    let row = "";
-    for (let x = 0; x < width; x++) {
-      const v = view[y * width + x];
-      row += v === COVERED ? "H" : v === FLAGGED ? "F" : String(v);
-    }
-    rows.push(row);
-  }
-  return `${width}x${height}x${mines}\n${rows.join("\n")}\n`;
-}
-
-function analyserChanged(immediately) {
-  const text = positionText();
-  $("an-text").value = text;
-  $("an-text").scrollTop = 0;
-  $("an-download").href = `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;
-  renderAnalyser();
-  clearTimeout(analyser.timer);
-  analyser.timer = setTimeout(analyse, immediately ? 0 : 120);
-}
-
-async function analyse() {
-  const seq = ++analyser.seq;
-  const body = { width: analyser.width, height: analyser.height, mines: analyser.mines, view: analyser.view };
-  try {
-    const result = await api("POST", "/api/analyze", body);
-    if (seq !== analyser.seq) return;
-    analyser.result = result;
-    analyser.bad = [];
-    showMessage($("an-message"), "");
-  } catch (error) {
-    if (seq !== analyser.seq) return;
-    analyser.result = null;
-    analyser.bad = error.body && error.body.cells ? error.body.cells : [];
-    const prefix = error.body && error.body.inconsistent ? "Inconsistent: " : "";
-    showMessage($("an-message"), prefix + error.message, true);
-  }
-  renderAnalyser();
-}
-
-function renderAnalyser() {
-  const result = analyser.result;
-  const extra = { marks: { "mk-bad": analyser.bad.slice(0, 1) }, numbers: $("an-numbers").checked };
-  const box = $("an-result");
-  if (result) {
-    extra.probabilities = result.probabilities;
-    extra.marks["mk-safe"] = result.safe;
-    extra.marks["mk-mine"] = result.mines;
-    extra.marks.craps = result.craps_shoots.flatMap((s) => s.cells);
-    extra.marks["mk-guess"] = result.best && !result.best.certain ? [result.best.cell] : [];
-    const lines = [];
-    lines.push(result.exact ? `Exact: ${bigCount(result.layouts)} layouts fit the position.` : `Estimated (the position is too large to count in time): within about ±${result.error.toFixed(3)}.`);
-    lines.push(`Mines left to place: ${result.mines_left} (${result.total_mines} minus flags).`);
-    if (result.best) {
-      lines.push(result.best.certain
-        ? `<span class="best">Best move: reveal ${cellName(result.best.cell)}, certainly safe</span> (${result.safe.length} safe cells).`
-        : `<span class="best">Best move: ${cellName(result.best.cell)}, a mine with probability ${(result.best.probability * 100).toFixed(2)}%</span>${result.best.ties > 1 ? ` (${result.best.ties} cells tie)` : ""}.`);
-    }
-    lines.push(`Certainly safe: ${result.safe.length} · certain mines: ${result.mines.length}.`);
-    if (result.unconstrained.cells) lines.push(`${result.unconstrained.cells} cells no number touches, each ${(result.unconstrained.probability * 100).toFixed(2)}%.`);
-    for (const shoot of result.craps_shoots) {
-      lines.push(`Craps shoot over ${shoot.cells.length} cells: no other move can inform it; best ${cellName(shoot.best)}, safe with p = ${(shoot.safety * 100).toFixed(1)}%.`);
-    }
-    box.innerHTML = lines.map((l) => `<div>${l}</div>`).join("");
-  } else {
-    box.textContent = "";
-  }
-  anBoard.render(analyser.view, extra);
-}
-
-function onAnalyserCell(index, button) {
-  const v = analyser.view[index];
-  if (button === "right") analyser.view[index] = v === FLAGGED ? COVERED : FLAGGED;
-  else analyser.view[index] = analyser.tool;
-  if (analyser.view[index] !== v) analyserChanged(false);
-}
-
-function newEmptyPosition() {
-  const width = Number($("an-width").value);
-  const height = Number($("an-height").value);
-  const mines = Number($("an-mines").value);
-  const limits = state.meta.limits;
-  if (!(width >= 1 && height >= 1 && mines >= 0) || width * height > limits.page_max_cells || width > limits.page_max_side || height > limits.page_max_side) {
-    showMessage($("an-message"), `Width and height must be 1 to ${limits.page_max_side} with at most ${limits.page_max_cells} cells, and mines at least 0.`, true);
-    return;
-  }
-  setAnalyserPosition(width, height, mines, new Array(width * height).fill(COVERED));
-}
-
-async function loadPositionText(text) {
-  try {
-    const grid = await api("POST", "/api/position/parse", { text });
-    setAnalyserPosition(grid.width, grid.height, grid.mines, grid.view);
-  } catch (error) {
-    showMessage($("an-message"), error.message, true);
-  }
-}
-
-async function openGameInAnalyser() {
-  const game = state.game;
-  if (!game) return;
-  setAnalyserPosition(game.width, game.height, game.mines, game.view.map((v) => (v >= 0 || v === FLAGGED ? v : COVERED)));
-  showView("analyse");
-}
-
-// ---------------------------------------------------------------- Benchmark
-const bench = { order: [], poll: null };
-
-function buildBenchStrategies() {
-  const list = $("bench-strategies");
-  for (const strategy of state.meta.strategies) {
-    const label = document.createElement("label");
-    label.title = `${strategy.summary} [${strategy.source}]`;
-    const box = document.createElement("input");
-    box.type = "checkbox";
-    box.value = strategy.name;
-    box.addEventListener("change", () => {
-      bench.order = bench.order.filter((n) => n !== strategy.name);
-      if (box.checked) bench.order.push(strategy.name);
-      markBenchOrder();
-    });
-    const order = document.createElement("span");
-    order.className = "order";
-    label.append(box, order, ` ${strategy.name}`);
-    list.appendChild(label);
-  }
-  for (const name of ["exact", "single-point"]) {
-    const box = list.querySelector(`input[value="${name}"]`);
-    if (box) { box.checked = true; bench.order.push(name); }
-  }
-  markBenchOrder();
-}
-
-function markBenchOrder() {
-  for (const label of $("bench-strategies").children) {
-    const name = label.querySelector("input").value;
-    const at = bench.order.indexOf(name);
-    label.querySelector(".order").textContent = at >= 0 ? `${at + 1}` : "";
-  }
-}
-
-async function startBench() {
-  const more = $("bench-more").value.trim();
-  const strategies = bench.order.concat(more ? [more] : []);
-  const body = {
-    strategies,
-    board: boardText($("bench-board"), $("bench-custom")),
-    rule: $("bench-rule").value,
-    games: Number($("bench-games").value),
-    seed: Number($("bench-seed").value),
-  };
-  try {
-    showMessage($("bench-message"), "");
-    $("bench-results").replaceChildren();
-    const status = await api("POST", "/api/bench", body);
-    showBench(status);
-    pollBench();
-  } catch (error) {
-    showMessage($("bench-message"), error.message, true);
-  }
-}
-
-function pollBench() {
-  clearTimeout(bench.poll);
-  bench.poll = setTimeout(async () => {
-    try {
-      const status = await api("GET", "/api/bench");
-      showBench(status);
-      if (status.state === "running") pollBench();
-    } catch (error) {
-      showMessage($("bench-message"), error.message, true);
-    }
-  }, 300);
-}
-
-async function cancelBench() {
-  try {
-    showBench(await api("POST", "/api/bench/cancel"));
-  } catch (error) {
-    showMessage($("bench-message"), error.message, true);
-  }
-}
-
-function showBench(status) {
-  const running = status.state === "running";
-  $("bench-run").disabled = running;
-  $("bench-cancel").disabled = !running;
-  if (status.state === "idle") return;
-  const progress = $("bench-progress");
-  progress.max = status.games_total || 1;
-  progress.value = status.games_done;
-  const s = status.settings;
-  const what = `${s.strategies.join(", ")} on ${s.board} (${s.rule}), ${s.games} games each, seed ${s.seed}`;
-  const verb = { running: "running", done: "finished", failed: "failed", cancelled: "cancelled" }[status.state];
-  $("bench-status").textContent = `Run ${status.run} ${verb}: ${status.games_done}/${status.games_total} games, ${status.seconds.toFixed(1)} s · ${what}`;
-  if (status.state === "failed") showMessage($("bench-message"), status.error, true);
-  if (status.state === "done" && status.report) showBenchReport(status.report);
-}
-
-function showBenchReport(report) {
-  const percent = (v) => `${(v * 100).toFixed(1)}%`;
-  const rows = report.summaries.map((s) => `<tr><td>${s.strategy}</td><td>${s.games}</td><td>${s.wins}</td>
-    <td>${percent(s.win_rate)} ± ${percent(s.sem)}</td><td>${percent(s.wilson_low)} – ${percent(s.wilson_high)}</td>
-    <td>${(s.cpu_mean * 1000).toFixed(2)}</td><td>${s.guesses_per_game.toFixed(2)}</td></tr>`).join("");
-  const se = report.summaries[0] && report.summaries[0].sets ? `standard error over ${report.summaries[0].sets} sets of games (seed 000's statistic)` : "binomial standard error";
-  let html = `<table class="results"><thead><tr><th>strategy</th><th>games</th><th>wins</th><th>win rate ± SE</th>
-    <th>95% Wilson</th><th>ms CPU / game</th><th>guesses / game</th></tr></thead><tbody>${rows}</tbody></table>
-    <p class="small">± is the ${se}.</p>`;
-  if (report.paired.length) {
-    const pairs = report.paired.map((p) => `<tr><td>${p.a} − ${p.b}</td><td>${p.games}</td>
-      <td>${p.difference >= 0 ? "+" : ""}${percent(p.difference)} ± ${percent(p.se)}</td><td>${p.a_only}</td><td>${p.b_only}</td></tr>`).join("");
-    html += `<table class="results"><thead><tr><th>paired (same games)</th><th>games</th><th>difference ± SE</th>
-      <th>only first won</th><th>only second won</th></tr></thead><tbody>${pairs}</tbody></table>`;
-  }
-  html += `<p><a class="button" id="bench-json" href="/api/bench/report.json" download>Download the report (JSON)</a></p>`;
-  $("bench-results").innerHTML = html;
-}
 
 // ---------------------------------------------------------------- tabs and start-up
 function showView(name) {
@@ -887,6 +497,19 @@ async function start() {
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showView(tab.dataset.view));
   $("btn-new").addEventListener("click", newGameFromControls);
   $("btn-restart").addEventListener("click", restartGame);
+  $("btn-undo").addEventListener("click", undoMove);
+  $("zoom-in").addEventListener("click", () => zoomBoard(1));
+  $("zoom-out").addEventListener("click", () => zoomBoard(-1));
+  $("zoom-fit").addEventListener("click", () => zoomBoard(0));
+  $("records-reset").addEventListener("click", resetRecords);
+  document.addEventListener("keydown", playKeys);
+  document.addEventListener("keyup", playKeysUp);
+  let refit = null;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(refit);
+    refit = requestAnimationFrame(() => { playBoard.fit(); anBoard.fit(); showZoom(); });
+  });
+  showRecords();
   $("mbf-file").addEventListener("change", (event) => { if (event.target.files[0]) loadMbf(event.target.files[0]); event.target.value = ""; });
   $("btn-hint").addEventListener("click", requestHint);
   $("btn-hint-clear").addEventListener("click", () => { state.hint = null; $("hint-text").textContent = ""; $("hint-always").checked = false; renderPlay(); });
@@ -917,7 +540,9 @@ async function start() {
 
   setAnalyserPosition(8, 8, 10, new Array(64).fill(COVERED));
   await newGameFromControls();
+  showZoom();
   document.body.dataset.ready = "true";
 }
 
-start();
+// every script of the page has run by then (index.html loads app.js first, the panels after it)
+document.addEventListener("DOMContentLoaded", start);
