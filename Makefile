@@ -36,7 +36,7 @@ test: $(STAMP) chromium
 
 # Retake the page's screenshots shown in the README (the browser tests, saving into results/web/).
 screenshots: $(STAMP) chromium
-	SWEEPLAB_SCREENSHOTS=results/web $(BIN)/pytest -q tests/web/test_page.py
+	SWEEPLAB_SCREENSHOTS=results/web $(BIN)/pytest -q tests/web/test_page*.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

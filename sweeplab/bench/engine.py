@@ -59,7 +59,7 @@ class EngineTimes:
 def time_positions(positions: list[Observation], budget: Budget = DEFAULT_BUDGET, use_kernel: bool = True) -> EngineTimes:
     """Analyse each position from scratch (a fresh analyzer, no reuse) and time it on the wall clock, up to every
     covered cell's probability (an exact result weighs them on first use, so ``covered()`` is inside the timing:
-    the figure stays the one issue 3's bar is about)."""
+    the figure stays the one the speed bar is about)."""
     times = []
     exact = 0
     for obs in positions:

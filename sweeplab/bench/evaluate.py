@@ -1,7 +1,7 @@
 """Exact win probability of a strategy: play it through the real engine on every layout the rule can deal.
 
 Sampling (``sweeplab bench``) estimates a win rate; on a small board every layout can be played instead, and the win
-probability of the strategy becomes an exact fraction (issue 10). Each layout is played by
+probability of the strategy becomes an exact fraction. Each layout is played by
 :func:`sweeplab.strategies.base.play` on a :class:`sweeplab.core.game.Game` holding that layout, so the number is the
 same strategy that ``bench`` plays.
 

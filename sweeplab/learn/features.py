@@ -22,7 +22,7 @@ Reconstructions (the formulas were lost in extraction):
 * Local window: the ``(2r+1) x (2r+1)`` cells around the candidate (``r = 2`` by default) less the centre, each as
   four columns: revealed (0/1), its number (0-8, 0 when not revealed), flagged (0/1), off the board (0/1).
 
-``probability="exact"`` uses sweeplab's exact engine instead of DSScsp (the issue's option).
+``probability="exact"`` uses sweeplab's exact engine instead of DSScsp (an option beyond the paper).
 
 >>> from sweeplab.formats.position import parse_position
 >>> obs = parse_position("3x3x1\\n1HH\\nHHH\\nHHH\\n")

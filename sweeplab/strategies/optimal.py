@@ -1,6 +1,6 @@
 """The optimal player [optimal] on small boards: in every position, the move that wins the most layouts.
 
-It stands on :mod:`sweeplab.analysis.optimal` (issue 10), which searches every layout of the board; it is for boards
+It stands on :mod:`sweeplab.analysis.optimal`, which searches every layout of the board; it is for boards
 whose layouts all fit in memory (``max_layouts``), as a yardstick for other strategies and as a perfect hint.
 """
 
@@ -48,7 +48,7 @@ class OptimalStrategy(Strategy):
     """
 
     name = "optimal"
-    source = "sweeplab's exact optimal-play search over information states (issue 10; sweeplab.analysis.optimal)"
+    source = "sweeplab's exact optimal-play search over information states (sweeplab.analysis.optimal)"
     summary = "the move that wins the most layouts, by searching every layout (small boards only)"
 
     def __init__(self, seed: int | None = None, rule: str = "safe", max_layouts: int = 1_000_000) -> None:

@@ -119,7 +119,12 @@ class CSPStrategy(Strategy):
         super().__init__(seed)
         if node_cap < 1:
             raise StrategyError(f"strategy {self.name!r}: node_cap must be at least 1, not {node_cap}")
-        for label, value, choices in (("start", start, STARTS), ("overlap", overlap, OVERLAPS), ("prune", prune, PRUNES), ("ties", ties, TIES)):
+        for label, value, choices in (
+            ("start", start, STARTS),
+            ("overlap", overlap, OVERLAPS),
+            ("prune", prune, PRUNES),
+            ("ties", ties, TIES),
+        ):
             if value not in choices:
                 raise StrategyError(f"strategy {self.name!r}: {label} must be one of {', '.join(choices)}, not {value!r}")
         self.node_cap = node_cap

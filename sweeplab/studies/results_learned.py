@@ -10,7 +10,7 @@ from typing import Any
 from sweeplab.studies.results_page import Doc, _pm, _table
 
 LEARN_BOARDS = ("beginner", "intermediate", "expert")
-LEARN_GAMES_ASKED = 10_000  # issue 12 asks this many games per board
+LEARN_GAMES_ASKED = 10_000  # games per board asked of each learned player
 #: Seed 003's name (Table 3; its Table 4 lost every number) for each player of the learned-players table.
 LEARN_VERSIONS = {
     "dsscsp-manhattan": "DSScsp + DSS + Manhattan distance",
@@ -111,7 +111,7 @@ def _learn_claims(board: str, outcomes: dict[str, dict[int, bool]]) -> list[dict
 
 
 def _learned_players(doc: Doc) -> None:
-    """Seed 003's learned players (issue 12): win rates beside dsscsp-manhattan and exact on the same layouts, seed
+    """Seed 003's learned players: win rates beside dsscsp-manhattan and exact on the same layouts, seed
     003's ranking claims tested on them, the learned probabilities against the exact engine's, the training cost and
     a closing comparison, from ``results/learn/``."""
     root = doc.results / "learn"
@@ -157,7 +157,7 @@ def _learned_players(doc: Doc) -> None:
             )
         games = max(s["games"] for s in bench["summaries"])
         command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
-        asked = "" if games >= LEARN_GAMES_ASKED else f" {games:,} games per player; the issue asks {LEARN_GAMES_ASKED:,}."
+        asked = "" if games >= LEARN_GAMES_ASKED else f" {games:,} games per player, below the {LEARN_GAMES_ASKED:,} asked."
         run = doc.run_record(f"learn/winrates/{board}")
         missing = [n for n in LEARN_VERSIONS if n not in by_name]
         sources.append(

@@ -63,7 +63,7 @@ class BestStrategy(Strategy):
     single_point: ClassVar[bool] = True  # False: analyse every position, as before the pass
 
     name = "best"
-    source = "sweeplab's exact engine with look-ahead, dead cells, forced guesses and an exhaustive endgame (issue 9)"
+    source = "sweeplab's exact engine with look-ahead, dead cells, forced guesses and an exhaustive endgame"
     summary = "certain safes; else look-ahead on near-safest cells, living before dead, forced sets early, endgame search"
 
     def __init__(
@@ -356,7 +356,7 @@ class BestStrategy(Strategy):
         safeties. The score is times the cell's 50/50 influence factor, as at one ply. The highest two-ply score
         wins; a tie stays with the earlier cell in the one-ply order. A forced set is not looked at deeper.
 
-        Choices the issue leaves open: one more ply, not a full game-tree depth (an endgame search does that when
+        Choices left open by the design: one more ply, not a full game-tree depth (an endgame search does that when
         few layouts remain); the next guess is chosen as ``best`` would choose it (candidates, influence, dead
         cells), so the two-ply value is the strategy's own, not an optimum."""
         if len(candidates) == 1:

@@ -11,7 +11,7 @@ from sweeplab.bench.stats import binomial_se, paired_difference
 from sweeplab.studies.best.runs import _load, _ms, _pct, read_games
 from sweeplab.studies.best.surveys import _calibration, _first_guess, _optimal_gap, _regret, _table
 
-#: The six paired configurations of issue 9: (directory under results/best/paired, board, rule, first click).
+#: The six paired configurations of the target: (directory under results/best/paired, board, rule, first click).
 CONFIGS: list[tuple[str, str, str, tuple[int, int]]] = [
     ("expert-safe-0-0", "30x16x99", "safe", (0, 0)),
     ("expert-zero-3-3", "30x16x99", "zero", (3, 3)),
@@ -169,7 +169,7 @@ def section(results: Path) -> str:
         return ""
     parts = [
         "## The best strategy against the strongest published solvers\n\n"
-        "`best` (issue 9; `sweeplab/strategies/best/`, options in `sweeplab strategies --options best`) beside "
+        "`best` (`sweeplab/strategies/best/`, options in `sweeplab strategies --options best`) beside "
         "`exact` on the same layouts, each row one paired run (`sweeplab bench --strategy best,exact`, root seed 1, "
         f"the strategy's default settings, fixed before these runs, from a frozen clone at commit {FROZEN}). "
         + (
@@ -190,7 +190,7 @@ def section(results: Path) -> str:
         "measured on this machine beside `exact` on the same layouts (10,000 games, `shared/anchors.md`; its 16x16 "
         "zero run opened at (3, 3)); those are other layouts than ours (MBF files), so the like-for-like comparison is "
         "the gain over `exact`, each paired on its own layouts; the best published rate is the highest in "
-        "`shared/anchors.md` for the configuration; the target is issue 9's. The issue asks 100,000 games per "
+        "`shared/anchors.md` for the configuration; the target asks 100,000 games per "
         "configuration; the games column gives each row's n, and a row below 100,000 says so by its n."
     ]
     rows, cpu_rows = [], []
@@ -234,7 +234,7 @@ def section(results: Path) -> str:
         "JSMinesweeper - exact, paired on its layouts",
         "JSMinesweeper, on its layouts",
         "best published",
-        "against issue 9's target",
+        "against the target",
     ]
     parts.append(_table(header, rows))
     if cpu_rows:
@@ -269,7 +269,7 @@ def section(results: Path) -> str:
         n = ablation["settings"]["games"]
         parts.append(
             f"### Ablation: each technique off in turn ({n:,} expert games, safe rule, first click (0, 0), the same "
-            f"layouts for every variant; the issue asks 20,000 or more)\n\nThe difference is the variant minus full "
+            f"layouts for every variant; the target asks 20,000 or more)\n\nThe difference is the variant minus full "
             f"`best`, paired game by game: a negative difference is what the technique is worth. At n={n:,} a "
             f"difference within about 2 SE of zero is not shown either way. `opening` is not in the table: the first "
             f"click is fixed by the harness here.\n\n"

@@ -190,14 +190,14 @@ def _optimal_gap(root: Path) -> str:
         if old is not None and abs(old - d["win_rate"]) > 1e-12:
             changed.append(f"`{s['strategy']}` on {s['board']} {s['rule']} {100 * d['win_rate']:.2f}% (there {100 * old:.2f}%)")
     since = (
-        '\nThe table in "The limit of the game" (issue 10) was played by earlier versions of the strategies; where '
+        '\nThe table in "The limit of the game" was played by earlier versions of the strategies; where '
         "those here win a different share of the same layouts: " + "; ".join(changed) + ".\n"
         if changed
         else ""
     )
     return (
         "### Against optimal play on small boards\n\n"
-        "Where does `best` lose against a perfect player? On boards small enough for the optimal search (issue 10), "
+        "Where does `best` lose against a perfect player? On boards small enough for the optimal search, "
         "each strategy was played on every layout the rule deals (the row's first click opened by the harness, as "
         "`sweeplab evaluate --first-click`), and every position where it guessed was valued exactly: the layouts "
         "the best move there wins with optimal play after it, less those the strategy's move wins with optimal play "

@@ -269,7 +269,7 @@ def section(results: Path) -> str:
     )
     opened = "they opened at " + ", ".join(f"({c})" for c in clicks) if clicks else "none was evaluated"
     parts = [
-        "## The limit of the game: optimal play on small boards (issue 10)\n\n"
+        "## The limit of the game: optimal play on small boards\n\n"
         f"Produced by `{data['command']}` (data: `results/optimal/data.json`, `data.csv`; table: `table.md`). The optimal "
         "value is the highest win probability any player can reach, from a search over what the player sees "
         "(`sweeplab optimal`); the strategies are played through the engine on every layout the rule deals "
