@@ -408,8 +408,8 @@ class EquationClaim(ClaimExperiment):
             z,
             verdict(z),
             f"From the top-left corner, on the same expert layouts with the unsafe first click, CSPStrategy leads {spec} "
-            f"by {points_diff(lead, se)}{'' if paired else ' (SE of the two rates, unpaired)'} against the text's 1 or 2 points (taken as +1.5; the text gives no sample size, "
-            "so only our SE counts).",
+            f"by {points_diff(lead, se)}{'' if paired else ' (SE of the two rates, unpaired)'} against the text's 1 or 2 "
+            "points (taken as +1.5; the text gives no sample size, so only our SE counts).",
         )
 
     def plan(self, settings: Settings) -> Plan:
