@@ -237,11 +237,13 @@ def consistency_report_command(count: int, budget: int, seconds: float, seed: in
     """
     from pathlib import Path
 
+    from sweeplab.cli.outputs import prepare_output, write_output
     from sweeplab.studies.consistency import comparison_report
 
+    if out:
+        prepare_output(Path(out), "--out")  # before the minutes of work, not after
     table = comparison_report(count=count, seed=seed, budget=budget, seconds=seconds)
     click.echo(table)
     if out:
         command = f"sweeplab consistency-report --count {count} --budget {budget} --seconds {seconds} --seed {seed}"
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        Path(out).write_text(f"<!-- produced by: {command} -->\n{table}\n")
+        write_output(Path(out), f"<!-- produced by: {command} -->\n{table}\n", "--out")

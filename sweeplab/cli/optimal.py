@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from sweeplab.cli.app import BOARD_HELP, EXECUTOR_CHOICE, SECONDS, executor_for, friendly_errors, main, parse_cell, strategy_list
+from sweeplab.cli.outputs import prepare_output, write_output
 from sweeplab.core.rules import Rules, make_rules
 
 #: Exit status when the search ran out of its budget (the project's "undecided within the budget").
@@ -150,8 +151,8 @@ def optimal_command(
     from sweeplab.analysis.optimal import OptimalSearch, SearchBudgetExceeded
 
     rules = make_rules(board, rule)
-    if policy is not None and policy.exists() and policy.is_dir():
-        raise click.BadParameter(f"{policy} is a directory", param_hint="--policy")
+    if policy is not None:
+        prepare_output(policy, "--policy")
     search = OptimalSearch(rules.width, rules.height, rules.mines, symmetry=not no_symmetry, max_layouts=max_layouts)
     if time_limit is not None:
         search.deadline = time.perf_counter() + time_limit
@@ -164,8 +165,7 @@ def optimal_command(
         click.echo(f"error: {error} ({search.stats.states:,} states searched); the value is undecided", err=True)
         sys.exit(EXIT_BUDGET)
     if tree is not None and policy is not None:
-        policy.parent.mkdir(parents=True, exist_ok=True)
-        policy.write_text(json.dumps(tree, indent=1) + "\n")
+        write_output(policy, json.dumps(tree, indent=1) + "\n", "--policy")
     data = _result_dict(result, rules)
     if as_json:
         click.echo(json.dumps(data, indent=2))
