@@ -11,7 +11,16 @@ from typing import Any
 
 import click
 
-from sweeplab.cli.app import BOARD_HELP, RULE_CHOICE, friendly_errors, main, parse_cell, strategy_list
+from sweeplab.cli.app import (
+    BOARD_HELP,
+    EXIT_UNDECIDED,
+    RULE_CHOICE,
+    SECONDS,
+    friendly_errors,
+    main,
+    parse_cell,
+    strategy_list,
+)
 from sweeplab.cli.outputs import check_writable, open_output, write_output
 from sweeplab.core.game import Game, Move
 from sweeplab.core.rules import Rules, make_rules
@@ -19,6 +28,8 @@ from sweeplab.formats.movelog import LoggedMove
 
 #: In a --save-position name, replaced by the move number: one file per guess, the position before it.
 MOVE_FIELD = "{move}"
+#: CPU seconds a game of ``play`` may take unless --time-limit says otherwise (no strategy may hang the command).
+PLAY_TIME_LIMIT = 300.0
 
 
 @main.command("strategies", short_help="List the strategies, or one strategy's options.")
@@ -125,6 +136,14 @@ def first_click_guess(rules: Rules) -> tuple[float | None, str]:
     help="write the position the game ended in (for a loss, the one the fatal guess was made in) in JSMinesweeper "
     "text; with {move} in FILE, the position before each guess instead, one file per guess",
 )
+@click.option(
+    "--time-limit",
+    type=SECONDS,
+    default=PLAY_TIME_LIMIT,
+    show_default=True,
+    metavar="SECONDS",
+    help="CPU seconds the game may take; past it the game stops where it is (exit status 4), even in a long move",
+)
 @friendly_errors
 def play_command(
     strategy: str,
@@ -136,14 +155,16 @@ def play_command(
     explain: bool,
     log_path: Path | None,
     save_position: str | None,
+    time_limit: float,
 ) -> None:
     """Play one game with a strategy and print the final board.
 
     With --steps, each move says whether it was certain or a guess, and a guess's estimated chance to be safe.
     --log FILE keeps the moves for `sweeplab replay FILE`; --save-position FILE keeps a position for
-    `sweeplab analyze FILE`.
+    `sweeplab analyze FILE`. A game that runs past --time-limit CPU seconds (a strategy too slow for the board,
+    such as optimal on a board whose search is too big) stops there: the board so far is printed, with exit status 4.
     """
-    from sweeplab.bench.runner import game_seeds
+    from sweeplab.bench.runner import GameTimeout, GameTimer, game_seeds
     from sweeplab.formats.movelog import GameRecord, MoveLogWriter
     from sweeplab.formats.position import format_position
     from sweeplab.formats.render import LEGEND, render_game
@@ -210,6 +231,8 @@ def play_command(
         record(g, move, last if made_now else None)
 
     start = time.process_time()
+    timer = GameTimer(time_limit)
+    timed_out = False
     try:
         if log_stream is not None:
             writer = MoveLogWriter(log_stream, record_of_game, f"--log {log_path}")
@@ -222,8 +245,12 @@ def play_command(
             game.reveal(first)
             safety, why = first_click_guess(rules)
             record(game, Move.reveal(first), None, safety, why)
-        play(player, game, on_move=on_move)
-        if writer is not None:
+        try:
+            with timer:
+                play(player, game, on_move=lambda g, m: (on_move(g, m), timer.check(g, m)))
+        except GameTimeout:
+            timed_out = not game.over
+        if writer is not None and game.over:
             writer.end(game)
     finally:
         if log_stream is not None:
@@ -241,6 +268,12 @@ def play_command(
     )
     if not game.rule_kept:
         click.echo(f"the {rule} rule could not be met: {game.rule_failure}")
+    if timed_out:
+        click.echo(
+            f"stopped: the game ran past --time-limit {time_limit:g} s of CPU after {game.moves} moves, unfinished "
+            "(give a larger --time-limit, or a smaller board)",
+            err=True,
+        )
     if save_position is not None and not per_guess:
         write_output(Path(save_position), format_position(game.observation()), "--save-position")
         which = "the fatal guess was made in it" if game.state.value == "lost" else "the end of the game"
@@ -250,3 +283,5 @@ def play_command(
         click.echo(f"saved {len(saved)} position{plural}, the one before each guess, as {save_position}")
     if log_path is not None:
         click.echo(f"moves logged to {log_path} (show them again with `sweeplab replay {log_path} --steps`)")
+    if timed_out:
+        raise SystemExit(EXIT_UNDECIDED)
