@@ -227,7 +227,7 @@ def play_command(
 
     def on_move(g: Game, move: Move) -> None:
         last = player.guesses[-1] if player.guesses else None
-        made_now = last is not None and last.move == g.moves - 1 and last.cell == move.cell
+        made_now = last is not None and last.move == g.moves - 1 and last.cell == move.cell and not last.protected
         record(g, move, last if made_now else None)
 
     start = time.process_time()

@@ -57,6 +57,9 @@ class Guess:
     outcome: bool | None = None
     move: int = 0
     explanation: Explanation | None = None
+    protected: bool = False
+    """True for a first reveal the first-click rule keeps mine-free (``safe``, ``xp``, ``zero``): the strategy
+    recorded it as a guess, but it was certain (:func:`play_move` sets ``safety`` to 1.0 and reports it as no guess)."""
 
 
 class Strategy(ABC):
@@ -125,8 +128,11 @@ def play_move(strategy: Strategy, game: Game) -> tuple[Move, Guess | None]:
     """Let ``strategy`` make one move in ``game`` (still being played): (the move, its guess record or None).
 
     An illegal move raises :class:`StrategyError` naming the strategy and the move; a guess gets its outcome and
-    joins ``strategy.guesses``. :func:`play` is this in a loop; the web UI's "step" calls it once.
+    joins ``strategy.guesses``. A first reveal the rule keeps mine-free is certain: its record (kept in
+    ``strategy.guesses``, for the counts that skip it) is marked ``protected`` with safety 1.0, and it is returned
+    as no guess. :func:`play` is this in a loop; the web UI's "step" calls it once.
     """
+    protected = game.first_reveal_protected
     move = strategy.choose(game.observation())
     try:
         game.apply(move)
@@ -138,7 +144,10 @@ def play_move(strategy: Strategy, game: Game) -> tuple[Move, Guess | None]:
         if move.kind == "reveal" and move.cell == pending.cell:
             pending.outcome = game.state is not GameState.LOST
             strategy.guesses.append(pending)
-            recorded = pending
+            if protected:
+                pending.protected, pending.safety = True, 1.0
+            else:
+                recorded = pending
         strategy.pending_guess = None
     return move, recorded
 
