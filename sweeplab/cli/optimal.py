@@ -289,7 +289,7 @@ def optimal_table_command(
     jobs: int | None,
     resume: bool,
 ) -> None:
-    """Issue 10's table: on every board listed, for each rule, the optimal win probability (a search per board,
+    """The optimal-play table: on every board listed, for each rule, the optimal win probability (a search per board,
     stopped after --time-limit) and each strategy's exact win probability over every layout, with its gap to optimal.
 
     Results are written after every finished task, so an interrupted run keeps them; --resume runs only the rest.
