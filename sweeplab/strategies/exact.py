@@ -56,7 +56,7 @@ def tie_break(observation: Observation, candidates: list[int], cell: int) -> str
     place = border[cell]
     pool = [c for c in candidates if border[c] == place]
     where = ("corner", "edge cell", "inside cell")[place]
-    article = "an" if place == 2 else "a"
+    article = "a" if place == 0 else "an"
     if len(pool) == 1:
         return f"corners first, then edges: the only {where} among them"
 
