@@ -91,12 +91,11 @@ def explanation_lines(move: LoggedMove) -> list[str]:
 
 
 def first_click_guess(rules: Rules) -> tuple[float | None, str]:
-    """The safety and the reason of a first click the user chose (``--first-click``), from the rule's promise."""
+    """The safety and the reason of a first click the user chose (``--first-click``) under a rule that does not
+    keep it mine-free (unsafe, hint); under safe, xp and zero it is certain, no guess."""
     if rules.first_click == "unsafe":
         return 1 - rules.mines / (rules.width * rules.height), "chosen with --first-click; the unsafe rule promises nothing"
-    if rules.first_click == "hint":
-        return None, "chosen with --first-click, after the game opened its hint"
-    return 1.0, f"chosen with --first-click; the {rules.first_click} rule keeps it mine-free"
+    return None, "chosen with --first-click, after the game opened its hint"
 
 
 @main.command("play", short_help="Play one game with a strategy and show the board.")
@@ -230,6 +229,7 @@ def play_command(
         made_now = last is not None and last.move == g.moves - 1 and last.cell == move.cell and not last.protected
         record(g, move, last if made_now else None)
 
+    chosen_guess = first is not None and not game.first_reveal_protected  # under safe, xp, zero: certain
     start = time.process_time()
     timer = GameTimer(time_limit)
     timed_out = False
@@ -243,8 +243,11 @@ def play_command(
             before = game.observation()
         if first is not None:
             game.reveal(first)
-            safety, why = first_click_guess(rules)
-            record(game, Move.reveal(first), None, safety, why)
+            if chosen_guess:
+                safety, why = first_click_guess(rules)
+                record(game, Move.reveal(first), None, safety, why)
+            else:
+                record(game, Move.reveal(first), None)
         try:
             with timer:
                 play(player, game, on_move=lambda g, m: (on_move(g, m), timer.check(g, m)))
@@ -259,8 +262,8 @@ def play_command(
     cpu = time.process_time() - start
     click.echo(render_game(game))
     click.echo(LEGEND)
-    guesses = len(player.guesses) + (first is not None)  # the chosen first click is logged as a guess too
-    chosen = " (one the first click chosen with --first-click)" if first is not None else ""
+    guesses = sum(1 for g in player.guesses if not g.protected) + chosen_guess  # a chosen unsafe click is a guess too
+    chosen = " (one the first click chosen with --first-click)" if chosen_guess else ""
     click.echo(
         f"{specs[0]} on {rules.spec()} ({rule}), seed {seed}: {game.state.value.upper()} after {game.moves} moves, "
         f"{guesses} guess{'es' if guesses != 1 else ''}{chosen}, 3BV {game.three_bv() if game.dealt else '-'}, "
