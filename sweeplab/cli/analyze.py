@@ -53,7 +53,8 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
     With --json: width, height, total_mines (the header's count), exact, error, layouts (a string: every digit
     up to 30 digits, else scientific notation such as "1.2345e+4512"), probabilities (rows of numbers, or "p/q"
     strings with --exact; null for revealed cells, 1 for flags), safe and mines (lists of [x, y] certainly safe /
-    certainly mines), craps_shoots and recommended ({"cell": [x, y], "safety", "kind"}). A UTF-8 byte-order mark at the start of the file is ignored.
+    certainly mines), craps_shoots and recommended ({"cell": [x, y], "safety", "kind"}). A UTF-8 byte-order mark
+    at the start of the file is ignored.
 
     Past --seconds the answer is an estimate (exact: false, with its error); exit status 4 when not even an
     estimate could be had in time (undecided), 3 when the position is proved inconsistent (naming a number).

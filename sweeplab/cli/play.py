@@ -229,6 +229,10 @@ def play_command(
         made_now = last is not None and last.move == g.moves - 1 and last.cell == move.cell and not last.protected
         record(g, move, last if made_now else None)
 
+    def on_move_timed(g: Game, move: Move) -> None:
+        on_move(g, move)
+        timer.check(g, move)  # where no timer signal can interrupt a move, the limit is checked after each
+
     chosen_guess = first is not None and not game.first_reveal_protected  # under safe, xp, zero: certain
     start = time.process_time()
     timer = GameTimer(time_limit)
@@ -250,7 +254,7 @@ def play_command(
                 record(game, Move.reveal(first), None)
         try:
             with timer:
-                play(player, game, on_move=lambda g, m: (on_move(g, m), timer.check(g, m)))
+                play(player, game, on_move=on_move_timed)
         except GameTimeout:
             timed_out = not game.over
         if writer is not None and game.over:

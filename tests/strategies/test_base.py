@@ -11,7 +11,7 @@ def test_a_protected_first_reveal_is_no_guess_but_keeps_its_record_marked():
         strategy = make(name, seed=0)
         game = Game(Rules(30, 16, 99, "safe"), seed=5)
         strategy.begin(game.rules)
-        move, recorded = play_move(strategy, game)
+        _, recorded = play_move(strategy, game)
         assert recorded is None, name
         for guess in strategy.guesses:  # kept for the counts that skip it, marked certain
             assert guess.protected and guess.safety == 1.0 and guess.move == 0, name
@@ -20,6 +20,6 @@ def test_a_protected_first_reveal_is_no_guess_but_keeps_its_record_marked():
 def test_an_unsafe_first_reveal_is_still_a_guess():
     strategy = make("exact", seed=0)
     game = Game(Rules(30, 16, 99, "unsafe"), seed=5)
-    move, recorded = play_move(strategy, game)
+    _, recorded = play_move(strategy, game)
     assert recorded is not None and recorded.kind == "first" and not recorded.protected
     assert abs(recorded.safety - (1 - 99 / 480)) < 1e-12
