@@ -13,6 +13,7 @@ import click
 
 from sweeplab.cli.app import BOARD_HELP, EXECUTOR_CHOICE, SECONDS, executor_for, friendly_errors, main, parse_cell, strategy_list
 from sweeplab.cli.outputs import prepare_output, write_output
+from sweeplab.core.numbers import count_text
 from sweeplab.core.rules import Rules, make_rules
 
 #: Exit status when the search ran out of its budget (the project's "undecided within the budget").
@@ -173,7 +174,7 @@ def optimal_command(
     cells = ", ".join(str(rules.board.xy(c)) for c in result.best)
     click.echo(
         f"optimal on {rules.spec()} ({rule}): {result.value.numerator}/{result.value.denominator} = "
-        f"{float(result.value):.6f} ({_percent(result.value)}), {result.wins} of {result.layouts} layouts"
+        f"{float(result.value):.6f} ({_percent(result.value)}), {count_text(result.wins)} of {count_text(result.layouts)} layouts"
     )
     click.echo(f"best first click(s): {cells}")
     click.echo(f"{result.states:,} states searched ({result.stored:,} kept) in {result.seconds:.2f} s")
@@ -339,4 +340,4 @@ def optimal_table_command(
     plots = [name for name in ("win-density.png", "cost.png") if (out / name).exists()]
     click.echo(f"wrote {out}/" + ", ".join(["data.json", "data.csv", "table.md", *plots]))
     if biggest:
-        click.echo(f"largest board finished: {biggest[0]} ({biggest[1]:,} layouts)")
+        click.echo(f"largest board finished: {biggest[0]} ({count_text(biggest[1], grouped=True)} layouts)")
