@@ -46,6 +46,43 @@ class Explanation:
         return self.text
 
 
+class LazyExplanation(Explanation):
+    """An :class:`Explanation` worked out when it is first read (its text or figures), for a strategy whose
+    explanation takes time that a benchmark, which never reads it, should not pay. ``build`` makes it once; a
+    pickled copy is a plain :class:`Explanation`."""
+
+    def __init__(self, build: Callable[[], Explanation]) -> None:  # no super().__init__: nothing is known yet
+        object.__setattr__(self, "_build", build)
+        object.__setattr__(self, "_made", None)
+
+    def _explanation(self) -> Explanation:
+        made: Explanation | None = self.__dict__["_made"]
+        if made is None:
+            made = self.__dict__["_build"]()
+            object.__setattr__(self, "_made", made)
+            object.__setattr__(self, "_build", None)  # drop what the builder held (a position, its analysis)
+        return made
+
+    @property  # type: ignore[override]
+    def text(self) -> str:
+        return self._explanation().text
+
+    @property  # type: ignore[override]
+    def figures(self) -> dict[str, Any]:
+        return self._explanation().figures
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Explanation) and (self.text, self.figures) == (other.text, other.figures)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LazyExplanation(text={self.text!r}, figures={self.figures!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Explanation, (self.text, self.figures))
+
+
 @dataclass
 class Guess:
     """A move made without certainty: the cell, its kind, the strategy's estimated chance it is safe, and

@@ -12,7 +12,7 @@ from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, Probabilit
 from sweeplab.analysis.single_point import obvious
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, Observation
-from sweeplab.strategies.base import Explanation, Strategy
+from sweeplab.strategies.base import Explanation, LazyExplanation, Strategy
 
 TIE = 1e-12  # probabilities closer than this are treated as equal
 
@@ -189,5 +189,5 @@ class ExactStrategy(Strategy):
 
     def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
         cell = best_guess(observation, result)
-        explanation = explain_guess(observation, result, cell)
+        explanation = LazyExplanation(lambda: explain_guess(observation, result, cell))  # free unless read
         return self.guess(observation, cell, guess_kind(observation, result, cell), 1 - result.probability(cell), explanation)

@@ -23,3 +23,22 @@ def test_an_unsafe_first_reveal_is_still_a_guess():
     _, recorded = play_move(strategy, game)
     assert recorded is not None and recorded.kind == "first" and not recorded.protected
     assert abs(recorded.safety - (1 - 99 / 480)) < 1e-12
+
+
+def test_a_lazy_explanation_is_built_once_when_read_and_pickles_as_a_plain_one():
+    import pickle
+
+    from sweeplab.strategies.base import Explanation, LazyExplanation
+
+    built = []
+
+    def build():
+        built.append(1)
+        return Explanation("why", {"safety": 0.5})
+
+    lazy = LazyExplanation(build)
+    assert built == []  # a benchmark that never reads it pays nothing
+    assert lazy.to_dict() == {"text": "why", "figures": {"safety": 0.5}} and str(lazy) == "why"
+    assert lazy == Explanation("why", {"safety": 0.5}) and built == [1]
+    copy = pickle.loads(pickle.dumps(lazy))
+    assert type(copy) is Explanation and copy == lazy
