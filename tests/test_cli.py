@@ -30,7 +30,7 @@ def test_play_steps_says_certain_or_guess_and_prints_the_final_board_once():
     summary = lines[-1]
     moves = int(summary.split(" after ")[1].split(" moves")[0])
     assert [s.split(":")[0] for s in steps] == [f"move {i}" for i in range(1, moves + 1)]
-    assert steps[0] == "move 1: reveal (0, 0), a guess (first, 87.7% safe)"  # exact opens the top-left corner
+    assert steps[0] == "move 1: reveal (0, 0), certain"  # exact opens the top-left corner; the safe rule keeps it safe
     assert any(s.endswith(", certain") for s in steps)
     guesses = [s for s in steps if ", a guess (" in s]
     assert len(guesses) == int(summary.split(" moves, ")[1].split(" guess")[0])
@@ -42,7 +42,9 @@ def test_play_steps_says_certain_or_guess_and_prints_the_final_board_once():
 def test_play_shows_the_first_click_and_the_hint_as_steps():
     result = run("play", "-b", "beginner", "--seed", "2", "--first-click", "4,4", "--steps")
     assert result.exit_code == 0, result.output
-    assert "move 1: reveal (4, 4), a guess (first, 100.0% safe)" in result.output
+    assert "move 1: reveal (4, 4), certain" in result.output  # the safe rule keeps a chosen first click safe too
+    unsafe = run("play", "-b", "beginner", "-r", "unsafe", "--seed", "2", "--first-click", "4,4", "--steps")
+    assert "move 1: reveal (4, 4), a guess (first, 87.7% safe)" in unsafe.output
     result = run("play", "-b", "beginner", "-r", "hint", "--seed", "2", "--steps")
     assert result.output.startswith("the game opened its hint (")
 
@@ -68,7 +70,7 @@ def test_play_explain_prints_a_strategy_explanation(monkeypatch):
     monkeypatch.setattr(ExactStrategy, "guess", explained)
     result = run("play", "-s", "exact", "-b", "beginner", "--seed", "2", "--explain")
     assert "    why: the safest cell" in result.output
-    assert '    figures: {"safety": 0.87' in result.output
+    assert '    figures: {"safety": 0.88' in result.output  # move 2: the first click is certain under the safe rule
 
 
 def test_play_takes_one_strategy():

@@ -63,6 +63,7 @@ def _material() -> dict[str, str]:
     text("position-binary.txt", b"\xff\xfe\x00garbage")
     text("empty.txt", "")
     text("hello.txt", "hello\n")
+    text("bad-zip.npz", b"PK\x03\x04 not a zip archive")
     runner = CliRunner()
     log = ROOT / "game.jsonl"
     assert runner.invoke(main, ["play", "-b", "beginner", "--seed", "1", "--log", str(log)]).exit_code == 0
@@ -181,6 +182,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "explain": FLAG,
         "log_path": OUT_FILE,
         "save_position": one_of_values(st.builds(lambda: str(Path(fresh_dir()) / "p-{move}.txt")), OUT_FILE),
+        "time_limit": TIME_LIMIT,
     },
     "replay": {"file": LOG_FILE, "steps": FLAG, "explain": FLAG},
     "analyze": {"file": POSITION_FILE, "as_json": FLAG, "as_fraction": FLAG, "seconds": SECONDS},
@@ -265,7 +267,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "kind": choice("xgboost", "nn", "dqn"),
         "out": ("!", OUT_DIR),
         "seed": SEED,
-        "data": one_of_values([MATERIAL["hello.txt"], MATERIAL["empty.txt"]], SYSTEM_PATHS),
+        "data": one_of_values([MATERIAL["hello.txt"], MATERIAL["empty.txt"], MATERIAL["bad-zip.npz"]], SYSTEM_PATHS),
         "games": ("!", sizes(["1", "2"])),
         "episodes": ("!", sizes(["0", "1"])),
         "epochs": ("!", sizes(["1"])),
@@ -481,6 +483,31 @@ FOUND_BY_FUZZING = [
     ["consistent", MATERIAL["position-inconsistent.txt"], "--budget", "5", "--seconds", "0.05"],  # exit 1, now 3 or 4
     ["consistent", MATERIAL["position.txt"], "--budget", "1", "--seconds", "0.05"],  # exit 1 (not found), now 4
 ]
+
+
+#: User mistakes that once ended as an internal error (exit 1), or were taken quietly: each must be refused with
+#: exit status 2 and a message naming what was wrong (``expected`` is a piece of that message).
+MUST_BE_REFUSED = [
+    (["play", "-s", "equation[guess=nope]"], "unknown guess rule 'nope'"),
+    (["play", "-s", "equation[rules=nope]"], "unknown rule set 'nope'"),
+    (["play", "-s", "xgboost[model=/etc/passwd]"], "/etc/passwd: not a model folder"),
+    (["play", "-s", f"nn[model={MATERIAL['bad-zip.npz']}]"], "not a model folder"),
+    (["learn", "train", "nn", "--episodes", "0", "--out", str(ROOT / "lt-nn")], "--episodes 0"),
+    (["learn", "train", "xgboost", "--data", MATERIAL["bad-zip.npz"], "--out", str(ROOT / "lt-xgb")], "not a sweeplab data file"),
+    (["optimal", "-b", "3x3x2", "--policy", "/proc/x/y"], "--policy /proc/x/y"),
+    (["consistency-report", "--count", "1", "--budget", "1", "--out", "/proc/x"], "--out /proc/x"),
+    (["bench", "-b", "", "-n", "1"], "unknown board ''"),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), MUST_BE_REFUSED, ids=lambda a: _case_id(a, 70) if isinstance(a, list) else "")
+def test_user_mistakes_are_refused_with_exit_2_and_the_reason(args, expected):
+    runner = CliRunner()
+    with hang_guard(HANG_SECONDS), scratch_cwd():
+        result = runner.invoke(main, args, catch_exceptions=True)
+    check(result, args)
+    assert result.exit_code == 2, result.output
+    assert expected in result.output
 
 
 @pytest.mark.parametrize("args", FOUND_BY_FUZZING, ids=lambda a: _case_id(a, 70))

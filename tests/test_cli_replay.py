@@ -74,7 +74,9 @@ def test_save_position_at_the_end_is_the_position_of_the_fatal_guess(tmp_path):
 def test_save_position_before_each_guess(tmp_path):
     template = tmp_path / "pos-{move}.txt"
     log = tmp_path / "game.jsonl"
-    result = run("play", "-s", "exact", "-b", "beginner", "--seed", 2, "--save-position", template, "--log", log)
+    result = run(
+        "play", "-s", "exact", "-b", "beginner", "-r", "unsafe", "--seed", 2, "--save-position", template, "--log", log
+    )  # unsafe: the first click is a guess too (under safe it is certain)
     assert result.exit_code == 0, result.output
     guesses = [json.loads(line) for line in log.read_text().splitlines()[1:-1]]
     guesses = [g for g in guesses if not g["certain"]]

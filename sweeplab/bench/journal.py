@@ -126,8 +126,9 @@ class Journal:
     """The output directory of one run, locked for as long as the run holds it (see the module docstring).
 
     ``settings`` are what makes the run's result (JSON values keyed by option name); ``resume`` continues a run
-    found there with the same settings; ``force`` discards an unfinished run found there. ``finished`` is true when
-    the directory already holds this run, finished (nothing to play; its files are in place).
+    found there with the same settings; ``force`` discards a run found there (without it, a run found there, unfinished
+    or finished, is refused). ``finished`` is true when the directory already holds this run, finished (nothing to
+    play; its files are in place).
     """
 
     def __init__(
@@ -178,6 +179,11 @@ class Journal:
                 raise OutputError(
                     f"{self.directory} holds an unfinished run ({stored.get('command', '?')}): continue it with --resume, "
                     "or discard it and start afresh with --force"
+                )
+            if not resume:
+                raise OutputError(
+                    f"{self.directory} holds a finished run ({stored.get('command', '?')}): give another --out, "
+                    "--resume to print its summary again, or --force to replace it"
                 )
             if resume:
                 diff = _differences(old, self.settings)

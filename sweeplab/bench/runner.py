@@ -216,7 +216,7 @@ def deal(rules: Rules, root: int, index: int, first_click: int | None = None) ->
     return game
 
 
-class _Timer:
+class GameTimer:
     """A per-game CPU-time limit.
 
     In a process's main thread on Unix it arms ``ITIMER_PROF`` (process CPU time) whose signal raises
@@ -233,7 +233,7 @@ class _Timer:
         self._old: object = None
         self.deadline = math.inf
 
-    def __enter__(self) -> _Timer:
+    def __enter__(self) -> GameTimer:
         if self.limit is None:
             return self
         self.deadline = time.thread_time() + self.limit
@@ -286,7 +286,7 @@ def play_one(
     timed_out = False
     try:
         player = make(strategy, seed=strategy_seed, **(options or {}))
-        timer = _Timer(time_limit)
+        timer = GameTimer(time_limit)
         with timer:
             play(player, game, on_move=timer.check if time_limit is not None else None)
     except GameTimeout:
@@ -542,6 +542,7 @@ __all__ = [
     "BenchSpec",
     "GameResult",
     "GameTimeout",
+    "GameTimer",
     "GuessRecord",
     "Stopped",
     "WorkersFailed",

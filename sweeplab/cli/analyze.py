@@ -13,6 +13,7 @@ import click
 from sweeplab.analysis.exact import OVERHEAD_SECONDS
 from sweeplab.cli.app import EXIT_INCONSISTENT, EXIT_UNDECIDED, SECONDS, friendly_errors, main
 from sweeplab.core.errors import UndecidedError
+from sweeplab.core.numbers import count_json, count_text
 from sweeplab.core.observation import FLAGGED
 
 if TYPE_CHECKING:
@@ -49,10 +50,11 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
     flag, 0% and 100% only for certain cells (<1% and >99% for nearly certain ones); then the certain safes and
     mines, the number of layouts, any craps shoot, and the recommended move (the exact strategy's choice, with its
     chance of being safe). With --exact, every distinct exact probability p/q and its cells are listed too.
-    With --json: width, height, total_mines (the header's count), exact, error, layouts (a decimal string),
-    probabilities (rows of numbers, or "p/q" strings with --exact; null for revealed cells, 1 for flags), safe and
-    mines (lists of [x, y] certainly safe / certainly mines), craps_shoots and recommended ({"cell": [x, y],
-    "safety", "kind"}). A UTF-8 byte-order mark at the start of the file is ignored.
+    With --json: width, height, total_mines (the header's count), exact, error, layouts (a string: every digit
+    up to 30 digits, else scientific notation such as "1.2345e+4512"), probabilities (rows of numbers, or "p/q"
+    strings with --exact; null for revealed cells, 1 for flags), safe and mines (lists of [x, y] certainly safe /
+    certainly mines), craps_shoots and recommended ({"cell": [x, y], "safety", "kind"}). A UTF-8 byte-order mark
+    at the start of the file is ignored.
 
     Past --seconds the answer is an estimate (exact: false, with its error); exit status 4 when not even an
     estimate could be had in time (undecided), 3 when the position is proved inconsistent (naming a number).
@@ -85,7 +87,7 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
             "total_mines": observation.mines,
             "exact": result.exact,
             "error": result.error,
-            "layouts": str(result.layouts),
+            "layouts": count_json(result.layouts),
             "probabilities": [[value(y * board.width + x) for x in range(board.width)] for y in range(board.height)],
             "safe": [list(board.xy(c)) for c in result.safe],
             "mines": [list(board.xy(c)) for c in result.mines],
@@ -106,7 +108,7 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
             f"cells no number touches: {len(result.unconstrained)}, each a mine with p = {result.unconstrained_probability:.4f}"
         )
     layouts = "about " if not result.exact else ""
-    click.echo(f"layouts consistent with the position: {layouts}{result.layouts}")
+    click.echo(f"layouts consistent with the position: {layouts}{count_text(result.layouts)}")
     for shoot in result.craps:
         click.echo(
             f"craps shoot (no other move can inform it): {names(board.name(c) for c in shoot.cells)}; "
@@ -236,11 +238,13 @@ def consistency_report_command(count: int, budget: int, seconds: float, seed: in
     """
     from pathlib import Path
 
+    from sweeplab.cli.outputs import prepare_output, write_output
     from sweeplab.studies.consistency import comparison_report
 
+    if out:
+        prepare_output(Path(out), "--out")  # before the minutes of work, not after
     table = comparison_report(count=count, seed=seed, budget=budget, seconds=seconds)
     click.echo(table)
     if out:
         command = f"sweeplab consistency-report --count {count} --budget {budget} --seconds {seconds} --seed {seed}"
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        Path(out).write_text(f"<!-- produced by: {command} -->\n{table}\n")
+        write_output(Path(out), f"<!-- produced by: {command} -->\n{table}\n", "--out")

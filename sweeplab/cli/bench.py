@@ -35,7 +35,7 @@ SEED_HELP = (
 
 
 RESUME_HELP = "continue the run interrupted in --out (same settings; finished games are kept, the rest are played)"
-FORCE_HELP = "discard an unfinished run found in --out and start afresh"
+FORCE_HELP = "replace a run found in --out, unfinished or finished (without it, either is refused), and start afresh"
 
 
 def shell_line(parts: Sequence[object]) -> str:
@@ -286,7 +286,7 @@ def bench_command(
         if root is None:
             root = layout_set.seed or 0
     else:
-        rules = make_rules(board or "expert", rule)
+        rules = make_rules("expert" if board is None else board, rule)
         games = games or 1000
     if sets is not None and games % sets:
         raise click.BadParameter(f"{games} games do not split into {sets} equal sets", param_hint="--games/--sets")

@@ -252,6 +252,8 @@ def train_command(
     from sweeplab.bench.journal import check_writable as check_directory
 
     boards = _boards(widths, heights, densities, board, rule)
+    if kind == "nn" and episodes == 0:
+        raise LearnSetupError("--episodes 0: nn trains in episodes, give at least 1 (0 means a single pass for dqn only)")
     check_directory(out)
     log = click.echo
     if kind == "xgboost":

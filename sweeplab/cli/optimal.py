@@ -12,6 +12,8 @@ from typing import Any
 import click
 
 from sweeplab.cli.app import BOARD_HELP, EXECUTOR_CHOICE, SECONDS, executor_for, friendly_errors, main, parse_cell, strategy_list
+from sweeplab.cli.outputs import prepare_output, write_output
+from sweeplab.core.numbers import count_text
 from sweeplab.core.rules import Rules, make_rules
 
 #: Exit status when the search ran out of its budget (the project's "undecided within the budget").
@@ -150,8 +152,8 @@ def optimal_command(
     from sweeplab.analysis.optimal import OptimalSearch, SearchBudgetExceeded
 
     rules = make_rules(board, rule)
-    if policy is not None and policy.exists() and policy.is_dir():
-        raise click.BadParameter(f"{policy} is a directory", param_hint="--policy")
+    if policy is not None:
+        prepare_output(policy, "--policy")
     search = OptimalSearch(rules.width, rules.height, rules.mines, symmetry=not no_symmetry, max_layouts=max_layouts)
     if time_limit is not None:
         search.deadline = time.perf_counter() + time_limit
@@ -164,8 +166,7 @@ def optimal_command(
         click.echo(f"error: {error} ({search.stats.states:,} states searched); the value is undecided", err=True)
         sys.exit(EXIT_BUDGET)
     if tree is not None and policy is not None:
-        policy.parent.mkdir(parents=True, exist_ok=True)
-        policy.write_text(json.dumps(tree, indent=1) + "\n")
+        write_output(policy, json.dumps(tree, indent=1) + "\n", "--policy")
     data = _result_dict(result, rules)
     if as_json:
         click.echo(json.dumps(data, indent=2))
@@ -173,7 +174,7 @@ def optimal_command(
     cells = ", ".join(str(rules.board.xy(c)) for c in result.best)
     click.echo(
         f"optimal on {rules.spec()} ({rule}): {result.value.numerator}/{result.value.denominator} = "
-        f"{float(result.value):.6f} ({_percent(result.value)}), {result.wins} of {result.layouts} layouts"
+        f"{float(result.value):.6f} ({_percent(result.value)}), {count_text(result.wins)} of {count_text(result.layouts)} layouts"
     )
     click.echo(f"best first click(s): {cells}")
     click.echo(f"{result.states:,} states searched ({result.stored:,} kept) in {result.seconds:.2f} s")
@@ -289,7 +290,7 @@ def optimal_table_command(
     jobs: int | None,
     resume: bool,
 ) -> None:
-    """Issue 10's table: on every board listed, for each rule, the optimal win probability (a search per board,
+    """The optimal-play table: on every board listed, for each rule, the optimal win probability (a search per board,
     stopped after --time-limit) and each strategy's exact win probability over every layout, with its gap to optimal.
 
     Results are written after every finished task, so an interrupted run keeps them; --resume runs only the rest.
@@ -339,4 +340,4 @@ def optimal_table_command(
     plots = [name for name in ("win-density.png", "cost.png") if (out / name).exists()]
     click.echo(f"wrote {out}/" + ", ".join(["data.json", "data.csv", "table.md", *plots]))
     if biggest:
-        click.echo(f"largest board finished: {biggest[0]} ({biggest[1]:,} layouts)")
+        click.echo(f"largest board finished: {biggest[0]} ({count_text(biggest[1], grouped=True)} layouts)")

@@ -50,3 +50,28 @@ def check_regular_file(path: Path, option: str) -> None:
     check_writable(path, option)
     if path.exists() and not path.is_file():
         raise OutputError(f"{option} {path}: not a regular file; give a file name")
+
+
+def prepare_output(path: Path, option: str) -> None:
+    """Make sure, before the work starts, that ``path`` can be written at the end: refuse a folder, create the
+    missing folders above it, and prove by writing a scratch file beside it (and opening ``path`` itself, without
+    changing it, when it exists) that the file can be written. Errors name ``option`` and the reason."""
+    import tempfile
+
+    if path.is_dir():
+        raise OutputError(f"{option} {path}: is a folder; give a file name")
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OutputError(f"{option} {path}: cannot create the folder {folder} ({error.strerror or error})") from None
+    try:
+        if path.exists():
+            with path.open("a", encoding="utf-8"):
+                pass
+        else:
+            fd, probe = tempfile.mkstemp(prefix=".sweeplab-probe-", dir=folder)
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as error:
+        raise OutputError(f"{option} {path}: cannot write it ({error.strerror or error})") from None

@@ -11,7 +11,16 @@ from typing import Any
 
 import click
 
-from sweeplab.cli.app import BOARD_HELP, RULE_CHOICE, friendly_errors, main, parse_cell, strategy_list
+from sweeplab.cli.app import (
+    BOARD_HELP,
+    EXIT_UNDECIDED,
+    RULE_CHOICE,
+    SECONDS,
+    friendly_errors,
+    main,
+    parse_cell,
+    strategy_list,
+)
 from sweeplab.cli.outputs import check_writable, open_output, write_output
 from sweeplab.core.game import Game, Move
 from sweeplab.core.rules import Rules, make_rules
@@ -19,6 +28,8 @@ from sweeplab.formats.movelog import LoggedMove
 
 #: In a --save-position name, replaced by the move number: one file per guess, the position before it.
 MOVE_FIELD = "{move}"
+#: CPU seconds a game of ``play`` may take unless --time-limit says otherwise (no strategy may hang the command).
+PLAY_TIME_LIMIT = 300.0
 
 
 @main.command("strategies", short_help="List the strategies, or one strategy's options.")
@@ -80,12 +91,11 @@ def explanation_lines(move: LoggedMove) -> list[str]:
 
 
 def first_click_guess(rules: Rules) -> tuple[float | None, str]:
-    """The safety and the reason of a first click the user chose (``--first-click``), from the rule's promise."""
+    """The safety and the reason of a first click the user chose (``--first-click``) under a rule that does not
+    keep it mine-free (unsafe, hint); under safe, xp and zero it is certain, no guess."""
     if rules.first_click == "unsafe":
         return 1 - rules.mines / (rules.width * rules.height), "chosen with --first-click; the unsafe rule promises nothing"
-    if rules.first_click == "hint":
-        return None, "chosen with --first-click, after the game opened its hint"
-    return 1.0, f"chosen with --first-click; the {rules.first_click} rule keeps it mine-free"
+    return None, "chosen with --first-click, after the game opened its hint"
 
 
 @main.command("play", short_help="Play one game with a strategy and show the board.")
@@ -125,6 +135,14 @@ def first_click_guess(rules: Rules) -> tuple[float | None, str]:
     help="write the position the game ended in (for a loss, the one the fatal guess was made in) in JSMinesweeper "
     "text; with {move} in FILE, the position before each guess instead, one file per guess",
 )
+@click.option(
+    "--time-limit",
+    type=SECONDS,
+    default=PLAY_TIME_LIMIT,
+    show_default=True,
+    metavar="SECONDS",
+    help="CPU seconds the game may take; past it the game stops where it is (exit status 4), even in a long move",
+)
 @friendly_errors
 def play_command(
     strategy: str,
@@ -136,14 +154,16 @@ def play_command(
     explain: bool,
     log_path: Path | None,
     save_position: str | None,
+    time_limit: float,
 ) -> None:
     """Play one game with a strategy and print the final board.
 
     With --steps, each move says whether it was certain or a guess, and a guess's estimated chance to be safe.
     --log FILE keeps the moves for `sweeplab replay FILE`; --save-position FILE keeps a position for
-    `sweeplab analyze FILE`.
+    `sweeplab analyze FILE`. A game that runs past --time-limit CPU seconds (a strategy too slow for the board,
+    such as optimal on a board whose search is too big) stops there: the board so far is printed, with exit status 4.
     """
-    from sweeplab.bench.runner import game_seeds
+    from sweeplab.bench.runner import GameTimeout, GameTimer, game_seeds
     from sweeplab.formats.movelog import GameRecord, MoveLogWriter
     from sweeplab.formats.position import format_position
     from sweeplab.formats.render import LEGEND, render_game
@@ -206,10 +226,17 @@ def play_command(
 
     def on_move(g: Game, move: Move) -> None:
         last = player.guesses[-1] if player.guesses else None
-        made_now = last is not None and last.move == g.moves - 1 and last.cell == move.cell
+        made_now = last is not None and last.move == g.moves - 1 and last.cell == move.cell and not last.protected
         record(g, move, last if made_now else None)
 
+    def on_move_timed(g: Game, move: Move) -> None:
+        on_move(g, move)
+        timer.check(g, move)  # where no timer signal can interrupt a move, the limit is checked after each
+
+    chosen_guess = first is not None and not game.first_reveal_protected  # under safe, xp, zero: certain
     start = time.process_time()
+    timer = GameTimer(time_limit)
+    timed_out = False
     try:
         if log_stream is not None:
             writer = MoveLogWriter(log_stream, record_of_game, f"--log {log_path}")
@@ -220,10 +247,17 @@ def play_command(
             before = game.observation()
         if first is not None:
             game.reveal(first)
-            safety, why = first_click_guess(rules)
-            record(game, Move.reveal(first), None, safety, why)
-        play(player, game, on_move=on_move)
-        if writer is not None:
+            if chosen_guess:
+                safety, why = first_click_guess(rules)
+                record(game, Move.reveal(first), None, safety, why)
+            else:
+                record(game, Move.reveal(first), None)
+        try:
+            with timer:
+                play(player, game, on_move=on_move_timed)
+        except GameTimeout:
+            timed_out = not game.over
+        if writer is not None and game.over:
             writer.end(game)
     finally:
         if log_stream is not None:
@@ -232,8 +266,8 @@ def play_command(
     cpu = time.process_time() - start
     click.echo(render_game(game))
     click.echo(LEGEND)
-    guesses = len(player.guesses) + (first is not None)  # the chosen first click is logged as a guess too
-    chosen = " (one the first click chosen with --first-click)" if first is not None else ""
+    guesses = sum(1 for g in player.guesses if not g.protected) + chosen_guess  # a chosen unsafe click is a guess too
+    chosen = " (one the first click chosen with --first-click)" if chosen_guess else ""
     click.echo(
         f"{specs[0]} on {rules.spec()} ({rule}), seed {seed}: {game.state.value.upper()} after {game.moves} moves, "
         f"{guesses} guess{'es' if guesses != 1 else ''}{chosen}, 3BV {game.three_bv() if game.dealt else '-'}, "
@@ -241,6 +275,12 @@ def play_command(
     )
     if not game.rule_kept:
         click.echo(f"the {rule} rule could not be met: {game.rule_failure}")
+    if timed_out:
+        click.echo(
+            f"stopped: the game ran past --time-limit {time_limit:g} s of CPU after {game.moves} moves, unfinished "
+            "(give a larger --time-limit, or a smaller board)",
+            err=True,
+        )
     if save_position is not None and not per_guess:
         write_output(Path(save_position), format_position(game.observation()), "--save-position")
         which = "the fatal guess was made in it" if game.state.value == "lost" else "the end of the game"
@@ -250,3 +290,5 @@ def play_command(
         click.echo(f"saved {len(saved)} position{plural}, the one before each guess, as {save_position}")
     if log_path is not None:
         click.echo(f"moves logged to {log_path} (show them again with `sweeplab replay {log_path} --steps`)")
+    if timed_out:
+        raise SystemExit(EXIT_UNDECIDED)

@@ -345,6 +345,13 @@ class Game:
         return self._rule_failure
 
     @property
+    def first_reveal_protected(self) -> bool:
+        """True while no cell has been revealed yet and the rule promises the first reveal is not a mine (``safe``,
+        ``xp`` and ``zero`` deal around it or move the mine away): that reveal is certain, not a guess. False for
+        a game on a given layout (nothing is dealt or moved) and under ``unsafe`` and ``hint``."""
+        return self.first_click is None and not self._fixed and self.rules.first_click in ("safe", "xp", "zero")
+
+    @property
     def dealt(self) -> bool:
         """True once the mine layout exists (for ``safe`` and ``zero`` only after the first reveal)."""
         return self._mine is not None

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from sweeplab.core.errors import whole_number
 from sweeplab.learn.data import BoardRange, Collected, DataError, Dataset, boards_manifest, collect
 from sweeplab.learn.features import FEATURE_NAMES
 from sweeplab.learn.models import ModelError, write_card
@@ -143,7 +144,9 @@ def train_nn(
 
     Episode 1's games are the Manhattan version's (or ``first``, a data set from ``sweeplab learn data``).
     Episode ``e`` plays games ``(e-1)*games`` to ``e*games-1`` of root seed ``seed``, so no two episodes share a layout.
+    ``episodes`` must be at least 1 (:class:`~sweeplab.core.errors.ArgumentError` otherwise).
     """
+    whole_number(episodes, "episodes", minimum=1)
     torch = set_deterministic(seed)
     boards = boards or BoardRange()
     model = torch_model(nn_sizes(len(FEATURE_NAMES)), NN_ACTIVATIONS)

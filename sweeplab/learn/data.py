@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import random
 import time
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -130,7 +131,7 @@ class Dataset:
                 return cls(data["x"], data["y"], data["game"], tuple(str(n) for n in data["names"]))
         except FileNotFoundError:
             raise DataError(f"{path}: no such data file; make one with `sweeplab learn data --out {path}`") from None
-        except (OSError, ValueError, KeyError) as error:
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
             raise DataError(f"{path}: not a sweeplab data file (npz with x, y, game, names): {error}") from None
 
     @classmethod

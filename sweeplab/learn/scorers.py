@@ -4,6 +4,7 @@ model folder (:func:`load_scorer`); the players and the trainers both import thi
 from __future__ import annotations
 
 import importlib.util
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,7 +113,7 @@ def load_nn(folder: Path, card: dict) -> ClassifierScorer:
     _check_columns(card, folder)
     try:
         network = Network.load(folder / "model.npz")
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
         raise ModelError(f"{folder / 'model.npz'}: cannot load the network ({error})") from None
     return ClassifierScorer("nn", card, network, card.get("probability", "dsscsp"))
 
@@ -148,7 +149,7 @@ def load_dqn(folder: Path, card: dict) -> DQNScorer:
         network = Network.load(folder / "model.npz")
         coefficients = tuple(float(c) for c in network.meta["coefficients"])
         side = int(network.meta["side"])
-    except (OSError, ValueError, KeyError) as error:
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
         raise ModelError(f"{folder / 'model.npz'}: cannot load the Q-network ({error})") from None
     return DQNScorer("dqn", card, network, coefficients, side)  # type: ignore[arg-type]
 

@@ -46,6 +46,43 @@ class Explanation:
         return self.text
 
 
+class LazyExplanation(Explanation):
+    """An :class:`Explanation` worked out when it is first read (its text or figures), for a strategy whose
+    explanation takes time that a benchmark, which never reads it, should not pay. ``build`` makes it once; a
+    pickled copy is a plain :class:`Explanation`."""
+
+    def __init__(self, build: Callable[[], Explanation]) -> None:  # no super().__init__: nothing is known yet
+        object.__setattr__(self, "_build", build)
+        object.__setattr__(self, "_made", None)
+
+    def _explanation(self) -> Explanation:
+        made: Explanation | None = self.__dict__["_made"]
+        if made is None:
+            made = self.__dict__["_build"]()
+            object.__setattr__(self, "_made", made)
+            object.__setattr__(self, "_build", None)  # drop what the builder held (a position, its analysis)
+        return made
+
+    @property  # type: ignore[override]
+    def text(self) -> str:
+        return self._explanation().text
+
+    @property  # type: ignore[override]
+    def figures(self) -> dict[str, Any]:
+        return self._explanation().figures
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Explanation) and (self.text, self.figures) == (other.text, other.figures)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LazyExplanation(text={self.text!r}, figures={self.figures!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Explanation, (self.text, self.figures))
+
+
 @dataclass
 class Guess:
     """A move made without certainty: the cell, its kind, the strategy's estimated chance it is safe, and
@@ -57,6 +94,9 @@ class Guess:
     outcome: bool | None = None
     move: int = 0
     explanation: Explanation | None = None
+    protected: bool = False
+    """True for a first reveal the first-click rule keeps mine-free (``safe``, ``xp``, ``zero``): the strategy
+    recorded it as a guess, but it was certain (:func:`play_move` sets ``safety`` to 1.0 and reports it as no guess)."""
 
 
 class Strategy(ABC):
@@ -125,8 +165,11 @@ def play_move(strategy: Strategy, game: Game) -> tuple[Move, Guess | None]:
     """Let ``strategy`` make one move in ``game`` (still being played): (the move, its guess record or None).
 
     An illegal move raises :class:`StrategyError` naming the strategy and the move; a guess gets its outcome and
-    joins ``strategy.guesses``. :func:`play` is this in a loop; the web UI's "step" calls it once.
+    joins ``strategy.guesses``. A first reveal the rule keeps mine-free is certain: its record (kept in
+    ``strategy.guesses``, for the counts that skip it) is marked ``protected`` with safety 1.0, and it is returned
+    as no guess. :func:`play` is this in a loop; the web UI's "step" calls it once.
     """
+    protected = game.first_reveal_protected
     move = strategy.choose(game.observation())
     try:
         game.apply(move)
@@ -138,7 +181,10 @@ def play_move(strategy: Strategy, game: Game) -> tuple[Move, Guess | None]:
         if move.kind == "reveal" and move.cell == pending.cell:
             pending.outcome = game.state is not GameState.LOST
             strategy.guesses.append(pending)
-            recorded = pending
+            if protected:
+                pending.protected, pending.safety = True, 1.0
+            else:
+                recorded = pending
         strategy.pending_guess = None
     return move, recorded
 

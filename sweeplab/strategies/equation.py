@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from sweeplab.analysis.constraints import constraints_from
 from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation
-from sweeplab.strategies.base import Strategy
+from sweeplab.strategies.base import Strategy, StrategyError
 from sweeplab.strategies.studholme import simplify
 
 #: How EquationStrategy guesses when nothing is certain: "random" (the default) or PGMS's min-max rule.
@@ -107,9 +107,9 @@ class EquationStrategy(Strategy):
     def __init__(self, seed: int | None = None, guess: str = "random", rules: str = "subset") -> None:
         super().__init__(seed)
         if guess not in GUESS_RULES:
-            raise ValueError(f"unknown guess rule {guess!r}: choose one of {', '.join(GUESS_RULES)}")
+            raise StrategyError(f"unknown guess rule {guess!r}: choose one of {', '.join(GUESS_RULES)}")
         if rules not in RULE_SETS:
-            raise ValueError(f"unknown rule set {rules!r}: choose one of {', '.join(RULE_SETS)}")
+            raise StrategyError(f"unknown rule set {rules!r}: choose one of {', '.join(RULE_SETS)}")
         self.guess_rule = guess
         self.rule_set = rules
 

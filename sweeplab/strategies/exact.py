@@ -12,7 +12,7 @@ from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, Probabilit
 from sweeplab.analysis.single_point import obvious
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, Observation
-from sweeplab.strategies.base import Strategy
+from sweeplab.strategies.base import Explanation, LazyExplanation, Strategy
 
 TIE = 1e-12  # probabilities closer than this are treated as equal
 
@@ -45,6 +45,66 @@ def best_guess(observation: Observation, result: Probabilities) -> int:
     """The covered cell with the lowest mine probability, ties (within ``TIE``) broken by :func:`preferred_cell`."""
     _, candidates = result.lowest(TIE)
     return preferred_cell(observation, candidates)
+
+
+def tie_break(observation: Observation, candidates: list[int], cell: int) -> str:
+    """Which rule of :func:`preferred_cell` picked ``cell`` among equally safe ``candidates``, in words."""
+    if len(candidates) == 1:
+        return "none needed: no other cell is as safe"
+    board, view = observation.board, observation.view
+    border = board.border
+    place = border[cell]
+    pool = [c for c in candidates if border[c] == place]
+    where = ("corner", "edge cell", "inside cell")[place]
+    article = "a" if place == 0 else "an"
+    if len(pool) == 1:
+        return f"corners first, then edges: the only {where} among them"
+
+    def covered(c: int) -> int:
+        return sum(1 for n in board.neighbours[c] if view[n] == COVERED)
+
+    most = covered(cell)
+    if sum(1 for c in pool if covered(c) == most) == 1:
+        return f"{article} {where}, then the most covered neighbours: {most}"
+    return f"{article} {where} with {most} covered neighbours, as are others: the lowest cell index"
+
+
+def explain_guess(observation: Observation, result: Probabilities, cell: int) -> Explanation:
+    """Why the exact strategy guesses ``cell``: the safest covered cell, its chance to be safe, how many cells
+    were as safe, the tie-break that decided among them, and the runner-up (the safest other cell)."""
+    name = observation.board.name
+    p, candidates = result.lowest(TIE)
+    safety = 1.0 - result.probability(cell)
+    rest = [(q, cells) for q, cells in result.supercells() if cell not in cells and q > p + TIE]
+    shared = result.unconstrained_probability
+    if shared is not None and result.unconstrained and shared > p + TIE:
+        rest.append((shared, result.unconstrained))
+    others = [c for c in candidates if c != cell]
+    if others:  # another cell as safe: the runner-up is the one the tie-break would have taken next
+        runner = preferred_cell(observation, others)
+    elif rest:
+        runner = min(rest, key=lambda t: t[0])[1][0]
+        runner = preferred_cell(observation, [c for q, cs in rest if q <= result.probability(runner) + TIE for c in cs])
+    else:
+        runner = None
+    broke = tie_break(observation, candidates, cell)
+    text = f"the safest covered cell: {name(cell)}, {safety:.2%} safe"
+    if len(candidates) > 1:
+        tied = len(candidates) - 1
+        text += f" (as {'is 1 other' if tied == 1 else f'are {tied} others'}; tie-break: {broke})"
+    if runner is not None:
+        text += f"; runner-up {name(runner)}, {1.0 - result.probability(runner):.2%} safe"
+    figures = {
+        "cell": observation.board.xy(cell),
+        "safety": safety,
+        "tied": len(candidates),
+        "tie_break": broke,
+        "runner_up": None
+        if runner is None
+        else {"cell": observation.board.xy(runner), "safety": 1.0 - result.probability(runner)},
+        "exact": result.exact,
+    }
+    return Explanation(text, figures)
 
 
 def recommend(observation: Observation, result: Probabilities) -> tuple[int, float, str]:
@@ -88,7 +148,7 @@ class ExactStrategy(Strategy):
     Ties go to corners, then edges, then the cell with most covered neighbours (so the opening move is the
     top-left corner). Certain mines are not flagged: the engine counts them without flags, and a flag is a
     wasted move. Guesses are logged as "first", "educated" (a frontier cell) or "unconstrained", with the
-    exact probability of success.
+    exact probability of success and an explanation (:func:`explain_guess`: the safety, the tie-break, the runner-up).
 
     Before each full analysis it runs the single-point pass (:func:`sweeplab.analysis.single_point.obvious`) with
     the mines proved earlier in the game, and plays what that frees without analysing: a speed-up that changes
@@ -129,4 +189,5 @@ class ExactStrategy(Strategy):
 
     def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
         cell = best_guess(observation, result)
-        return self.guess(observation, cell, guess_kind(observation, result, cell), 1 - result.probability(cell))
+        explanation = LazyExplanation(lambda: explain_guess(observation, result, cell))  # free unless read
+        return self.guess(observation, cell, guess_kind(observation, result, cell), 1 - result.probability(cell), explanation)

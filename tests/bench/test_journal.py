@@ -81,7 +81,10 @@ def test_a_finished_run_is_not_played_again(tmp_path):
     assert record["finished"] and record["files"] == ["bench.json"] and record["wall_seconds"] == 0.1
     with Journal(tmp_path, SETTINGS, resume=True) as journal:
         assert journal.finished and journal.files == [tmp_path / "bench.json"]
-    with Journal(tmp_path, SETTINGS) as journal:  # without --resume: a new run in its place
+    with pytest.raises(OutputError, match=r"holds a finished run .*--force to replace it"):
+        Journal(tmp_path, SETTINGS)  # without --resume or --force: never overwritten unasked
+    assert json.loads((tmp_path / "run.json").read_text())["finished"]
+    with Journal(tmp_path, SETTINGS, force=True) as journal:  # --force: a new run in its place
         assert not journal.finished
 
 

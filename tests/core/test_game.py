@@ -287,3 +287,13 @@ def test_repr_and_str_never_show_the_layout_while_playing():
     game.reveal(2)
     assert repr(game) == "<Game 4x2x2 unsafe, seed 3: lost, 3 moves>"
     assert str(game) == game.render() == "  0123\n0 .1@F\n1 .1##"
+
+
+def test_the_first_reveal_is_protected_only_where_the_rule_promises_it():
+    for rule, protected in (("safe", True), ("xp", True), ("zero", True), ("unsafe", False), ("hint", False)):
+        game = Game(Rules(9, 9, 10, rule), seed=3)
+        assert game.first_reveal_protected is protected, rule
+        game.reveal(next(c for c, v in enumerate(game.observation().view) if v < 0))
+        assert game.first_reveal_protected is False, rule
+    on_a_layout = Game(Rules(3, 3, 1, "safe"), layout=[0])  # nothing is dealt or moved: the click can hit it
+    assert on_a_layout.first_reveal_protected is False

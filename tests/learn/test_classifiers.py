@@ -55,3 +55,10 @@ def test_network_accepts_a_first_batch_from_a_data_file(data):
 
 def test_scores_of_no_rows_are_not_measured_rather_than_nan():
     assert scores(np.array([]), np.array([])) == {"rows": 0, "accuracy": None, "log_loss": None, "mine_rate": None}
+
+
+def test_train_nn_refuses_zero_episodes_naming_them():
+    from sweeplab.core.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="episodes must be at least 1, not 0"):
+        train_nn(0, 1)

@@ -89,3 +89,24 @@ def test_the_pass_changes_no_guess_on_any_board(width, height, density, rule, se
     finally:
         cls.single_point = True
     assert seen[True] == seen[False]
+
+
+def test_a_guess_is_explained_by_its_safety_the_tie_break_and_the_runner_up():
+    observation = parse_position("3x3x2\n1HH\nHHH\nHHH\n")  # the five cells off the 1 are each a mine with p = 1/5
+    move = exact.ExactStrategy(seed=0).choose(observation)
+    result = Analyzer().analyze_patiently(observation)
+    explanation = exact.explain_guess(observation, result, move.cell)
+    figures = explanation.figures
+    assert observation.board.xy(move.cell) == (2, 0) == figures["cell"]
+    assert figures["safety"] == pytest.approx(0.8) and figures["tied"] == 5
+    assert figures["tie_break"] == "a corner with 3 covered neighbours, as are others: the lowest cell index"
+    assert figures["runner_up"] == {"cell": (0, 2), "safety": pytest.approx(0.8)}
+    assert explanation.text.startswith("the safest covered cell: (2, 0), 80.00% safe (as are 4 others; tie-break: a corner")
+
+
+def test_a_unique_safest_cell_names_the_next_safest_as_runner_up():
+    observation = parse_position("6x4x6\n001HHH\n222HHH\nHH22HH\nHHHHHH\n")  # from a real game (seed 1 of 6x4x6)
+    move = exact.ExactStrategy(seed=0).choose(observation)
+    explanation = exact.explain_guess(observation, Analyzer().analyze_patiently(observation), move.cell)
+    assert explanation.text == "the safest covered cell: (1, 3), 96.43% safe; runner-up (2, 3), 78.57% safe"
+    assert explanation.figures["tied"] == 1 and explanation.figures["tie_break"] == "none needed: no other cell is as safe"

@@ -38,11 +38,15 @@ def read_card(folder: Path) -> dict[str, Any]:
     """The card of a model folder; :class:`ModelError` names the folder when there is none or it is not JSON."""
     path = Path(folder) / CARD
     try:
-        card: dict[str, Any] = json.loads(path.read_text())
-    except FileNotFoundError:
+        card: Any = json.loads(path.read_text())
+    except (FileNotFoundError, NotADirectoryError):
         raise ModelError(f"{folder}: not a model folder (no {CARD}); train one with `sweeplab learn train`") from None
-    except json.JSONDecodeError as error:
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise ModelError(f"{path}: not valid JSON ({error})") from None
+    except OSError as error:
+        raise ModelError(f"{path}: cannot be read ({error.strerror or error})") from None
+    if not isinstance(card, dict):
+        raise ModelError(f"{path}: not a model card (a JSON object)")
     return card
 
 

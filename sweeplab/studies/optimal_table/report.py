@@ -7,6 +7,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+from sweeplab.core.numbers import count_text
 from sweeplab.studies.optimal_table.boards import BEST_CLICK, Board, load
 
 
@@ -57,7 +58,7 @@ def rule_table(data: dict[str, Any], rule: str) -> str:
     for b in boards:
         first = next(r for r in rows if r["board"] == b)
         opt = by.get((b, "optimal"))
-        cells = [b, f"{first['density']:.3f}", f"{first['layouts']:,}", _optimal_cell(opt), _clicks(opt)]
+        cells = [b, f"{first['density']:.3f}", count_text(first["layouts"], grouped=True), _optimal_cell(opt), _clicks(opt)]
         cells += [_cell(by.get((b, s))) for s in players]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
@@ -74,7 +75,7 @@ def cost_table(data: dict[str, Any]) -> str:
     for b in boards:
         mine = [by.get((b, rule)) for rule in rules]
         present = [r for r in mine if r is not None]
-        cells = [b, f"{present[0]['layouts']:,}"]
+        cells = [b, count_text(present[0]["layouts"], grouped=True)]
         for r in mine:
             if r is None:
                 cells.append("-")
@@ -293,8 +294,8 @@ def section(results: Path) -> str:
         cost = search_cost(data)
         slow = max((v[2], b) for b, v in cost.items() if v[3])
         parts.append(
-            f"Largest board finished under every rule: {biggest[0]} ({biggest[1]:,} layouts); the longest search "
-            f"finished: {slow[1]} ({slow[0]:.0f} s, {cost[slow[1]][1]:,} states).\n"
+            f"Largest board finished under every rule: {biggest[0]} ({count_text(biggest[1], grouped=True)} layouts); "
+            f"the longest search finished: {slow[1]} ({slow[0]:.0f} s, {cost[slow[1]][1]:,} states).\n"
         )
     steps = growth(data)
     if steps:

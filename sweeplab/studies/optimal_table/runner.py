@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from sweeplab.core.numbers import count_text
 from sweeplab.core.rules import Rules
 from sweeplab.studies.optimal_table.boards import (
     BEST_CLICK,
@@ -190,7 +191,7 @@ def plan(settings: Settings, done: Sequence[dict[str, Any]]) -> tuple[list[Task]
                 for rule in todo:
                     for name in (player, player + BEST_CLICK) if rule == "zero" else (player,):
                         row = _base(board, rule, name)
-                        note = f"not evaluated: {board.layouts:,} layouts, cap {settings.cap(player):,}"
+                        note = f"not evaluated: {count_text(board.layouts, grouped=True)} layouts, cap {settings.cap(player):,}"
                         row.update(status="skipped", note=note)
                         skipped.append(row)
                 continue

@@ -1,0 +1,51 @@
+"""``sweeplab analyze`` and ``consistency-report``: huge layout counts, and the output place checked before the work."""
+
+import json
+
+from click.testing import CliRunner
+
+from sweeplab.cli import main
+from sweeplab.core.numbers import parse_count
+
+
+def hidden_board(tmp_path, width, height, mines):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{width}x{height}x{mines}\n" + ("H" * width + "\n") * height)
+    return str(path)
+
+
+def test_a_layout_count_past_python_s_digit_limit_is_printed_in_scientific_notation(tmp_path):
+    position = hidden_board(tmp_path, 256, 256, 20000)  # C(65536, 20000): 17,507 digits
+    text = CliRunner().invoke(main, ["analyze", position])
+    assert text.exit_code == 0, text.output
+    assert "layouts consistent with the position: 8.1383e+17506" in text.output
+    as_json = CliRunner().invoke(main, ["analyze", position, "--json"])
+    assert as_json.exit_code == 0, as_json.output
+    layouts = json.loads(as_json.output)["layouts"]
+    assert layouts == "8.1383e+17506" and parse_count(layouts).bit_length() > 58_000
+
+
+def test_a_short_layout_count_keeps_every_digit(tmp_path):
+    position = hidden_board(tmp_path, 9, 9, 10)  # C(81, 10) = 1,878,392,407,320
+    text = CliRunner().invoke(main, ["analyze", position])
+    assert "layouts consistent with the position: 1878392407320" in text.output
+    as_json = CliRunner().invoke(main, ["analyze", position, "--json"])
+    assert json.loads(as_json.output)["layouts"] == "1878392407320"
+
+
+def test_consistency_report_refuses_an_unwritable_out_before_any_work(monkeypatch):
+    def no_work(**kwargs):
+        raise AssertionError("the report was computed before --out was checked")
+
+    monkeypatch.setattr("sweeplab.studies.consistency.comparison_report", no_work)
+    result = CliRunner().invoke(main, ["consistency-report", "--out", "/proc/x"])
+    assert result.exit_code == 2, result.output
+    assert "--out /proc/x: cannot write it" in result.output
+
+
+def test_consistency_report_creates_the_folder_of_out(tmp_path, monkeypatch):
+    monkeypatch.setattr("sweeplab.studies.consistency.comparison_report", lambda **kwargs: "| table |")
+    out = tmp_path / "new" / "report.md"
+    result = CliRunner().invoke(main, ["consistency-report", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text().endswith("| table |\n")
