@@ -497,6 +497,7 @@ MUST_BE_REFUSED = [
     (["optimal", "-b", "3x3x2", "--policy", "/proc/x/y"], "--policy /proc/x/y"),
     (["consistency-report", "--count", "1", "--budget", "1", "--out", "/proc/x"], "--out /proc/x"),
     (["bench", "-b", "", "-n", "1"], "unknown board ''"),
+    (["optimal", "-b", "256x256x20000"], "has 8.1383e+17506 layouts"),
 ]
 
 

@@ -33,6 +33,7 @@ from typing import Any
 from sweeplab.analysis.dealing import RULES, dealt_layouts, layout_masks, symmetries, xp_move, zero_keeps_neighbours
 from sweeplab.analysis.gametree import KERNEL, InformationSearch, SearchBudgetExceeded, SearchError, Stats
 from sweeplab.core.geometry import Board
+from sweeplab.core.numbers import count_text
 from sweeplab.core.rules import Rules
 
 __all__ = [
@@ -131,8 +132,8 @@ class OptimalSearch(InformationSearch):
         self.total = math.comb(board.cells, mines)
         if self.total > max_layouts:
             raise SearchError(
-                f"{width}x{height} with {mines} mines has {self.total:,} layouts, more than the {max_layouts:,} this "
-                "search keeps in memory"
+                f"{width}x{height} with {mines} mines has {count_text(self.total, grouped=True)} layouts, more than the "
+                f"{max_layouts:,} this search keeps in memory"
             )
         self.symmetry = symmetry
         super().__init__(board, mines, symmetries(board) if symmetry else [tuple(range(board.cells))], kernel)

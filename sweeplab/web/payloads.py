@@ -11,6 +11,7 @@ from typing import Any
 from sweeplab.analysis.constraints import constraints_from
 from sweeplab.analysis.exact import Budget, Probabilities, analyze
 from sweeplab.core.geometry import Board
+from sweeplab.core.numbers import count_json
 from sweeplab.core.observation import COVERED, Observation
 from sweeplab.formats.position import format_position
 from sweeplab.strategies.base import Guess
@@ -80,7 +81,7 @@ def analysis_payload(observation: Observation, result: Probabilities | None = No
         "mines_left": observation.mines_left,
         "exact": result.exact,
         "error": result.error,
-        "layouts": str(result.layouts),
+        "layouts": count_json(result.layouts),
         "probabilities": probabilities,
         "safe": cells_xy(board, result.safe),
         "mines": cells_xy(board, result.mines),
