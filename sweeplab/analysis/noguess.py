@@ -10,27 +10,28 @@ the web helper deal ``noguess`` games with it.
 
 How a layout is dealt (:func:`deal_noguess`), and what that does to the distribution:
 
-1. Deal as ``zero`` does: the mines uniformly among the cells outside the click's neighbourhood.
-2. Play it from the click with certain cells only. When the play gets stuck, repair the layout, JSMinesweeper-style,
-   rather than throw it away: take the stuck frontier cell a player would guess (the lowest mine probability; ties
-   by the generator) and one of its revealed neighbours (the one with the fewest mines around it). If the guessed
-   cell is a mine, move that mine; else move a mine from around that neighbour. A mine always goes to a random
-   covered cell that no revealed cell touches (far from the revealed area, so no shown number changes there),
-   only when none is left to a covered cell away from that neighbour. Then play on from the same revealed cells,
-   their numbers updated. Each repair ends in at most nine moves (once the neighbour has no mine around it, it
-   shows the guessed cell safe), and each revealed at least one cell.
+1. Draw a layout as ``zero`` does (the mines uniformly among the cells outside the click's neighbourhood) and play
+   it from the click with certain cells only. Keep it if that clears the board; else draw again, up to
+   :data:`UNIFORM_ATTEMPTS` times. A layout kept here is a uniform draw among the ``zero`` layouts that clear
+   without a guess (rejection sampling: the distribution is exact). On the presets this is the only step ever
+   needed: one layout in three to ten clears (fewer from a corner), each try takes milliseconds.
+2. Only when all of those got stuck (a board too dense for a uniform draw to clear) are layouts repaired,
+   JSMinesweeper-style, rather than thrown away: when the play gets stuck, take the stuck frontier cell a player
+   would guess (the lowest mine probability; ties by the generator) and one of its revealed neighbours (the one
+   with the fewest mines around it). If the guessed cell is a mine, move that mine; else move a mine from around
+   that neighbour. A mine goes to a random covered cell that no revealed cell touches (far from the revealed area,
+   so no shown number changes there), only when none is left to a covered cell away from that neighbour. Then play
+   on from the same revealed cells, their numbers updated. Each repair ends in at most nine moves (once the
+   neighbour has no mine around it, it shows the guessed cell safe), and each reveals at least one cell.
 3. A repaired layout is played again from the click alone (the numbers shown earlier changed, so the play that
    led to it proves nothing); if it gets stuck, the repairs go on from there. Only a layout that this play from
-   scratch clears is returned: every returned layout is verified.
-4. A layout that cannot be repaired (more than :data:`MOVES_PER_ATTEMPT` moves, or no cell to move a mine to) is
-   rejected and a fresh one dealt, at most :data:`MAX_ATTEMPTS` times; then the dealer gives up and says so
-   (the game's ``rule_kept`` is False; only boards too dense to clear without guessing get there).
+   scratch clears is returned: every returned layout, drawn or repaired, is verified.
+4. A layout that cannot be repaired (more than :data:`MOVES_PER_ATTEMPT` moves, or no cell to move a mine to, as in
+   a 50/50 between the last two covered cells) is rejected and a fresh one repaired, at most
+   :data:`REPAIR_ATTEMPTS` times; then the dealer gives up and says so (the game's ``rule_kept`` is False).
 
-The moves shift mines from where the play got stuck to the cells seen last, so the density near the click is a
-little lower and far from it a little higher than under ``zero``, and fewer 50/50 patterns survive anywhere: the
-layouts are sensible no-guess boards, not a uniform draw among them. ``repair=False`` gives that uniform draw (every
-stuck layout rejected: uniform among the ``zero`` layouts that clear without a guess), which is fine on small boards
-and far too slow for expert, where few uniform layouts clear without a guess.
+Repaired layouts are sensible no-guess boards but not a uniform draw among them: the moves shift mines from where
+the play got stuck to the cells seen last. The report says which kind a layout is (``repaired``).
 
 Every random choice uses the generator passed in, and an analysis is bounded by partial states, never by the
 clock (:data:`NOGUESS_BUDGET`), so a seed deals the same layout on every machine.
@@ -56,8 +57,13 @@ from sweeplab.core.rules import Rules, register_dealer
 #: clock would make a seed's layout depend on the machine). A position past it counts as stuck, and is repaired.
 NOGUESS_BUDGET = Budget(seconds=600.0)
 
-#: Layouts dealt at most before the dealer gives up.
-MAX_ATTEMPTS = 50
+#: Layouts drawn uniformly (as ``zero`` deals them) and kept only if they clear, before repairs start. On the
+#: presets from a corner at least one in ten clears (``results/noguess/generation.csv``), so a hundred failures in a
+#: row (odds about 3e-5 on expert) leave only boards too dense for a uniform draw to the repairs.
+UNIFORM_ATTEMPTS = 100
+
+#: Layouts repaired at most, after the uniform draws, before the dealer gives up.
+REPAIR_ATTEMPTS = 50
 
 #: Mine moves one layout may take before it is rejected.
 MOVES_PER_ATTEMPT = 400
@@ -69,7 +75,8 @@ TIE = 1e-12  # mine probabilities closer than this are equal when the guessed ce
 class NoGuessReport:
     """What one no-guess deal did: whether it ``kept`` the promise (a verified layout), ``seconds`` of work,
     ``attempts`` (layouts dealt; ``rejected`` of them thrown away), ``moves`` (mines moved in all), ``analyses``
-    (full exact analyses run) and, when not kept, the ``failure`` in words."""
+    (full exact analyses run), whether the layout returned was ``repaired`` (False: a uniform draw, unchanged) and,
+    when not kept, the ``failure`` in words."""
 
     kept: bool
     seconds: float
@@ -77,6 +84,7 @@ class NoGuessReport:
     rejected: int
     moves: int
     analyses: int
+    repaired: bool = False
     failure: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -239,15 +247,21 @@ def _deal_zero(rules: Rules, click: int, rng: random.Random) -> list[int]:
 
 
 def deal_noguess(
-    rules: Rules, click: int, rng: random.Random, *, repair: bool = True, max_attempts: int = MAX_ATTEMPTS
+    rules: Rules,
+    click: int,
+    rng: random.Random,
+    *,
+    uniform_attempts: int = UNIFORM_ATTEMPTS,
+    repair_attempts: int = REPAIR_ATTEMPTS,
 ) -> tuple[list[int], NoGuessReport]:
     """A layout for ``rules`` that opens at ``click`` and is cleared from there by certain cells alone, and a
-    :class:`NoGuessReport`. ``repair=False`` rejects every stuck layout instead of repairing it (see the module
-    docstring). When no layout is found in ``max_attempts``, the last one dealt comes back with ``kept`` False.
+    :class:`NoGuessReport`: first up to ``uniform_attempts`` layouts drawn as ``zero`` deals them, each kept only
+    if it clears (a uniform draw among the no-guess layouts), then up to ``repair_attempts`` layouts repaired (see
+    the module docstring). When none clears, the last one comes back with ``kept`` False.
 
     >>> mines, report = deal_noguess(Rules(9, 9, 10, "noguess"), 40, random.Random(1))
-    >>> len(mines), report.kept, solve_certain(Rules(9, 9, 10, "noguess"), mines, 40)
-    (10, True, ())
+    >>> len(mines), report.kept, report.repaired, solve_certain(Rules(9, 9, 10, "noguess"), mines, 40)
+    (10, True, False, ())
     """
     start = time.perf_counter()
     board = rules.board
@@ -259,10 +273,11 @@ def deal_noguess(
             f"{rules.mines} mines leave no room to keep {board.name(click)} and its neighbours mine-free on a "
             f"{rules.width}x{rules.height} board, so only the click was kept safe"
         )
-        return mines, NoGuessReport(False, time.perf_counter() - start, 1, 1, 0, 0, failure)
+        return mines, NoGuessReport(False, time.perf_counter() - start, 1, 1, 0, 0, False, failure)
     moves = analyses = rejected = 0
-    mines = []
-    for _attempt in range(max_attempts):
+    mines: list[int] = []
+    for attempt in range(uniform_attempts + repair_attempts):
+        repair = attempt >= uniform_attempts
         mines = _deal_zero(rules, click, rng)
         play = _Play(rules, mines, click)
         repairer = _Repairer(play, rng)
@@ -275,8 +290,8 @@ def deal_noguess(
             if cleared:
                 mines = [c for c in range(board.cells) if play.mine[c]]
                 if fresh:
-                    report = NoGuessReport(True, time.perf_counter() - start, rejected + 1, rejected, moves, analyses)
-                    return mines, report
+                    seconds = time.perf_counter() - start
+                    return mines, NoGuessReport(True, seconds, rejected + 1, rejected, moves, analyses, moved > 0)
                 play = _Play(rules, mines, click)  # verify from scratch
                 repairer = _Repairer(play, rng)
                 fresh = True
@@ -288,8 +303,10 @@ def deal_noguess(
             fresh = False
         mines = [c for c in range(board.cells) if play.mine[c]]
         rejected += 1
-    failure = f"no layout that clears without guessing was found in {max_attempts} attempts ({moves} mines moved)"
-    return mines, NoGuessReport(False, time.perf_counter() - start, max_attempts, rejected, moves, analyses, failure)
+    attempts = uniform_attempts + repair_attempts
+    failure = f"no layout that clears without guessing was found in {attempts} attempts ({moves} mines moved)"
+    seconds = time.perf_counter() - start
+    return mines, NoGuessReport(False, seconds, attempts, rejected, moves, analyses, False, failure)
 
 
 register_dealer("noguess", deal_noguess)

@@ -65,11 +65,13 @@ def test_small_layouts_clear_without_guessing_by_brute_force(width, height, coun
     rules = Rules(width, height, count, "noguess")
     click = rules.board.index(x, y)
     for seed in range(6):
-        mines, report = deal_noguess(rules, click, random.Random(seed), repair=repair)
+        attempts = {"uniform_attempts": 0} if repair else {"uniform_attempts": 10_000, "repair_attempts": 0}
+        mines, report = deal_noguess(rules, click, random.Random(seed), **attempts)
         assert report.kept and len(set(mines)) == count
         assert opens_at(rules, set(mines), click)
         assert brute_force_clears(width, height, set(mines), click), (seed, sorted(mines))
         assert report.attempts == report.rejected + 1
+        assert report.repaired == (report.moves > 0)  # only repairs move mines
         if not repair:
             assert report.moves == 0
 
@@ -121,7 +123,7 @@ def test_a_board_too_dense_to_open_keeps_the_click_safe_and_says_so():
 
 def test_a_dealer_that_gives_up_says_so():
     rules = make_rules("expert", "noguess")
-    mines, report = deal_noguess(rules, 0, random.Random(3), repair=False, max_attempts=1)
+    mines, report = deal_noguess(rules, 0, random.Random(3), uniform_attempts=1, repair_attempts=0)
     assert not report.kept and report.rejected == 1 and report.attempts == 1
     assert "1 attempts" in (report.failure or "") and len(mines) == 99
     assert solve_certain(rules, mines, 0)  # it really is stuck somewhere
@@ -130,7 +132,7 @@ def test_a_dealer_that_gives_up_says_so():
 def test_the_report_reads_as_a_dict():
     _, report = deal_noguess(make_rules("beginner", "noguess"), 0, random.Random(0))
     data = report.as_dict()
-    assert set(data) == {"kept", "seconds", "attempts", "rejected", "moves", "analyses", "failure"}
+    assert set(data) == {"kept", "seconds", "attempts", "rejected", "moves", "analyses", "repaired", "failure"}
     assert data["kept"] and data["seconds"] >= 0
 
 
