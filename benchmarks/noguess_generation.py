@@ -45,7 +45,8 @@ METHODS = {
 
 FIELDS = [
     "board", "click", "method", "deals", "median_s", "p90_s", "max_s", "layouts_dealt", "rejected", "mines_moved",
-    "analyses", "kept_share", "repaired_share", "mean_3bv", "zero_mean_3bv", "mean_mines_near_click", "zero_mean_mines_near_click",
+    "analyses", "kept_share", "repaired_share", "mean_3bv", "zero_mean_3bv", "mean_mines_near_click",
+    "zero_mean_mines_near_click",
 ]  # fmt: skip
 
 

@@ -13,8 +13,9 @@ How a layout is dealt (:func:`deal_noguess`), and what that does to the distribu
 1. Draw a layout as ``zero`` does (the mines uniformly among the cells outside the click's neighbourhood) and play
    it from the click with certain cells only. Keep it if that clears the board; else draw again, up to
    :data:`UNIFORM_ATTEMPTS` times. A layout kept here is a uniform draw among the ``zero`` layouts that clear
-   without a guess (rejection sampling: the distribution is exact). On the presets this is the only step ever
-   needed: one layout in three to ten clears (fewer from a corner), each try takes milliseconds.
+   without a guess (rejection sampling: the distribution is exact). On the presets the repairs below practically
+   never run: about one expert layout in ten clears from a corner, one in five from (3, 3), more on the smaller
+   boards (``docs/performance.md``), and each try takes milliseconds.
 2. Only when all of those got stuck (a board too dense for a uniform draw to clear) are layouts repaired,
    JSMinesweeper-style, rather than thrown away: when the play gets stuck, take the stuck frontier cell a player
    would guess (the lowest mine probability; ties by the generator) and one of its revealed neighbours (the one
@@ -264,16 +265,21 @@ def deal_noguess(
     (10, True, False, ())
     """
     start = time.perf_counter()
+    if uniform_attempts < 0 or repair_attempts < 0 or uniform_attempts + repair_attempts < 1:
+        raise ArgumentError(
+            f"deal_noguess needs at least one attempt, not uniform_attempts={uniform_attempts!r}, "
+            f"repair_attempts={repair_attempts!r}"
+        )
     board = rules.board
     click = board.check(click, "first click")
     analyzer = Analyzer(NOGUESS_BUDGET)
     if board.cells - len(board.neighbours[click]) - 1 < rules.mines:
-        mines = rng.sample([c for c in range(board.cells) if c != click], rules.mines)
+        crowded = rng.sample([c for c in range(board.cells) if c != click], rules.mines)
         failure = (
             f"{rules.mines} mines leave no room to keep {board.name(click)} and its neighbours mine-free on a "
             f"{rules.width}x{rules.height} board, so only the click was kept safe"
         )
-        return mines, NoGuessReport(False, time.perf_counter() - start, 1, 1, 0, 0, False, failure)
+        return crowded, NoGuessReport(False, time.perf_counter() - start, 1, 1, 0, 0, False, failure)
     moves = analyses = rejected = 0
     mines: list[int] = []
     for attempt in range(uniform_attempts + repair_attempts):

@@ -59,6 +59,7 @@ def dealer_for(rule: str) -> Dealer:
         )
     return dealer
 
+
 _SPEC = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*[xX/]\s*(\d+)\s*$")
 
 

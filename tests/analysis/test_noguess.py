@@ -41,9 +41,7 @@ def brute_force_clears(width: int, height: int, mines: set[int], click: int) -> 
 
     new = reveal(click)
     while len(shown) < cells - len(mines):
-        layouts = [
-            lay for lay in layouts if all(not lay >> c & 1 and (lay & around[c]).bit_count() == number[c] for c in new)
-        ]
+        layouts = [lay for lay in layouts if all(not lay >> c & 1 and (lay & around[c]).bit_count() == number[c] for c in new)]
         assert layouts, "the true layout is always consistent"
         anywhere = 0
         for lay in layouts:
@@ -59,7 +57,9 @@ def opens_at(rules: Rules, mines: set[int], click: int) -> bool:
     return not ({click, *rules.board.neighbours[click]} & mines)
 
 
-@pytest.mark.parametrize(("width", "height", "count", "x", "y"), [(5, 5, 5, 0, 0), (5, 5, 6, 2, 2), (6, 4, 5, 1, 1), (4, 4, 3, 3, 3)])
+@pytest.mark.parametrize(
+    ("width", "height", "count", "x", "y"), [(5, 5, 5, 0, 0), (5, 5, 6, 2, 2), (6, 4, 5, 1, 1), (4, 4, 3, 3, 3)]
+)
 @pytest.mark.parametrize("repair", [True, False])
 def test_small_layouts_clear_without_guessing_by_brute_force(width, height, count, x, y, repair):
     rules = Rules(width, height, count, "noguess")
@@ -156,3 +156,8 @@ def test_the_certain_play_agrees_with_brute_force_on_uniform_layouts():
         assert clears == (solve_certain(rules, mines, click) == ()), (click, sorted(mines))
         verdicts.add(clears)
     assert verdicts == {True, False}  # both kinds of layout were met
+
+
+def test_deal_noguess_needs_an_attempt():
+    with pytest.raises(ArgumentError, match="at least one attempt"):
+        deal_noguess(Rules(3, 3, 1, "noguess"), 0, random.Random(0), uniform_attempts=0, repair_attempts=0)
