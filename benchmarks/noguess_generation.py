@@ -1,13 +1,13 @@
 """How long the ``noguess`` rule takes to deal a layout, and what it rejects and moves (sweeplab.analysis.noguess).
 
 For each board and click it deals ``--deals`` layouts (deal i with ``random.Random(seed + i)``) three ways:
-``default`` (the rule's dealer as games use it: uniform draws, then repairs only if a hundred draws got stuck),
-``reject`` (uniform draws only: every stuck layout thrown away) and ``repair`` (repairs from the first layout: stuck
-layouts repaired by moving mines, then verified from scratch). It writes one CSV row per board, click and method:
-the median, 90th percentile and largest time of a deal, the layouts dealt and
-rejected, the mines moved, the full analyses, the share of deals that kept the promise, and the mean 3BV and the mean
-mines in the 5x5 window around the click (beside ``zero``'s uniform layouts: how far the repair moves the
-distribution). Timings are wall-clock seconds of one process on whatever machine runs it.
+``default`` (the rule's dealer as games use it: uniform draws, then repairs only if a hundred expert boards' worth
+of draws got stuck), ``reject`` (uniform draws only: every stuck layout thrown away) and ``repair`` (repairs from
+the first layout: stuck layouts repaired by moving mines, then verified from scratch). It writes one CSV row per
+board, click and method: the median, 90th percentile and largest time of a deal, the layouts dealt and rejected,
+the mines moved, the full analyses, the shares of deals that kept the promise and that were repaired, and the mean
+3BV and the mean mines in the 5x5 window around the click (beside ``zero``'s uniform layouts: how far the repair
+moves the distribution). Timings are wall-clock seconds of one process on whatever machine runs it.
 
   python benchmarks/noguess_generation.py --deals 30 --seed 1 --out results/noguess/generation.csv
 """

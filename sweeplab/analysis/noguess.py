@@ -12,18 +12,19 @@ How a layout is dealt (:func:`deal_noguess`), and what that does to the distribu
 
 1. Draw a layout as ``zero`` does (the mines uniformly among the cells outside the click's neighbourhood) and play
    it from the click with certain cells only. Keep it if that clears the board; else draw again, up to
-   :data:`UNIFORM_ATTEMPTS` times. A layout kept here is a uniform draw among the ``zero`` layouts that clear
-   without a guess (rejection sampling: the distribution is exact). On the presets the repairs below practically
-   never run: about one expert layout in ten clears from a corner, one in five from (3, 3), more on the smaller
-   boards (``docs/performance.md``), and each try takes milliseconds.
-2. Only when all of those got stuck (a board too dense for a uniform draw to clear) are layouts repaired,
-   JSMinesweeper-style, rather than thrown away: when the play gets stuck, take the stuck frontier cell a player
-   would guess (the lowest mine probability; ties by the generator) and one of its revealed neighbours (the one
-   with the fewest mines around it). If the guessed cell is a mine, move that mine; else move a mine from around
-   that neighbour. A mine goes to a random covered cell that no revealed cell touches (far from the revealed area,
-   so no shown number changes there), only when none is left to a covered cell away from that neighbour. Then play
-   on from the same revealed cells, their numbers updated. Each repair ends in at most nine moves (once the
-   neighbour has no mine around it, it shows the guessed cell safe), and each reveals at least one cell.
+   :data:`UNIFORM_CELLS` cells' worth of layouts (a hundred on expert, four on 100x100). A layout kept here is a
+   uniform draw among the ``zero`` layouts that clear without a guess (rejection sampling: the distribution is
+   exact). On the presets the repairs below practically never run: about one expert layout in ten clears from a
+   corner, one in five from (3, 3), more on the smaller boards (``docs/performance.md``), and each try takes
+   milliseconds.
+2. Only when all of those got stuck (a board too dense or too large for a uniform draw to clear) are layouts
+   repaired, JSMinesweeper-style, rather than thrown away: when the play gets stuck, take the stuck frontier cell a
+   player would guess (the lowest mine probability; ties by the generator) and one of its revealed neighbours (the
+   one with the fewest mines around it). If the guessed cell is a mine, move that mine; else move a mine from
+   around that neighbour. A mine goes to a random covered cell that no revealed cell touches (far from the revealed
+   area, so no shown number changes there), only when none is left to a covered cell away from that neighbour.
+   Then play on from the same revealed cells, their numbers updated. Each repair ends in at most nine moves (once
+   the neighbour has no mine around it, it shows the guessed cell safe), and each reveals at least one cell.
 3. A repaired layout is played again from the click alone (the numbers shown earlier changed, so the play that
    led to it proves nothing); if it gets stuck, the repairs go on from there. Only a layout that this play from
    scratch clears is returned: every returned layout, drawn or repaired, is verified.
@@ -58,10 +59,12 @@ from sweeplab.core.rules import Rules, register_dealer
 #: clock would make a seed's layout depend on the machine). A position past it counts as stuck, and is repaired.
 NOGUESS_BUDGET = Budget(seconds=600.0)
 
-#: Layouts drawn uniformly (as ``zero`` deals them) and kept only if they clear, before repairs start. On the
-#: presets from a corner at least one in ten clears (``results/noguess/generation.csv``), so a hundred failures in a
-#: row (odds about 3e-5 on expert) leave only boards too dense for a uniform draw to the repairs.
-UNIFORM_ATTEMPTS = 100
+#: Cells of the layouts drawn uniformly (as ``zero`` deals them, kept only if they clear) before repairs start: a
+#: hundred expert boards (480 cells each), more small boards, fewer large ones (a play costs about its cells, and a
+#: large board seldom clears as drawn). On the presets from a corner at least one drawn layout in ten clears
+#: (``docs/performance.md``), so a hundred failures in a row (odds about 3e-5 on expert) leave only boards too dense
+#: for a uniform draw to the repairs.
+UNIFORM_CELLS = 48_000
 
 #: Layouts repaired at most, after the uniform draws, before the dealer gives up.
 REPAIR_ATTEMPTS = 50
@@ -252,19 +255,22 @@ def deal_noguess(
     click: int,
     rng: random.Random,
     *,
-    uniform_attempts: int = UNIFORM_ATTEMPTS,
+    uniform_attempts: int | None = None,
     repair_attempts: int = REPAIR_ATTEMPTS,
 ) -> tuple[list[int], NoGuessReport]:
     """A layout for ``rules`` that opens at ``click`` and is cleared from there by certain cells alone, and a
     :class:`NoGuessReport`: first up to ``uniform_attempts`` layouts drawn as ``zero`` deals them, each kept only
-    if it clears (a uniform draw among the no-guess layouts), then up to ``repair_attempts`` layouts repaired (see
-    the module docstring). When none clears, the last one comes back with ``kept`` False.
+    if it clears (a uniform draw among the no-guess layouts; None: as many as make :data:`UNIFORM_CELLS` cells, at
+    least one), then up to ``repair_attempts`` layouts repaired (see the module docstring). When none clears, the
+    last one comes back with ``kept`` False.
 
     >>> mines, report = deal_noguess(Rules(9, 9, 10, "noguess"), 40, random.Random(1))
     >>> len(mines), report.kept, report.repaired, solve_certain(Rules(9, 9, 10, "noguess"), mines, 40)
     (10, True, False, ())
     """
     start = time.perf_counter()
+    if uniform_attempts is None:
+        uniform_attempts = max(1, UNIFORM_CELLS // (rules.width * rules.height))
     if uniform_attempts < 0 or repair_attempts < 0 or uniform_attempts + repair_attempts < 1:
         raise ArgumentError(
             f"deal_noguess needs at least one attempt, not uniform_attempts={uniform_attempts!r}, "
