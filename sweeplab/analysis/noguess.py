@@ -94,6 +94,15 @@ class NoGuessReport:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def describe(self) -> str:
+        """One line for a person: how long the deal took and what it threw away or moved."""
+        kind = "repaired" if self.repaired else "drawn"
+        text = (
+            f"no-guess deal: {self.seconds * 1000:.1f} ms, {self.attempts} layout{'s' if self.attempts != 1 else ''} "
+            f"dealt, {self.rejected} rejected, {self.moves} mine{'s' if self.moves != 1 else ''} moved"
+        )
+        return text + (f"; the layout was {kind} and verified" if self.kept else f"; {self.failure}")
+
 
 class _Play:
     """A layout played with certain cells only: the mines, their numbers, what is revealed, the mines proved."""

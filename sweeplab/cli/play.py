@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from sweeplab.analysis.noguess import NoGuessReport
 from sweeplab.cli.app import BOARD_HELP, RULE_CHOICE, friendly_errors, main, parse_cell, strategy_list
 from sweeplab.cli.outputs import check_writable, open_output, write_output
 from sweeplab.core.game import Game, Move
@@ -241,6 +242,8 @@ def play_command(
     )
     if not game.rule_kept:
         click.echo(f"the {rule} rule could not be met: {game.rule_failure}")
+    if isinstance(game.deal_report, NoGuessReport):
+        click.echo(game.deal_report.describe())
     if save_position is not None and not per_guess:
         write_output(Path(save_position), format_position(game.observation()), "--save-position")
         which = "the fatal guess was made in it" if game.state.value == "lost" else "the end of the game"
