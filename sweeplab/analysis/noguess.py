@@ -23,7 +23,7 @@ How a layout is dealt (:func:`deal_noguess`), and what that does to the distribu
    one with the fewest mines around it). If the guessed cell is a mine, move that mine; else move a mine from
    around that neighbour. A mine goes to a random covered cell that no revealed cell touches (far from the revealed
    area, so no shown number changes there), only when none is left to a covered cell away from that neighbour.
-   Then play on from the same revealed cells, their numbers updated. Each repair ends in at most nine moves (once
+   Then play on from the same revealed cells, their numbers updated. Each repair ends in at most eight moves (once
    the neighbour has no mine around it, it shows the guessed cell safe), and each reveals at least one cell.
 3. A repaired layout is played again from the click alone (the numbers shown earlier changed, so the play that
    led to it proves nothing); if it gets stuck, the repairs go on from there. Only a layout that this play from
@@ -238,9 +238,8 @@ class _Repairer:
             source = guessed
         else:
             sources = [m for m in neighbours[around] if view[m] == COVERED and mine[m] and m != guessed]
-            if not sources:  # cannot happen (the neighbour would show the guessed cell safe): choose afresh
-                self.choose(result)
-                return self.move_one(result) if self.guessed != guessed else False
+            if not sources:  # cannot happen: the neighbour would show 0 mines left, so the guessed cell is safe
+                return False
             source = self.rng.choice(sources)
         free = [c for c, v in enumerate(view) if v == COVERED and not mine[c] and c != guessed]
         far = [c for c in free if all(view[n] < 0 for n in neighbours[c])]

@@ -161,3 +161,16 @@ def test_the_certain_play_agrees_with_brute_force_on_uniform_layouts():
 def test_deal_noguess_needs_an_attempt():
     with pytest.raises(ArgumentError, match="at least one attempt"):
         deal_noguess(Rules(3, 3, 1, "noguess"), 0, random.Random(0), uniform_attempts=0, repair_attempts=0)
+
+
+def test_a_board_too_dense_for_uniform_draws_is_repaired_and_still_clears():
+    rules = Rules(30, 16, 130, "noguess")
+    for seed in range(2):
+        game = Game(rules, seed)
+        game.reveal(rules.board.index(3, 3))
+        report = game.deal_report
+        assert isinstance(report, NoGuessReport) and report.kept and report.repaired and report.moves > 0
+        assert report.rejected >= 100 and len(game.mine_cells()) == 130
+        strategy = make("exact")
+        play(strategy, game)
+        assert game.state is GameState.WON and strategy.guesses == []
