@@ -7,6 +7,8 @@ import random
 from itertools import combinations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sweeplab.analysis.noguess import NoGuessReport, deal_noguess, solve_certain
 from sweeplab.core.errors import ArgumentError, BoardSpecError
@@ -174,3 +176,22 @@ def test_a_board_too_dense_for_uniform_draws_is_repaired_and_still_clears():
         strategy = make("exact")
         play(strategy, game)
         assert game.state is GameState.WON and strategy.guesses == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.floats(0, 1), st.data())
+def test_any_board_deals_a_verified_layout_or_says_why(width, height, density, data):
+    board = Board(width, height)
+    cap = board.cells - min(len(n) for n in board.neighbours) - 1
+    rules = Rules(width, height, round(cap * density), "noguess")
+    click = data.draw(st.integers(0, board.cells - 1))
+    seed = data.draw(st.integers(0, 2**32))
+    mines, report = deal_noguess(rules, click, random.Random(seed), uniform_attempts=3, repair_attempts=3)
+    assert len(set(mines)) == rules.mines and click not in mines
+    if report.kept:
+        assert opens_at(rules, set(mines), click) and solve_certain(rules, mines, click) == ()
+    else:
+        assert report.failure
+        roomy = board.cells - len(board.neighbours[click]) - 1 >= rules.mines
+        assert ("no room" not in report.failure) == roomy
+        assert opens_at(rules, set(mines), click) or not roomy  # moves never touch the revealed cells
