@@ -5,8 +5,9 @@ cleared by certain deductions alone, never a guess (as JSMinesweeper's and mines
 (:func:`~sweeplab.analysis.single_point.obvious`), then the cells :class:`~sweeplab.analysis.analyzer.Analyzer` finds
 safe or mined in every layout consistent with the position, the global mine count included, applied until the
 board is cleared (:func:`solve_certain`). Importing this module registers :func:`deal_noguess` as the rule's dealer
-(:func:`sweeplab.core.rules.register_dealer`); ``sweeplab.analysis`` imports it, so every strategy, the harness and
-the web helper deal ``noguess`` games with it.
+(:func:`sweeplab.core.rules.register_dealer`); ``sweeplab.analysis`` imports it and ``sweeplab.strategies`` imports
+that, so the players, the harness (in any worker process), the learners and the web helper deal ``noguess`` games
+with it. Core alone refuses such a game, naming the module to import.
 
 How a layout is dealt (:func:`deal_noguess`), and what that does to the distribution:
 

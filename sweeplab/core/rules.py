@@ -55,7 +55,7 @@ def dealer_for(rule: str) -> Dealer:
     if dealer is None:
         raise RuleError(
             f"the {rule!r} rule needs a solver to deal its layouts: import {DEALT_ELSEWHERE[rule]} "
-            "(any strategy does) before creating a game with it"
+            "(sweeplab.strategies and everything above it do) before creating a game with it"
         )
     return dealer
 

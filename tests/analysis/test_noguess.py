@@ -4,6 +4,8 @@ force over every layout on small boards and by the exact strategy (never guessin
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from itertools import combinations
 
 import pytest
@@ -195,3 +197,12 @@ def test_any_board_deals_a_verified_layout_or_says_why(width, height, density, d
         roomy = board.cells - len(board.neighbours[click]) - 1 >= rules.mines
         assert ("no room" not in report.failure) == roomy
         assert opens_at(rules, set(mines), click) or not roomy  # moves never touch the revealed cells
+
+
+def test_importing_strategies_registers_the_dealer_and_core_alone_says_what_to_import():
+    game = "from sweeplab.core.game import Game; from sweeplab.core.rules import make_rules; "
+    game += "g = Game(make_rules('beginner', 'noguess'), 1); g.reveal(0); print(g.rule_kept, len(g.mine_cells()))"
+    dealt = subprocess.run([sys.executable, "-c", "import sweeplab.strategies; " + game], capture_output=True, text=True)
+    assert dealt.returncode == 0 and dealt.stdout.split() == ["True", "10"], dealt.stderr
+    alone = subprocess.run([sys.executable, "-c", game], capture_output=True, text=True)
+    assert alone.returncode != 0 and "import sweeplab.analysis.noguess" in alone.stderr
