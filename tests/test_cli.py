@@ -146,3 +146,10 @@ def test_top_level_help_gives_each_command_a_whole_one_line_sentence():
     assert [row.split()[0] for row in rows] == sorted(group.commands)  # one line per command, no continuation lines
     for row in rows:
         assert len(row) <= 80 and row.endswith(".") and not row.endswith("..."), row
+
+
+def test_play_noguess_says_how_the_layout_was_dealt():
+    result = run("play", "-s", "exact", "-b", "intermediate", "-r", "noguess", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "WON after" in result.output and ", 1 guess," in result.output  # the first click only
+    assert "no-guess deal:" in result.output and "layout was drawn and verified" in result.output

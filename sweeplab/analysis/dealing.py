@@ -76,6 +76,11 @@ def dealt_layouts(rules: Rules, click: int, every: list[int] | None = None) -> l
     (10, 36)
     """
     rule = rules.first_click
+    if rule == "noguess":
+        raise SearchError(
+            "the 'noguess' rule is not modelled: its layouts are those that certain deductions clear from the click, "
+            f"so a player that takes every certain cell wins them all; use one of {', '.join(RULES)}"
+        )
     if rule not in RULES:
         raise SearchError(
             f"the {rule!r} rule is not modelled: the cell the game opens depends on the layout, so the opening itself "

@@ -102,7 +102,7 @@ def deal_layouts(
     """Write ``count`` layouts (games 0..count-1 of ``seed``) and the manifest into ``out``; returns the files.
 
     ``first_click`` None means: no click for ``unsafe`` (the deal does not depend on it) and ``hint`` (the game
-    chooses its hint), and :data:`DEFAULT_DEAL_CLICK` for ``safe``, ``xp`` and ``zero``. ``out`` must be empty
+    chooses its hint), and :data:`DEFAULT_DEAL_CLICK` for ``safe``, ``xp``, ``zero`` and ``noguess``. ``out`` must be empty
     unless ``force`` (see :func:`clear_deal`). The manifest, written last and whole, lists the files it covers and
     the games whose first-click rule could not be met (``zero`` on a board too dense for an opening).
     """
@@ -112,7 +112,7 @@ def deal_layouts(
     clear_deal(out, force)
     board = rules.board
     click = first_click
-    if click is None and rules.first_click in ("safe", "xp", "zero"):
+    if click is None and rules.first_click in ("safe", "xp", "zero", "noguess"):
         click = board.index(*DEFAULT_DEAL_CLICK)
     files = []
     openings: list[list[int] | None] = []

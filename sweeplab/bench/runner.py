@@ -29,7 +29,7 @@ from sweeplab.strategies.base import Guess, play
 from sweeplab.strategies.registry import make
 
 #: Rules under which the first reveal can never hit a mine: a guess made before anything is revealed cannot lose.
-SAFE_FIRST_RULES = ("safe", "xp", "zero")
+SAFE_FIRST_RULES = ("safe", "xp", "zero", "noguess")
 
 
 class BenchError(SweeplabError):
@@ -208,7 +208,7 @@ def game_seeds(root: int, index: int) -> tuple[int, int]:
 def deal(rules: Rules, root: int, index: int, first_click: int | None = None) -> Game:
     """Game ``index`` of ``root`` as the harness deals it, with ``first_click`` revealed if given.
 
-    Without a click, the ``safe``, ``xp`` and ``zero`` rules deal (or move a mine) at the strategy's first reveal.
+    Without a click, the ``safe``, ``xp``, ``zero`` and ``noguess`` rules deal (or move a mine) at the strategy's first reveal.
     """
     game = Game(rules, game_seeds(root, index)[0])
     if first_click is not None and game.observation().view[first_click] < 0:

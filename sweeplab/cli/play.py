@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from sweeplab.analysis.noguess import NoGuessReport
 from sweeplab.cli.app import (
     BOARD_HELP,
     EXIT_UNDECIDED,
@@ -275,6 +276,8 @@ def play_command(
     )
     if not game.rule_kept:
         click.echo(f"the {rule} rule could not be met: {game.rule_failure}")
+    if isinstance(game.deal_report, NoGuessReport):
+        click.echo(game.deal_report.describe())
     if timed_out:
         click.echo(
             f"stopped: the game ran past --time-limit {time_limit:g} s of CPU after {game.moves} moves, unfinished "

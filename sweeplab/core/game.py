@@ -12,7 +12,7 @@ from sweeplab.core.errors import ArgumentError, IllegalMoveError, RuleError, Swe
 from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 from sweeplab.core.render import draw
-from sweeplab.core.rules import Rules
+from sweeplab.core.rules import DEALT_ELSEWHERE, Rules, dealer_for
 
 HINT_RADIUS = 2  # the hinted game measures density over the 5x5 window around a cell
 
@@ -59,9 +59,11 @@ class Game:
     """One game of minesweeper.
 
     The layout is dealt from ``rules`` and ``seed`` (a ``random.Random`` seeded with it makes every
-    random choice), lazily at the first reveal for the ``safe`` and ``zero`` rules, which need to know
-    the first click. A ``layout`` (a collection of mine cells) plays that layout as it is: the dealer
-    that wrote it has already applied any first-click rule, so none is applied again.
+    random choice), lazily at the first reveal for the ``safe``, ``zero`` and ``noguess`` rules, which need to
+    know the first click. ``noguess`` is dealt by the dealer :mod:`sweeplab.analysis.noguess` registers (core
+    has no solver); without it, creating such a game raises :class:`RuleError` saying what to import. A
+    ``layout`` (a collection of mine cells) plays that layout as it is: the dealer that wrote it has already
+    applied any first-click rule, so none is applied again (``noguess`` is then checked as ``zero`` is).
 
     >>> g = Game(Rules(3, 1, 1, "unsafe"), layout=[2])
     >>> g.reveal(0), g.state
@@ -89,6 +91,8 @@ class Game:
         self.hint: int | None = None
         self._rule_failure: str | None = None
         self._fixed = layout is not None
+        self.deal_report: object | None = None  # what a registered dealer reported (noguess: time, rejects, moves)
+        self._dealer = dealer_for(rules.first_click) if layout is None and rules.first_click in DEALT_ELSEWHERE else None
         if layout is not None:
             mines = self._layout_cells(layout)
             if len(mines) != rules.mines:
@@ -134,8 +138,12 @@ class Game:
         ``zero`` keeps the click and its neighbours mine-free. On a board so dense that the click's whole
         neighbourhood cannot stay free (the rules only check that a corner's can), it keeps just the click
         free, as the ``safe`` rule does, rather than refuse a legal click; :attr:`rule_kept` then tells whether the
-        click still opened.
+        click still opened. ``noguess`` is dealt by its registered dealer with the game's generator.
         """
+        if self._dealer is not None:
+            mines, self.deal_report = self._dealer(self.rules, cell, self._rng)
+            self._set_layout(mines)
+            return
         keep = {cell}
         if self.rules.first_click == "zero" and self.board.cells - len(self.board.neighbours[cell]) - 1 >= self.rules.mines:
             keep.update(self.board.neighbours[cell])
@@ -146,9 +154,11 @@ class Game:
         """Why the layout breaks the first-click rule's promise at the first click ``cell``, or None if it keeps it."""
         assert self._mine is not None
         rule, name = self.rules.first_click, self.board.name(cell)
-        if rule in ("safe", "xp", "zero") and self._mine[cell]:
+        if rule in ("safe", "xp", "zero", "noguess") and self._mine[cell]:
             return f"the layout has a mine under the first click {name}"
-        if rule == "zero" and self._number[cell] != 0:
+        if rule == "noguess" and not self._fixed and not getattr(self.deal_report, "kept", True):
+            return str(getattr(self.deal_report, "failure", None) or "the dealer found no layout solvable without guessing")
+        if rule in ("zero", "noguess") and self._number[cell] != 0:
             if self._fixed:
                 return f"the first click {name} shows {self._number[cell]}, not 0: the layout was not dealt around it"
             return (
@@ -333,8 +343,9 @@ class Game:
     def rule_kept(self) -> bool:
         """False when the first-click rule's promise could not be met (see :attr:`rule_failure` for why).
 
-        The one rule that can fail is ``zero`` on a board too dense for the click's whole neighbourhood to stay
-        mine-free (the click is then only kept safe), and, for a fixed layout, any rule the layout does not obey
+        The rules that can fail are ``zero`` on a board too dense for the click's whole neighbourhood to stay
+        mine-free (the click is then only kept safe), ``noguess`` when its dealer gave up (a board too dense to
+        clear without guessing; the report says why), and, for a fixed layout, any rule the layout does not obey
         at the click actually made. True before the first click.
         """
         return self._rule_failure is None
@@ -347,13 +358,14 @@ class Game:
     @property
     def first_reveal_protected(self) -> bool:
         """True while no cell has been revealed yet and the rule promises the first reveal is not a mine (``safe``,
-        ``xp`` and ``zero`` deal around it or move the mine away): that reveal is certain, not a guess. False for
-        a game on a given layout (nothing is dealt or moved) and under ``unsafe`` and ``hint``."""
-        return self.first_click is None and not self._fixed and self.rules.first_click in ("safe", "xp", "zero")
+        ``xp``, ``zero`` and ``noguess`` deal around it or move the mine away): that reveal is certain, not a guess.
+        False for a game on a given layout (nothing is dealt or moved) and under ``unsafe`` and ``hint``."""
+        protected = ("safe", "xp", "zero", "noguess")
+        return self.first_click is None and not self._fixed and self.rules.first_click in protected
 
     @property
     def dealt(self) -> bool:
-        """True once the mine layout exists (for ``safe`` and ``zero`` only after the first reveal)."""
+        """True once the mine layout exists (for ``safe``, ``zero`` and ``noguess`` only after the first reveal)."""
         return self._mine is not None
 
     def mine_cells(self) -> frozenset[int]:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sweeplab.core.errors import ArgumentError, BoardSpecError, RuleError, shown, whole_number
 from sweeplab.core.geometry import MAX_SIDE, Board
@@ -24,7 +27,38 @@ FIRST_CLICK_RULES: dict[str, str] = {
     "xp": "Windows XP: a mine under the first click moves to the top-left corner, or the next free cell to its right (seed 001)",
     "zero": "Vista/7: the first-clicked cell and its neighbours are mine-free, so it opens (seed 001)",
     "hint": "seed 000's hinted game: the game opens a safe cell in the least mine-dense region",
+    "noguess": "no guessing: the first click opens (as under zero) and certain deductions alone clear the board",
 }
+
+#: A dealer for a rule that core cannot deal alone: ``dealer(rules, click, rng) -> (mine cells, report)``, where the
+#: report (any object; the ``noguess`` dealer's says how long it took and what it rejected or moved) is kept as
+#: :attr:`~sweeplab.core.game.Game.deal_report` and says through a ``kept`` attribute whether the promise was met.
+Dealer = Callable[["Rules", int, random.Random], tuple[list[int], Any]]
+
+#: Rules dealt by a registered :data:`Dealer` (they need a solver, which core may not import).
+DEALT_ELSEWHERE: dict[str, str] = {"noguess": "sweeplab.analysis.noguess"}
+
+_DEALERS: dict[str, Dealer] = {}
+
+
+def register_dealer(rule: str, dealer: Dealer) -> None:
+    """Deal ``rule`` with ``dealer`` (see :data:`Dealer`); the module named in :data:`DEALT_ELSEWHERE` calls this on
+    import, so every game of that rule is dealt by it once the module is imported (every strategy imports it)."""
+    if rule not in DEALT_ELSEWHERE:
+        raise RuleError(f"the {rule!r} rule is dealt by core itself; only {', '.join(DEALT_ELSEWHERE)} take a dealer")
+    _DEALERS[rule] = dealer
+
+
+def dealer_for(rule: str) -> Dealer:
+    """The registered dealer of ``rule``, or :class:`RuleError` naming the module to import."""
+    dealer = _DEALERS.get(rule)
+    if dealer is None:
+        raise RuleError(
+            f"the {rule!r} rule needs a solver to deal its layouts: import {DEALT_ELSEWHERE[rule]} "
+            "(sweeplab.strategies and everything above it do) before creating a game with it"
+        )
+    return dealer
+
 
 _SPEC = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*[xX/]\s*(\d+)\s*$")
 
@@ -52,11 +86,11 @@ class Rules:
             raise RuleError(
                 f"the {self.first_click!r} rule needs a mine-free cell, but {shown(self.mines)} mines fill all {cells} cells"
             )
-        if self.first_click == "zero":
+        if self.first_click in ("zero", "noguess"):
             smallest = min(len(n) for n in self.board.neighbours) + 1
             if self.mines > cells - smallest:
                 raise RuleError(
-                    f"the 'zero' rule keeps the first click and its neighbours (at least {smallest} cells) "
+                    f"the {self.first_click!r} rule keeps the first click and its neighbours (at least {smallest} cells) "
                     f"mine-free, so at most {cells - smallest} mines fit on a {self.width}x{self.height} "
                     f"board, not {shown(self.mines)}"
                 )

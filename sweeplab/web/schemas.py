@@ -27,7 +27,7 @@ MBF_MAX_BYTES = 4 + 2 * PAGE_MAX_CELLS  #: longest MBF layout accepted (header +
 BENCH_MAX_GAMES = 2000  #: games per strategy in one benchmark run from the page
 BENCH_MAX_STRATEGIES = 6
 
-Rule = Literal["unsafe", "safe", "xp", "zero", "hint"]
+Rule = Literal["unsafe", "safe", "xp", "zero", "hint", "noguess"]
 assert set(Rule.__args__) == set(FIRST_CLICK_RULES)  # type: ignore[attr-defined]
 Coordinate = Annotated[int, Field(ge=0, le=1023, description="0-based; x across, y down")]
 

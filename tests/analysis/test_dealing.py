@@ -5,7 +5,10 @@ from __future__ import annotations
 import math
 from itertools import combinations
 
+import pytest
+
 from sweeplab.analysis.dealing import dealt_layouts, layout_masks, symmetries, xp_move
+from sweeplab.analysis.gametree import SearchError
 from sweeplab.core.game import Game
 from sweeplab.core.geometry import Board
 from sweeplab.core.rules import Rules
@@ -50,3 +53,8 @@ def test_symmetries_are_permutations():
     for w, h in ((4, 4), (3, 5), (1, 7)):
         for perm in symmetries(Board(w, h)):
             assert sorted(perm) == list(range(w * h))
+
+
+def test_the_noguess_rule_is_not_modelled_and_says_why():
+    with pytest.raises(SearchError, match="'noguess' rule is not modelled: its layouts are those that certain"):
+        dealt_layouts(Rules(3, 3, 2, "noguess"), 0)

@@ -239,3 +239,21 @@ def test_resume_with_other_settings_is_refused_naming_the_difference(tmp_path):
     )
     assert other.exit_code == 2
     assert "--resume: " in other.output and "--games was 20, now 30; --seed was 0, now 2" in other.output
+
+
+def test_bench_noguess_is_won_by_exact_without_a_guess():
+    result = invoke("bench", "-s", "exact", "-b", "intermediate", "-r", "noguess", "-n", "12", "--seed", "2", "-j", "1", "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)["summaries"][0]
+    assert (summary["games"], summary["wins"], summary["guesses_per_game"]) == (12, 12, 0)
+
+
+def test_deal_noguess_then_bench_layouts_plays_them(tmp_path):
+    deal = invoke("deal", "-b", "expert", "-r", "noguess", "--count", "3", "--seed", "4", "--out", str(tmp_path / "d"))
+    assert deal.exit_code == 0, deal.output
+    manifest = json.loads((tmp_path / "d" / "deal.json").read_text())
+    assert (manifest["rule"], manifest["first_click"], manifest["rule_unmet"]) == ("noguess", [0, 0], [])
+    bench = invoke("bench", "-s", "exact", "--layouts", str(tmp_path / "d"), "-j", "1", "--json")
+    assert bench.exit_code == 0, bench.output
+    summary = json.loads(bench.output)["summaries"][0]
+    assert (summary["games"], summary["wins"]) == (3, 3)

@@ -297,3 +297,39 @@ def test_the_first_reveal_is_protected_only_where_the_rule_promises_it():
         assert game.first_reveal_protected is False, rule
     on_a_layout = Game(Rules(3, 3, 1, "safe"), layout=[0])  # nothing is dealt or moved: the click can hit it
     assert on_a_layout.first_reveal_protected is False
+
+
+def test_noguess_needs_a_registered_dealer_and_uses_it(monkeypatch):
+    import sweeplab.core.rules as rules_module
+
+    monkeypatch.setattr(rules_module, "_DEALERS", {})
+    with pytest.raises(RuleError, match=r"import sweeplab\.analysis\.noguess"):
+        Game(Rules(9, 9, 10, "noguess"), seed=1)
+    fixed = Game(Rules(3, 1, 1, "noguess"), layout=[2])  # a fixed layout needs no dealer: checked as zero is
+    fixed.reveal(1)
+    assert not fixed.rule_kept and "shows 1, not 0" in fixed.rule_failure
+    calls = []
+
+    def dealer(rules, click, rng):
+        calls.append((rules.spec(), click))
+        return [8], {"kept": True}
+
+    rules_module.register_dealer("noguess", dealer)
+    game = Game(Rules(3, 3, 1, "noguess"), seed=1)
+    assert not game.dealt and game.deal_report is None
+    game.reveal(0)
+    assert calls == [("3x3x1", 0)] and game.mine_cells() == {8} and game.deal_report == {"kept": True}
+    assert game.state is GameState.WON and game.rule_kept
+
+
+def test_noguess_dealer_that_gives_up_breaks_the_promise(monkeypatch):
+    import sweeplab.core.rules as rules_module
+
+    class Report:
+        kept = False
+        failure = "no layout found"
+
+    monkeypatch.setattr(rules_module, "_DEALERS", {"noguess": lambda rules, click, rng: ([8], Report())})
+    game = Game(Rules(3, 3, 1, "noguess"), seed=1)
+    game.reveal(0)
+    assert not game.rule_kept and game.rule_failure == "no layout found"

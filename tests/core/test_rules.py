@@ -49,3 +49,16 @@ def test_zero_rule_mine_limit():
 def test_negative_mines():
     with pytest.raises(BoardSpecError):
         Rules(3, 3, -1)
+
+
+def test_only_a_rule_dealt_elsewhere_takes_a_dealer():
+    from sweeplab.core.rules import register_dealer
+
+    with pytest.raises(RuleError, match="'zero' rule is dealt by core itself"):
+        register_dealer("zero", lambda rules, click, rng: ([], None))
+
+
+def test_noguess_keeps_the_click_neighbourhood_free_as_zero_does():
+    assert Rules(3, 3, 5, "noguess").mines == 5
+    with pytest.raises(RuleError, match="the 'noguess' rule keeps the first click and its neighbours"):
+        Rules(3, 3, 6, "noguess")

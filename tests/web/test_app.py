@@ -73,7 +73,7 @@ def test_index_and_static_files_are_served(client):
 def test_meta_lists_presets_rules_strategies_and_limits(client):
     meta = client.get("/api/meta").json()
     assert meta["presets"]["expert"] == [30, 16, 99]
-    assert set(meta["rules"]) == {"unsafe", "safe", "xp", "zero", "hint"}
+    assert set(meta["rules"]) == {"unsafe", "safe", "xp", "zero", "hint", "noguess"}
     names = [s["name"] for s in meta["strategies"]]
     assert names == registry.names()
     equation = next(s for s in meta["strategies"] if s["name"] == "equation")

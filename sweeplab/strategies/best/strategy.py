@@ -150,7 +150,7 @@ class BestStrategy(Strategy):
         board = observation.board
         rule = self.rules.first_click if self.rules is not None else None
         cell, why = opening_cell(board, observation.mines, rule) if self.opening else (0, "the top-left corner")
-        safety = 1.0 if rule in ("safe", "xp", "zero") else 1 - observation.mines / board.cells
+        safety = 1.0 if rule in ("safe", "xp", "zero", "noguess") else 1 - observation.mines / board.cells
         text = f"first click {board.name(cell)}: {why}"
         return self.guess(observation, cell, "first", safety, Explanation(text, {"rule": rule, "cell": board.xy(cell)}))
 
