@@ -177,7 +177,7 @@ def test_small_budgets_are_kept_and_never_say_inconsistent(size, seconds):
 def _nothing_in_time(monkeypatch):
     """No time for the exact count and no estimate: the position can only be undecided."""
     monkeypatch.setattr(limits, "EXACT_SHARE", 0.0)
-    monkeypatch.setattr(front, "sample", lambda *args, **kwargs: None)
+    monkeypatch.setattr(front, "estimate", lambda *args, **kwargs: None)
 
 
 def test_undecided_is_its_own_answer_and_exit_status(monkeypatch, tmp_path):

@@ -1,0 +1,155 @@
+"""Blocks of a component's super-cells for the chain (:mod:`~sweeplab.analysis.chain`): a component's solution held
+as mines per super-cell, a block's sub-problem given the rest of the solution, and the first solution (a randomised
+forward pass, then repairs of the numbers it breaks by exact minimum-violation counts over blocks around them).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import deque
+
+from sweeplab.analysis.components import Component
+from sweeplab.analysis.counting import _feasible, _Plan
+
+
+class Blocks:
+    """A component's super-cells, numbers and adjacency, and one assignment ``x`` (mines per super-cell) with each
+    number's residual (its mines less those the assignment puts under it: 0 where the number holds)."""
+
+    def __init__(self, component: Component, rng: random.Random, block: int) -> None:
+        self.sizes = [len(sc) for sc in component.supercells]
+        self.cons = [(js, m) for js, m, _ in component.constraints]
+        n = len(self.sizes)
+        self.touching: list[list[int]] = [[] for _ in range(n)]
+        adjacent: list[set[int]] = [set() for _ in range(n)]
+        for i, (js, _) in enumerate(self.cons):
+            for j in js:
+                self.touching[j].append(i)
+                adjacent[j].update(js)
+        self.adjacent = [sorted(a - {j}) for j, a in enumerate(adjacent)]
+        self.rng = rng
+        self.block = block
+        self.x = [0] * n
+        self.residual = [m for _, m in self.cons]
+
+    def ball(self, center: int, size: int) -> list[int]:
+        """Up to ``size`` super-cells, breadth first from ``center``."""
+        seen = {center}
+        queue = deque([center])
+        out: list[int] = []
+        while queue and len(out) < size:
+            j = queue.popleft()
+            out.append(j)
+            for k in self.adjacent[j]:
+                if k not in seen:
+                    seen.add(k)
+                    queue.append(k)
+        return out
+
+    def plan(self, block: list[int]) -> _Plan:
+        """The count's plan for ``block`` given the rest of the assignment: the block's super-cells and every number
+        that touches them, each needing its mines less those the assignment puts outside the block."""
+        x, cons, local = self.x, self.cons, {j: p for p, j in enumerate(block)}
+        seen: set[int] = set()
+        sub = []
+        for j in block:
+            for i in self.touching[j]:
+                if i in seen:
+                    continue
+                seen.add(i)
+                js, m = cons[i]
+                mine = []
+                for k in js:
+                    p = local.get(k)
+                    if p is None:
+                        m -= x[k]
+                    else:
+                        mine.append(p)
+                sub.append((tuple(mine), m, i))
+        return _Plan(Component([(0,) * self.sizes[j] for j in block], sub))
+
+    def assign(self, block: list[int], values: list[int]) -> None:
+        """Set the block's mines per super-cell, keeping the residuals."""
+        x, residual = self.x, self.residual
+        for j, v in zip(block, values, strict=True):
+            d = v - x[j]
+            if d:
+                x[j] = v
+                for i in self.touching[j]:
+                    residual[i] -= d
+
+    def first(self, component: Component, deadline: float) -> bool:
+        """Find a first solution before ``deadline``: a forward pass in the count's order that draws each
+        super-cell's mines within the bounds its numbers leave (or the nearest value when none fits), then
+        :meth:`repair` while some number does not hold."""
+        plan = _Plan(component)
+        needs: list[int] = []
+        values = [0] * len(self.sizes)
+        for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(plan.steps):
+            needs = [*needs, *opened_needs]
+            size = plan.sizes[t]
+            lo, hi = _feasible(needs, size, touch_slots)
+            v = self.rng.randint(lo, hi) if lo <= hi else min(max(hi, 0), size)
+            for s, _ in touch_slots:
+                needs[s] -= v
+            needs = [needs[s] for s in keep]
+            values[plan.order[t]] = v
+        self.assign(list(range(len(values))), values)
+        return self.repair(deadline)
+
+    def repair(self, deadline: float) -> bool:
+        """Until every number holds (True) or ``deadline`` passes (False): a block around a random broken number is
+        given an assignment that breaks the fewest mines' worth of its numbers (ties drawn at random)."""
+        residual, rng, cons = self.residual, self.rng, self.cons
+        broken = {i for i, r in enumerate(residual) if r}
+        size = min(self.block, 24)
+        while broken:
+            if time.perf_counter() > deadline:
+                return False
+            i = rng.choice(tuple(broken))
+            block = self.ball(rng.choice(cons[i][0]), size)
+            values = self._least_broken(block)
+            touched = {c for j in block for c in self.touching[j]}
+            self.assign(block, values)
+            for c in touched:
+                if residual[c]:
+                    broken.add(c)
+                else:
+                    broken.discard(c)
+        return True
+
+    def _least_broken(self, block: list[int], states: int = 2000) -> list[int]:
+        """The block's mines per super-cell that minimise the summed |residual| of the numbers touching it, by a
+        count of the least cost per partial state (past ``states`` partial states in a step, the cheapest are kept,
+        so the result may not be the least)."""
+        plan = self.plan(block)
+        rng = self.rng
+        layers: list[dict[tuple, tuple[float, tuple, int]]] = [{(): (0.0, (), 0)}]
+        for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(plan.steps):
+            size = plan.sizes[t]
+            kept = set(keep)
+            closing = [s for s, _ in touch_slots if s not in kept]
+            new: dict[tuple, tuple[float, tuple, int]] = {}
+            for key, (cost, _, _) in layers[t].items():
+                needs = [*key, *opened_needs]
+                for v in range(size + 1):
+                    nxt = list(needs)
+                    for s, _ in touch_slots:
+                        nxt[s] -= v
+                    c = cost + sum(abs(nxt[s]) for s in closing) + 0.001 * rng.random()
+                    nk = tuple(nxt[s] for s in keep)
+                    old = new.get(nk)
+                    if old is None or c < old[0]:
+                        new[nk] = (c, key, v)
+            if len(new) > states:  # keep the cheapest, counting the needs already below 0 as broken
+                ranked = sorted(new.items(), key=lambda item: item[1][0] - sum(n for n in item[0] if n < 0))
+                new = dict(ranked[:states])
+            layers.append(new)
+        key, (_cost, _, _) = min(layers[-1].items(), key=lambda item: item[1][0])
+        values = [0] * len(block)
+        for t in range(len(plan.steps), 0, -1):
+            _c, prev, v = layers[t][key]
+            values[plan.order[t - 1]] = v
+            key = prev
+        return values
