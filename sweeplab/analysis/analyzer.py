@@ -7,13 +7,13 @@ import time
 from array import array
 from dataclasses import replace
 
-from sweeplab.analysis.budget import DEFAULT_BUDGET, ESTIMATE_RESERVE, PATIENCE, Budget, _Clock, _TooBig
+from sweeplab.analysis.budget import DEFAULT_BUDGET, ESTIMATE_RESERVE, PATIENCE, WIDE_SHARE, Budget, _Clock, _TooBig
+from sweeplab.analysis.chain import estimate
 from sweeplab.analysis.components import Component, build_components
 from sweeplab.analysis.constraints import _observation, constraints_from
 from sweeplab.analysis.counting import Tally, count
 from sweeplab.analysis.kernel import _PACK, KERNEL
 from sweeplab.analysis.probabilities import Probabilities, _combine
-from sweeplab.analysis.chain import estimate
 from sweeplab.core.errors import ArgumentError, InconsistentPositionError, UndecidedError, shown
 from sweeplab.core.observation import FLAGGED, Observation
 
@@ -154,9 +154,10 @@ class Analyzer:
             else:
                 tallies.append(None)
                 (wide if counted == "wide" else left).append(len(components) - 1)
-        for i in wide:  # more open constraints than the kernel's keys hold: Python may still count it
-            try:
-                tallies[i] = count(components[i], self.budget, clock.exact)
+        for i in wide:  # more open constraints than the kernel's keys hold: Python may still count it, but rarely
+            try:  # can, so it has a short share, and the estimate the rest
+                limit = min(clock.exact, time.perf_counter() + WIDE_SHARE * clock.seconds)
+                tallies[i] = count(components[i], self.budget, limit)
             except _TooBig:
                 left.append(i)
         components, tallies = self._estimate(components, tallies, left, clock, len(unconstrained), observation.mines - flags)

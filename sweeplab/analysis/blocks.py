@@ -79,23 +79,68 @@ class Blocks:
                 for i in self.touching[j]:
                     residual[i] -= d
 
-    def first(self, component: Component, deadline: float) -> bool:
-        """Find a first solution before ``deadline``: a forward pass in the count's order that draws each
-        super-cell's mines within the bounds its numbers leave (or the nearest value when none fits), then
-        :meth:`repair` while some number does not hold."""
+    def first(self, component: Component, deadline: float, patience: int = 2) -> bool:
+        """Find a first solution before ``deadline``: a depth-first search in the count's order, values in a random
+        order, that remembers dead partial states (the needs of the open numbers at a step); past ``patience`` times
+        the super-cells in visits, the path it holds is completed by drawing each later super-cell's mines within the
+        bounds its numbers leave (the nearest value when none fits), and :meth:`repair` mends the numbers broken."""
         plan = _Plan(component)
-        needs: list[int] = []
-        values = [0] * len(self.sizes)
-        for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(plan.steps):
+        steps, sizes, n = plan.steps, plan.sizes, len(plan.steps)
+        rng = self.rng
+        dead: set[tuple[int, tuple[int, ...]]] = set()
+
+        def options(t: int, key: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+            _n_active, opened_needs, touch_slots, keep = steps[t]
+            needs = [*key, *opened_needs]
+            lo, hi = _feasible(needs, sizes[t], touch_slots)
+            out = []
+            for x in range(lo, hi + 1):
+                nxt = list(needs)
+                for s, _ in touch_slots:
+                    nxt[s] -= x
+                out.append((x, tuple(nxt[s] for s in keep)))
+            if len(out) > 1:
+                rng.shuffle(out)
+            return out
+
+        chosen: list[int] = []
+        stack: list[list] = [[0, (), options(0, ()), 0]]
+        visits = 0
+        while stack and len(chosen) < n and visits < patience * n:
+            frame = stack[-1]
+            t, key, opts, i = frame
+            if i >= len(opts):
+                dead.add((t, key))
+                stack.pop()
+                if chosen:
+                    chosen.pop()
+                continue
+            frame[3] = i + 1
+            x, nkey = opts[i]
+            chosen.append(x)
+            if t + 1 == n:
+                break
+            if (t + 1, nkey) in dead:
+                chosen.pop()
+                continue
+            stack.append([t + 1, nkey, options(t + 1, nkey), 0])
+            visits += 1
+            if not visits & 4095 and time.perf_counter() > deadline:
+                return False
+        needs = list(stack[-1][1]) if stack and len(chosen) < n else []
+        for t in range(len(chosen), n):  # the rest, drawn within the bounds
+            _n_active, opened_needs, touch_slots, keep = steps[t]
             needs = [*needs, *opened_needs]
-            size = plan.sizes[t]
-            lo, hi = _feasible(needs, size, touch_slots)
-            v = self.rng.randint(lo, hi) if lo <= hi else min(max(hi, 0), size)
+            lo, hi = _feasible(needs, sizes[t], touch_slots)
+            v = rng.randint(lo, hi) if lo <= hi else min(max(hi, 0), sizes[t])
             for s, _ in touch_slots:
                 needs[s] -= v
             needs = [needs[s] for s in keep]
+            chosen.append(v)
+        values = [0] * n
+        for t, v in enumerate(chosen):
             values[plan.order[t]] = v
-        self.assign(list(range(len(values))), values)
+        self.assign(list(range(n)), values)
         return self.repair(deadline)
 
     def repair(self, deadline: float) -> bool:
@@ -103,7 +148,7 @@ class Blocks:
         given an assignment that breaks the fewest mines' worth of its numbers (ties drawn at random)."""
         residual, rng, cons = self.residual, self.rng, self.cons
         broken = {i for i, r in enumerate(residual) if r}
-        size = min(self.block, 24)
+        size, best, stuck = min(self.block, 24), len(broken), 0
         while broken:
             if time.perf_counter() > deadline:
                 return False
@@ -117,6 +162,12 @@ class Blocks:
                     broken.add(c)
                 else:
                     broken.discard(c)
+            if len(broken) < best:
+                best, stuck = len(broken), 0
+            else:
+                stuck += 1
+                if stuck > 20 + 4 * len(broken):  # a defect no small block mends: wider blocks
+                    size, stuck = min(size * 2, 384), 0
         return True
 
     def _least_broken(self, block: list[int], states: int = 2000) -> list[int]:
