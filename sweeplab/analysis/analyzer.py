@@ -118,7 +118,9 @@ class Analyzer:
         end = clock.end - ESTIMATE_RESERVE * clock.seconds
         tally = None
         if all(t is not None for t in others) and time.perf_counter() < end:
-            tally = estimate(merged, [t for t in others if t is not None], unconstrained, mines_left, end)
+            tally = estimate(
+                merged, [t for t in others if t is not None], unconstrained, mines_left, end, use_kernel=self.use_kernel
+            )
         return [components[i] for i in kept] + [merged], [*others, tally]
 
     def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:

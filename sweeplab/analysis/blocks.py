@@ -12,6 +12,8 @@ from collections import deque
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.counting import _feasible, _Plan
 
+PREPARED = 20_000  # blocks whose plans are remembered
+
 
 class Blocks:
     """A component's super-cells, numbers and adjacency, and one assignment ``x`` (mines per super-cell) with each
@@ -32,6 +34,7 @@ class Blocks:
         self.block = block
         self.x = [0] * n
         self.residual = [m for _, m in self.cons]
+        self._prepared: dict[tuple[int, int], tuple[list[int], _Plan, list[tuple[int, list[int]]]]] = {}
 
     def ball(self, center: int, size: int) -> list[int]:
         """Up to ``size`` super-cells, breadth first from ``center``."""
@@ -47,27 +50,40 @@ class Blocks:
                     queue.append(k)
         return out
 
-    def plan(self, block: list[int]) -> _Plan:
-        """The count's plan for ``block`` given the rest of the assignment: the block's super-cells and every number
-        that touches them, each needing its mines less those the assignment puts outside the block."""
-        x, cons, local = self.x, self.cons, {j: p for p, j in enumerate(block)}
-        seen: set[int] = set()
-        sub = []
-        for j in block:
-            for i in self.touching[j]:
-                if i in seen:
-                    continue
-                seen.add(i)
-                js, m = cons[i]
-                mine = []
-                for k in js:
-                    p = local.get(k)
-                    if p is None:
-                        m -= x[k]
-                    else:
-                        mine.append(p)
-                sub.append((tuple(mine), m, i))
-        return _Plan(Component([(0,) * self.sizes[j] for j in block], sub))
+    def prepared(self, center: int, size: int) -> tuple[list[int], _Plan, list[tuple[int, list[int]]]]:
+        """The ball of ``size`` around ``center``, the count's plan for it (whose steps hold number indices where the
+        needs go: :meth:`steps` fills them in) and each touching number with its super-cells inside the ball;
+        remembered, since the shape of a block does not change as the chain moves."""
+        got = self._prepared.get((center, size))
+        if got is None:
+            block = self.ball(center, size)
+            local = {j: p for p, j in enumerate(block)}
+            seen: set[int] = set()
+            sub, ids = [], []
+            for j in block:
+                for i in self.touching[j]:
+                    if i not in seen:
+                        seen.add(i)
+                        inside = [k for k in self.cons[i][0] if k in local]
+                        sub.append((tuple(local[k] for k in inside), i, i))
+                        ids.append((i, inside))
+            got = (block, _Plan(Component([(0,) * self.sizes[j] for j in block], sub)), ids)
+            if len(self._prepared) >= PREPARED:
+                self._prepared.clear()
+            self._prepared[(center, size)] = got
+        return got
+
+    def steps(self, plan: _Plan, ids: list[tuple[int, list[int]]]) -> list[tuple[int, list[int], list, list[int]]]:
+        """``plan``'s steps with each opened number's need given the rest of the assignment: its mines less those
+        the assignment puts outside the block."""
+        x, residual = self.x, self.residual
+        need = {}
+        for i, inside in ids:
+            v = residual[i]
+            for k in inside:
+                v += x[k]
+            need[i] = v
+        return [(a, [need[i] for i in opened], ts, keep) for a, opened, ts, keep in plan.steps]
 
     def assign(self, block: list[int], values: list[int]) -> None:
         """Set the block's mines per super-cell, keeping the residuals."""
@@ -153,8 +169,8 @@ class Blocks:
             if time.perf_counter() > deadline:
                 return False
             i = rng.choice(tuple(broken))
-            block = self.ball(rng.choice(cons[i][0]), size)
-            values = self._least_broken(block)
+            block, plan, ids = self.prepared(rng.choice(cons[i][0]), size)
+            values = self._least_broken(block, plan, self.steps(plan, ids))
             touched = {c for j in block for c in self.touching[j]}
             self.assign(block, values)
             for c in touched:
@@ -170,14 +186,13 @@ class Blocks:
                     size, stuck = min(size * 2, 384), 0
         return True
 
-    def _least_broken(self, block: list[int], states: int = 2000) -> list[int]:
+    def _least_broken(self, block: list[int], plan: _Plan, steps: list, states: int = 2000) -> list[int]:
         """The block's mines per super-cell that minimise the summed |residual| of the numbers touching it, by a
         count of the least cost per partial state (past ``states`` partial states in a step, the cheapest are kept,
         so the result may not be the least)."""
-        plan = self.plan(block)
         rng = self.rng
         layers: list[dict[tuple, tuple[float, tuple, int]]] = [{(): (0.0, (), 0)}]
-        for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(plan.steps):
+        for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(steps):
             size = plan.sizes[t]
             kept = set(keep)
             closing = [s for s, _ in touch_slots if s not in kept]
@@ -199,7 +214,7 @@ class Blocks:
             layers.append(new)
         key, (_cost, _, _) = min(layers[-1].items(), key=lambda item: item[1][0])
         values = [0] * len(block)
-        for t in range(len(plan.steps), 0, -1):
+        for t in range(len(steps), 0, -1):
             _c, prev, v = layers[t][key]
             values[plan.order[t - 1]] = v
             key = prev

@@ -28,6 +28,7 @@ import time
 from sweeplab.analysis.blocks import Blocks
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.counting import _BINOM, Tally, _feasible
+from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.weighting import _weigh_numeric
 
 BATCHES = 10  # batches of moves whose spread gives the error
@@ -65,10 +66,11 @@ def _steepen(log_h: list[float]) -> list[float]:
 class _Chain(Blocks):
     """The chain: :class:`Blocks` whose moves redraw a block from its conditional distribution under ``log_h``."""
 
-    def __init__(self, component: Component, log_h: list[float], rng: random.Random) -> None:
+    def __init__(self, component: Component, log_h: list[float], rng: random.Random, use_kernel: bool = True) -> None:
         super().__init__(component, rng, BLOCK)
         self.log_h = _steepen(log_h)
         self.possible = [v > -math.inf for v in log_h]
+        self.kernel = CHAIN if use_kernel else None
 
     def move(self, total: int) -> tuple[list[int], list[float], dict[int, float], int] | None:
         """Redraw one block; returns (the block, each of its super-cells' expected mines given the rest, the
@@ -76,12 +78,13 @@ class _Chain(Blocks):
         :data:`STATES` partial states in a step (the block is then made smaller). The expectations, taken before the
         draw, are the Rao-Blackwellised averages: as unbiased as the state itself and far less spread."""
         x = self.x
-        block = self.ball(self.rng.randrange(len(x)), self.block)
+        block, plan, ids = self.prepared(self.rng.randrange(len(x)), self.block)
         inside = 0
         for j in block:
             inside += x[j]
-        plan = self.plan(block)
-        steps, sizes = plan.steps, plan.sizes
+        steps, sizes = self.steps(plan, ids), plan.sizes
+        if self.kernel is not None:
+            return self._move_in_c(block, plan.order, steps, sizes, total - inside)
         alpha: list[dict[tuple, float]] = [{(0,): 1.0}]
         for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(steps):
             binom = _BINOM[sizes[t]]
@@ -170,6 +173,27 @@ class _Chain(Blocks):
             self.block += 1
         return block, means, counts, outside + key[0]
 
+    def _move_in_c(
+        self, block: list[int], order: list[int], steps: list, sizes: list[int], outside: int
+    ) -> tuple[list[int], list[float], dict[int, float], int] | None:
+        """:meth:`move`'s count, backward pass and draw by the C kernel (``_chain.move``)."""
+        window = self.log_h[outside : outside + sum(sizes) + 1]
+        top = max(window)
+        out = self.kernel.move(sizes, steps, [math.exp(v - top) for v in window], STATES, self.rng.getrandbits(64) | 1)
+        if out is None:
+            self.block = max(self.block // 2, 2)
+            return None
+        drawn, expected, shares, count = out
+        values = [0] * len(block)
+        means = [0.0] * len(block)
+        for t, p in enumerate(order):
+            values[p] = drawn[t]
+            means[p] = expected[t]
+        self.assign(block, values)
+        if self.block < BLOCK and self.rng.random() < 0.05:
+            self.block += 1
+        return block, means, {outside + k: p for k, p in enumerate(shares) if p > 0}, outside + count
+
 
 def _draw(rng: random.Random, options: list[tuple[tuple, int, float]]) -> tuple[tuple, int, float]:
     """One of (key, value, weight) options, in proportion to weight."""
@@ -188,17 +212,19 @@ def estimate(
     mines_left: int,
     deadline: float,
     seed: int = 0,
+    use_kernel: bool = True,
 ) -> Tally | None:
     """Estimate a component's tally by the chain until ``deadline`` (deterministic for a seed, given the time).
 
     ``others`` are the exact tallies of the position's other components, ``unconstrained`` the number of covered
-    cells no number touches and ``mines_left`` the mines to place. Returns None when no first solution was found or
+    cells no number touches and ``mines_left`` the mines to place; the moves run in C (``_chain.c``) when it is built
+    and ``use_kernel``, else in pure Python (the same moves, slower). Returns None when no first solution was found or
     the time allowed fewer than two batches: that proves nothing about consistency."""
     start = time.perf_counter()
     log_h = completions(others, len(component.cells), unconstrained, mines_left)
     if all(v == -math.inf for v in log_h):
         return None
-    chain = _Chain(component, log_h, random.Random(seed))
+    chain = _Chain(component, log_h, random.Random(seed), use_kernel)
     if not chain.first(component, deadline):
         return None
     x, possible = chain.x, chain.possible
