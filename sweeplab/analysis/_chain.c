@@ -91,13 +91,14 @@ static uint64_t hash_key(const unsigned char *key, int len) {
 
 static PyObject *move(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *sizes, *plan, *weights;
+    PyObject *sizes, *plan, *need_list, *weights;
     int max_states;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OOOiK", &sizes, &plan, &weights, &max_states, &seed)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOOiK", &sizes, &plan, &need_list, &weights, &max_states, &seed)) return NULL;
     Py_ssize_t n = PySequence_Size(plan);
     Py_ssize_t n_weights = PySequence_Size(weights);
-    if (n < 0 || n_weights < 0) return NULL;
+    Py_ssize_t n_needs = PySequence_Size(need_list);
+    if (n < 0 || n_weights < 0 || n_needs < 0) return NULL;
     if (max_states < 1) max_states = 1;
     Step *steps = calloc((size_t)n + 1, sizeof(Step));
     size_t *off = calloc((size_t)n + 2, sizeof(size_t)), *key_off = calloc((size_t)n + 2, sizeof(size_t));
@@ -123,7 +124,10 @@ static PyObject *move(PyObject *self, PyObject *args) {
              st->size >= 0 && st->size <= 8;
         if (ok) {
             st->n_opened = (int)no; st->n_touch = (int)nt; st->n_keep = (int)nk;
-            for (int q = 0; ok && q < st->n_opened; q++) ok = int_at(opened, q, &st->opened[q]);
+            for (int q = 0; ok && q < st->n_opened; q++) {
+                int index = -1;
+                ok = int_at(opened, q, &index) && index >= 0 && index < n_needs && int_at(need_list, index, &st->opened[q]);
+            }
             for (int q = 0; ok && q < st->n_touch; q++) {
                 PyObject *pair = PySequence_GetItem(touch, q);
                 ok = pair && int_at(pair, 0, &st->slot[q]) && int_at(pair, 1, &st->cap[q]);
@@ -302,10 +306,11 @@ done:
 
 static PyMethodDef methods[] = {
     {"move", move, METH_VARARGS,
-     "move(sizes, steps, weights, max_states, seed) -> (values per step, expected mines per step, [P(block count k)],\n"
-     "block count) | None\n"
-     "One block move over the count's plan (chain.py's _Chain.move): weights[k] weighs a final block count k; None past\n"
-     "max_states partial states in a step or when no final count has weight."},
+     "move(sizes, steps, needs, weights, max_states, seed) -> (values per step, expected mines per step,\n"
+     "[P(block count k)], block count) | None\n"
+     "One block move over the count's plan (chain.py's _Chain.move), whose steps name the opened numbers by their\n"
+     "index in needs: weights[k] weighs a final block count k; None past max_states partial states in a step or when\n"
+     "no final count has weight."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_chain", "The chain's block move in C.", -1, methods};

@@ -51,9 +51,10 @@ class Blocks:
         return out
 
     def prepared(self, center: int, size: int) -> tuple[list[int], _Plan, list[tuple[int, list[int]]]]:
-        """The ball of ``size`` around ``center``, the count's plan for it (whose steps hold number indices where the
-        needs go: :meth:`steps` fills them in) and each touching number with its super-cells inside the ball;
-        remembered, since the shape of a block does not change as the chain moves."""
+        """The ball of ``size`` around ``center``, the count's plan for it in that breadth-first order (whose steps
+        hold indices into ``ids`` where the needs go: :meth:`steps` fills them in) and ``ids``, each touching number
+        with its super-cells inside the ball; remembered, since the shape of a block does not change as the chain
+        moves."""
         got = self._prepared.get((center, size))
         if got is None:
             block = self.ball(center, size)
@@ -65,24 +66,30 @@ class Blocks:
                     if i not in seen:
                         seen.add(i)
                         inside = [k for k in self.cons[i][0] if k in local]
-                        sub.append((tuple(local[k] for k in inside), i, i))
+                        sub.append((tuple(local[k] for k in inside), len(ids), i))
                         ids.append((i, inside))
-            got = (block, _Plan(Component([(0,) * self.sizes[j] for j in block], sub)), ids)
+            plan = _Plan(Component([(0,) * self.sizes[j] for j in block], sub), list(range(len(block))))
+            got = (block, plan, ids)
             if len(self._prepared) >= PREPARED:
                 self._prepared.clear()
             self._prepared[(center, size)] = got
         return got
 
-    def steps(self, plan: _Plan, ids: list[tuple[int, list[int]]]) -> list[tuple[int, list[int], list, list[int]]]:
-        """``plan``'s steps with each opened number's need given the rest of the assignment: its mines less those
-        the assignment puts outside the block."""
+    def needs(self, ids: list[tuple[int, list[int]]]) -> list[int]:
+        """Each number touching a block (``ids``, from :meth:`prepared`) less the mines the assignment puts outside
+        the block: what the block's own super-cells must hold."""
         x, residual = self.x, self.residual
-        need = {}
+        out = []
         for i, inside in ids:
             v = residual[i]
             for k in inside:
                 v += x[k]
-            need[i] = v
+            out.append(v)
+        return out
+
+    def steps(self, plan: _Plan, ids: list[tuple[int, list[int]]]) -> list[tuple[int, list[int], list, list[int]]]:
+        """``plan``'s steps with each opened number's need (:meth:`needs`) in place of its index."""
+        need = self.needs(ids)
         return [(a, [need[i] for i in opened], ts, keep) for a, opened, ts, keep in plan.steps]
 
     def assign(self, block: list[int], values: list[int]) -> None:

@@ -27,7 +27,7 @@ import time
 
 from sweeplab.analysis.blocks import Blocks
 from sweeplab.analysis.components import Component
-from sweeplab.analysis.counting import _BINOM, Tally, _feasible
+from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _Plan
 from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.weighting import _weigh_numeric
 
@@ -82,9 +82,9 @@ class _Chain(Blocks):
         inside = 0
         for j in block:
             inside += x[j]
-        steps, sizes = self.steps(plan, ids), plan.sizes
         if self.kernel is not None:
-            return self._move_in_c(block, plan.order, steps, sizes, total - inside)
+            return self._move_in_c(block, plan, self.needs(ids), total - inside)
+        steps, sizes = self.steps(plan, ids), plan.sizes
         alpha: list[dict[tuple, float]] = [{(0,): 1.0}]
         for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(steps):
             binom = _BINOM[sizes[t]]
@@ -174,25 +174,22 @@ class _Chain(Blocks):
         return block, means, counts, outside + key[0]
 
     def _move_in_c(
-        self, block: list[int], order: list[int], steps: list, sizes: list[int], outside: int
+        self, block: list[int], plan: _Plan, needs: list[int], outside: int
     ) -> tuple[list[int], list[float], dict[int, float], int] | None:
-        """:meth:`move`'s count, backward pass and draw by the C kernel (``_chain.move``)."""
-        window = self.log_h[outside : outside + sum(sizes) + 1]
+        """:meth:`move`'s count, backward pass and draw by the C kernel (``_chain.move``), the plan's steps holding
+        indices into ``needs``."""
+        window = self.log_h[outside : outside + plan.cells + 1]
         top = max(window)
-        out = self.kernel.move(sizes, steps, [math.exp(v - top) for v in window], STATES, self.rng.getrandbits(64) | 1)
+        weights = [math.exp(v - top) for v in window]
+        out = self.kernel.move(plan.sizes, plan.steps, needs, weights, STATES, self.rng.getrandbits(64) | 1)
         if out is None:
             self.block = max(self.block // 2, 2)
             return None
         drawn, expected, shares, count = out
-        values = [0] * len(block)
-        means = [0.0] * len(block)
-        for t, p in enumerate(order):
-            values[p] = drawn[t]
-            means[p] = expected[t]
-        self.assign(block, values)
+        self.assign(block, drawn)
         if self.block < BLOCK and self.rng.random() < 0.05:
             self.block += 1
-        return block, means, {outside + k: p for k, p in enumerate(shares) if p > 0}, outside + count
+        return block, expected, {outside + k: p for k, p in enumerate(shares) if p > 0}, outside + count
 
 
 def _draw(rng: random.Random, options: list[tuple[tuple, int, float]]) -> tuple[tuple, int, float]:
