@@ -20,7 +20,17 @@ from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import format_position
 from tests.analysis.brute import brute_force
-from tests.analysis.positions import SIZES, arbitrary_positions, check_against_layout, dealt, played_positions, timed, within
+from tests.analysis.positions import (
+    SIZES,
+    STREWN,
+    arbitrary_positions,
+    check_against_layout,
+    dealt,
+    played_positions,
+    strewn,
+    timed,
+    within,
+)
 
 
 def _check_against_brute_force(obs):
@@ -191,3 +201,24 @@ def test_undecided_is_its_own_answer_and_exit_status(monkeypatch, tmp_path):
     result = CliRunner().invoke(main, ["analyze", str(path), "--seconds", "0.5"])
     assert result.exit_code == 4, result.output
     assert "undecided" in result.output
+
+
+@pytest.mark.parametrize(
+    "size, seconds",
+    [(STREWN[0], 2.0), (STREWN[1], 2.0), (STREWN[2], 2.0), (STREWN[3], 4.0)],
+    ids=lambda s: "x".join(map(str, s[:3])) + f"@{s[3]}" if isinstance(s, tuple) else f"{s:g}s",
+)
+def test_strewn_true_positions_are_answered_within_the_budget_and_never_inconsistent(size, seconds):
+    """Revealed numbers strewn over the whole board: one component of thousands of frontier cells, too wide for the
+    exact count, estimated by the chain in the budget (exactly counted where the kernel can). Undecided is allowed
+    only when the shared machine left the engine well under the budget's CPU time (the budget is wall-clock)."""
+    obs, layout = strewn(*size)
+    result, cpu, wall = timed(Analyzer(Budget(seconds=seconds)).analyze, obs)
+    within(seconds, cpu, wall)
+    assert not isinstance(result, InconsistentPositionError)
+    if isinstance(result, UndecidedError):
+        assert cpu < 0.75 * seconds, f"undecided after {cpu:.2f} s of CPU: {result}"
+        assert "more time" in str(result)
+        return
+    check_against_layout(obs, result, layout)
+    assert result.exact or 0 < result.error < 1
