@@ -193,10 +193,11 @@ class Blocks:
                     size, stuck = min(size * 2, 384), 0
         return True
 
-    def _least_broken(self, block: list[int], plan: _Plan, steps: list, states: int = 2000) -> list[int]:
+    def _least_broken(self, block: list[int], plan: _Plan, steps: list, states: int = 300) -> list[int]:
         """The block's mines per super-cell that minimise the summed |residual| of the numbers touching it, by a
-        count of the least cost per partial state (past ``states`` partial states in a step, the cheapest are kept,
-        so the result may not be the least)."""
+        count of the least cost per partial state: each super-cell's mines within the bounds its numbers leave, or
+        around them when none fits (past ``states`` partial states in a step the cheapest are kept, so the result
+        may not be the least)."""
         rng = self.rng
         layers: list[dict[tuple, tuple[float, tuple, int]]] = [{(): (0.0, (), 0)}]
         for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(steps):
@@ -206,7 +207,10 @@ class Blocks:
             new: dict[tuple, tuple[float, tuple, int]] = {}
             for key, (cost, _, _) in layers[t].items():
                 needs = [*key, *opened_needs]
-                for v in range(size + 1):
+                lo, hi = _feasible(needs, size, touch_slots)
+                if lo > hi:  # some number breaks whatever this super-cell holds: the nearest values, at a cost
+                    lo, hi = max(min(hi, lo) - 1, 0), min(max(hi, lo) + 1, size)
+                for v in range(lo, hi + 1):
                     nxt = list(needs)
                     for s, _ in touch_slots:
                         nxt[s] -= v
