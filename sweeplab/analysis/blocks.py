@@ -171,7 +171,7 @@ class Blocks:
         given an assignment that breaks the fewest mines' worth of its numbers (ties drawn at random)."""
         residual, rng, cons = self.residual, self.rng, self.cons
         broken = {i for i, r in enumerate(residual) if r}
-        size, best, stuck = min(self.block, 24), len(broken), 0
+        size, best, stuck = min(self.block, 16), len(broken), 0
         while broken:
             if time.perf_counter() > deadline:
                 return False
