@@ -1,5 +1,5 @@
-"""Build the optional C kernels (the exact engine's counting, the chain's block move, the game-tree search); without a C compiler sweeplab
-falls back to pure Python."""
+"""Build the optional C kernels (the exact engine's counting, the chain's block move, the game-tree search); without
+a C compiler sweeplab falls back to pure Python."""
 
 from setuptools import Extension, setup
 

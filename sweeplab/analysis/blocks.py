@@ -60,7 +60,8 @@ class Blocks:
             block = self.ball(center, size)
             local = {j: p for p, j in enumerate(block)}
             seen: set[int] = set()
-            sub, ids = [], []
+            sub: list[tuple[tuple[int, ...], int, int]] = []
+            ids: list[tuple[int, list[int]]] = []
             for j in block:
                 for i in self.touching[j]:
                     if i not in seen:

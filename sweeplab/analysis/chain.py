@@ -3,20 +3,22 @@ estimated :class:`Tally` out, weighted by the rest of the position (the other co
 unconstrained cells), so the global mine count is respected.
 
 The chain's state is one solution: mines per super-cell. A move picks a block of super-cells (a breadth-first ball
-around a random one), fixes every other super-cell, and redraws the block from its exact conditional distribution:
-dynamic programming over the block's super-cells (as :func:`~sweeplab.analysis.counting.count` does, merging equal
-partial states), each final block count k weighted by h(K_out + k), the completions of the rest of the position for
-that many mines in the component, then a backward draw. Every move keeps the numbers satisfied, and a block that
-holds whole numbers moves many mines at once, so the chain mixes on frontiers of thousands of cells where a
-sequential count's partial states explode (a frontier that is wide in both directions: many revealed cells strewn
-over a board). The first solution comes from a depth-first search that remembers dead partial states.
+of :data:`BLOCK` around a random one), fixes every other super-cell, and redraws the block from its exact
+conditional distribution: dynamic programming over the block's super-cells (as
+:func:`~sweeplab.analysis.counting.count` does, merging equal partial states), each final block count k weighted by
+h(K_out + k), the completions of the rest of the position for that many mines in the component, then a backward
+pass and a forward draw (in C, ``_chain.c``, when it is built; :meth:`_Chain.move` is its pure-Python twin). Every
+move keeps the numbers satisfied, and a block moves many mines at once, so the chain mixes on frontiers of
+thousands of cells where a sequential count's partial states explode (a frontier that is wide in both directions:
+revealed cells strewn over a board). The first solution comes from :meth:`~sweeplab.analysis.blocks.Blocks.first`.
 
-The estimate is the time-average of the mines per super-cell and of the component's count over the moves, after a
-burn-in; the moves are cut into batches whose spread gives the stated error (two standard errors of the batch
-means). The chain's state distribution is the posterior itself, so the tally is built to reproduce these averages
-under the weighting: ``weight[k]`` is the share of moves at count k divided by h(k), and ``expected`` holds one row
-(at the most frequent count) scaled so that the weighting returns the averaged mines per super-cell. The component's
-own number of solutions is not estimated: the result's ``layouts`` is then a scale, not a count.
+The estimate averages, over the moves after a burn-in, each block's expected mines per super-cell and its count's
+distribution given the rest (the backward pass gives both: Rao-Blackwellised, far less spread than the drawn
+state); the moves are cut into batches whose spread gives the stated error (two standard errors of the batch
+means). The averages estimate the posterior itself, so the tally is built to reproduce them under the weighting:
+``weight[k]`` is the share at count k divided by h(k), and ``expected`` holds one row (at the most frequent count)
+scaled so that the weighting returns the averaged mines per super-cell. The component's own number of solutions is
+not estimated: the result's ``layouts`` is then a scale, not a count.
 """
 
 from __future__ import annotations
@@ -181,6 +183,7 @@ class _Chain(Blocks):
         window = self.log_h[outside : outside + plan.cells + 1]
         top = max(window)
         weights = [math.exp(v - top) for v in window]
+        assert self.kernel is not None  # move calls this only when the C chain is built
         out = self.kernel.move(plan.sizes, plan.steps, needs, weights, STATES, self.rng.getrandbits(64) | 1)
         if out is None:
             self.block = max(self.block // 2, 2)
