@@ -36,6 +36,8 @@ from sweeplab.analysis.weighting import _weigh_numeric
 BATCHES = 10  # batches of moves whose spread gives the error
 BURN_IN = 0.15  # the share of the chain's time spent before averaging starts
 BLOCK = 48  # super-cells in a block at first; halved while a block's partial states pass STATES, grown back after
+CENTERS_EVERY = 8  # blocks are balls around one super-cell in this many (their plans are built once each)
+CENTERS_MIN = 256  # but around at least this many
 MOVES_PER_BATCH = 20  # fewer batches when the moves expected would give fewer per batch (at least 2 batches)
 STATES = 3000  # partial states a block's count may hold in one step
 
@@ -73,6 +75,8 @@ class _Chain(Blocks):
         self.log_h = _steepen(log_h)
         self.possible = [v > -math.inf for v in log_h]
         self.kernel = CHAIN if use_kernel else None
+        n = len(self.sizes)
+        self.centers = sorted(rng.sample(range(n), min(n, max(CENTERS_MIN, n // CENTERS_EVERY))))
 
     def move(self, total: int) -> tuple[list[int], list[float], dict[int, float], int] | None:
         """Redraw one block; returns (the block, each of its super-cells' expected mines given the rest, the
@@ -80,7 +84,7 @@ class _Chain(Blocks):
         :data:`STATES` partial states in a step (the block is then made smaller). The expectations, taken before the
         draw, are the Rao-Blackwellised averages: as unbiased as the state itself and far less spread."""
         x = self.x
-        block, plan, ids = self.prepared(self.rng.randrange(len(x)), self.block)
+        block, plan, ids = self.prepared(self.centers[self.rng.randrange(len(self.centers))], self.block)
         inside = 0
         for j in block:
             inside += x[j]
