@@ -75,8 +75,27 @@ class _Chain(Blocks):
         self.log_h = _steepen(log_h)
         self.possible = [v > -math.inf for v in log_h]
         self.kernel = CHAIN if use_kernel else None
+        self.centers = self._cover()
+        self.queue: list[int] = []
+
+    def _cover(self) -> list[int]:
+        """The centres of the blocks: enough that every super-cell lies in some ball (a super-cell no ball covers
+        yet becomes a centre, in a random order), then random ones up to one in :data:`CENTERS_EVERY` (at least
+        :data:`CENTERS_MIN`) for overlap."""
         n = len(self.sizes)
-        self.centers = sorted(rng.sample(range(n), min(n, max(CENTERS_MIN, n // CENTERS_EVERY))))
+        order = list(range(n))
+        self.rng.shuffle(order)
+        covered = [False] * n
+        centers = []
+        for j in order:
+            if not covered[j]:
+                centers.append(j)
+                for k in self.ball(j, self.block):
+                    covered[k] = True
+        chosen = set(centers)
+        extra = [j for j in order if j not in chosen]
+        centers.extend(extra[: max(min(n, max(CENTERS_MIN, n // CENTERS_EVERY)) - len(centers), 0)])
+        return sorted(centers)
 
     def move(self, total: int) -> tuple[list[int], list[float], dict[int, float], int] | None:
         """Redraw one block; returns (the block, each of its super-cells' expected mines given the rest, the
@@ -84,7 +103,10 @@ class _Chain(Blocks):
         :data:`STATES` partial states in a step (the block is then made smaller). The expectations, taken before the
         draw, are the Rao-Blackwellised averages: as unbiased as the state itself and far less spread."""
         x = self.x
-        block, plan, ids = self.prepared(self.centers[self.rng.randrange(len(self.centers))], self.block)
+        if not self.queue:  # a sweep: every centre once, in a fresh random order
+            self.queue = list(self.centers)
+            self.rng.shuffle(self.queue)
+        block, plan, ids = self.prepared(self.queue.pop(), self.block)
         inside = 0
         for j in block:
             inside += x[j]
@@ -273,15 +295,18 @@ def estimate(
 def _tally(batches: list[tuple[list[float], list[int], dict[int, float]]], chain: _Chain, log_h: list[float]) -> Tally:
     """The estimated tally of the batches (see the module's docstring): per batch, weight[k] = P(k) / h(k) and one
     expected row at its most frequent count k0, the mean mines per super-cell divided by h(k0); their sum. A
-    super-cell no move of a batch visited takes the chain's final state; the means are nudged (in proportion to
+    super-cell no move of a batch visited takes its mean over all batches (the chain's final state if none); the means are nudged (in proportion to
     each super-cell's spread) so that they add up to the batch's mean count, as the weighting needs."""
     sizes, n = chain.sizes, len(chain.sizes)
+    all_sums = [sum(b[0][j] for b in batches) for j in range(n)]
+    all_visits = [sum(b[1][j] for b in batches) for j in range(n)]
+    fallback = [all_sums[j] / all_visits[j] if all_visits[j] else float(chain.x[j]) for j in range(n)]
     rows = []
     for sums, visits, by_count in batches:
         whole = sum(by_count.values())
         p = {k: c / whole for k, c in sorted(by_count.items())}
         mean_k = sum(k * v for k, v in p.items())
-        means = [sums[j] / visits[j] if visits[j] else float(chain.x[j]) for j in range(n)]
+        means = [sums[j] / visits[j] if visits[j] else fallback[j] for j in range(n)]
         spread = [m * (sizes[j] - m) / sizes[j] for j, m in enumerate(means)]
         room = sum(spread)
         if room > 0:
