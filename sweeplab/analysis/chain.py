@@ -295,8 +295,9 @@ def estimate(
 def _tally(batches: list[tuple[list[float], list[int], dict[int, float]]], chain: _Chain, log_h: list[float]) -> Tally:
     """The estimated tally of the batches (see the module's docstring): per batch, weight[k] = P(k) / h(k) and one
     expected row at its most frequent count k0, the mean mines per super-cell divided by h(k0); their sum. A
-    super-cell no move of a batch visited takes its mean over all batches (the chain's final state if none); the means are nudged (in proportion to
-    each super-cell's spread) so that they add up to the batch's mean count, as the weighting needs."""
+    super-cell no move of a batch visited takes its mean over all batches (the chain's final state if none); the
+    means are nudged (in proportion to each super-cell's spread) so that they add up to the batch's mean count, as
+    the weighting needs."""
     sizes, n = chain.sizes, len(chain.sizes)
     all_sums = [sum(b[0][j] for b in batches) for j in range(n)]
     all_visits = [sum(b[1][j] for b in batches) for j in range(n)]
