@@ -39,21 +39,25 @@ BLOCK = 48  # super-cells in a block at first; halved while a block's partial st
 CENTERS_EVERY = 8  # blocks are balls around one super-cell in this many (their plans are built once each)
 CENTERS_MIN = 256  # but around at least this many
 MOVES_PER_BATCH = 20  # fewer batches when the moves expected would give fewer per batch (at least 2 batches)
+POST_SECONDS = 4e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches
+STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possible ones
 STATES = 3000  # partial states a block's count may hold in one step
 
 
 def completions(others: list[Tally], cells: int, unconstrained: int, mines_left: int) -> list[float]:
     """log h(k) for k = 0..cells: the (scaled) weighted ways the rest of the position (the tallies ``others`` and
     ``unconstrained`` free cells) completes a solution of the component holding k mines; -inf where none does."""
+    import numpy as np  # as the numeric weighting does: only when a position needs an estimate
+
     dummy = Tally({k: 1.0 for k in range(cells + 1)}, {}, False)
     weighing = _weigh_numeric([*others, dummy], unconstrained, mines_left)
     g = weighing.g.get(len(others))
     if g is None:  # the component can hold a single count (no cells): h is that count's weight alone
         return [0.0] * (cells + 1)
     out = []
-    for k in range(cells + 1):
-        value = float(g[k]) if k < len(g) else 0.0
-        out.append(math.log(value) if value > 0 else -math.inf)
+    for k in range(cells + 1):  # the log in extended precision: g may lie below the smallest float
+        value = g[k] if k < len(g) else 0.0
+        out.append(float(np.log(value)) if value > 0 else -math.inf)
     return out
 
 
@@ -64,7 +68,7 @@ def _steepen(log_h: list[float]) -> list[float]:
     possible = [k for k, v in enumerate(log_h) if v > -math.inf]
     low, high = min(possible), max(possible)
     floor = min(log_h[k] for k in possible)
-    return [v if v > -math.inf else floor - 1000.0 * (low - k if k < low else k - high) for k, v in enumerate(log_h)]
+    return [v if v > -math.inf else floor - STEEP * (low - k if k < low else k - high) for k, v in enumerate(log_h)]
 
 
 class _Chain(Blocks):
@@ -244,10 +248,14 @@ def estimate(
 
     ``others`` are the exact tallies of the position's other components, ``unconstrained`` the number of covered
     cells no number touches and ``mines_left`` the mines to place; the moves run in C (``_chain.c``) when it is built
-    and ``use_kernel``, else in pure Python (the same moves, slower). Returns None when no first solution was found or
-    the time allowed fewer than two batches: that proves nothing about consistency."""
+    and ``use_kernel``, else in pure Python (the same moves, slower). Once a first solution is found, every batch
+    has at least one move even past the deadline (a late move costs about a millisecond), so a short budget still
+    gives an estimate, with a large error. Returns None when no first solution was found in time, or the moves kept
+    at counts the rest of the position does not allow: that proves nothing about consistency."""
     start = time.perf_counter()
-    log_h = completions(others, len(component.cells), unconstrained, mines_left)
+    cells = len(component.cells)
+    deadline -= POST_SECONDS * cells * (BATCHES + 2)  # the time the tally and the weighting of the batches take
+    log_h = completions(others, cells, unconstrained, mines_left)
     if all(v == -math.inf for v in log_h):
         return None
     chain = _Chain(component, log_h, random.Random(seed), use_kernel)
@@ -267,16 +275,20 @@ def estimate(
     now = time.perf_counter()
     expected = moves * (deadline - now) / max(now - burning, 1e-6)
     n_batches = max(2, min(BATCHES, int(expected // MOVES_PER_BATCH)))
-    span = (deadline - now) / n_batches
+    span = max(deadline - now, 0.0) / n_batches
     batches: list[tuple[list[float], list[int], dict[int, float]]] = []
-    for b in range(n_batches):
-        end = deadline - (n_batches - 1 - b) * span
+    tries = 0
+    while len(batches) < n_batches and tries < 4 * n_batches:  # a batch has at least one move, late or not
+        tries += 1
+        end = deadline - (n_batches - 1 - len(batches)) * span
         sums = [0.0] * n
         visits = [0] * n
         by_count: dict[int, float] = {}
-        while time.perf_counter() < end:
+        while not by_count or time.perf_counter() < end:
             moved = chain.move(total)
             if moved is None:
+                if time.perf_counter() > end:
+                    break
                 continue
             block, means, counts, total = moved
             for j, mean in zip(block, means, strict=True):
