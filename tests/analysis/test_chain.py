@@ -100,3 +100,12 @@ def test_completions_weigh_by_the_unconstrained_cells():
     ratios = [log_h[k] - math.log(math.comb(10, 4 - k)) for k in range(5)]
     assert all(r == pytest.approx(ratios[0]) for r in ratios)
     assert log_h[5] == log_h[6] == -math.inf  # more than the 4 mines left
+
+
+def test_completions_stay_possible_far_below_the_smallest_float():
+    # 4,404 free cells and 8,000 mines: C(4404, r) spans thousands of orders of magnitude, yet every count that
+    # leaves between 0 and 4,404 mines outside stays possible
+    log_h = chain.completions([], 11_228, 4_404, 8_000)
+    possible = [k for k, v in enumerate(log_h) if v > -math.inf]
+    assert possible == list(range(8_000 - 4_404, 8_001))
+    assert log_h[8_000 - 2_202] - log_h[8_000] == pytest.approx(math.lgamma(4405) - 2 * math.lgamma(2203), rel=1e-6)
