@@ -254,13 +254,13 @@ def estimate(
     at counts the rest of the position does not allow: that proves nothing about consistency."""
     start = time.perf_counter()
     cells = len(component.cells)
-    deadline -= POST_SECONDS * cells * (BATCHES + 2)  # the time the tally and the weighting of the batches take
     log_h = completions(others, cells, unconstrained, mines_left)
     if all(v == -math.inf for v in log_h):
         return None
     chain = _Chain(component, log_h, random.Random(seed), use_kernel)
-    if not chain.first(component, deadline):
+    if not chain.first(component, deadline - POST_SECONDS * cells * 4):  # time to tally and weigh two batches
         return None
+    deadline -= POST_SECONDS * cells * (BATCHES + 2)  # the time the tally and the weighting of the batches take
     x, possible = chain.x, chain.possible
     n = len(x)
     total = sum(x)
@@ -276,7 +276,7 @@ def estimate(
     expected = moves * (deadline - now) / max(now - burning, 1e-6)
     n_batches = max(2, min(BATCHES, int(expected // MOVES_PER_BATCH)))
     span = max(deadline - now, 0.0) / n_batches
-    batches: list[tuple[list[float], list[int], dict[int, float]]] = []
+    batches: list[tuple[list[float], list[int], dict[int, float], list[int]]] = []
     tries = 0
     while len(batches) < n_batches and tries < 4 * n_batches:  # a batch has at least one move, late or not
         tries += 1
@@ -298,28 +298,25 @@ def estimate(
                 if possible[k]:
                     by_count[k] = by_count.get(k, 0.0) + p
         if by_count:
-            batches.append((sums, visits, by_count))
+            batches.append((sums, visits, by_count, list(x)))
     if len(batches) < 2:
         return None
     return _tally(batches, chain, log_h)
 
 
-def _tally(batches: list[tuple[list[float], list[int], dict[int, float]]], chain: _Chain, log_h: list[float]) -> Tally:
+def _tally(batches: list[tuple[list[float], list[int], dict[int, float], list[int]]], chain: _Chain, log_h: list[float]) -> Tally:
     """The estimated tally of the batches (see the module's docstring): per batch, weight[k] = P(k) / h(k) and one
     expected row at its most frequent count k0, the mean mines per super-cell divided by h(k0); their sum. A
-    super-cell no move of a batch visited takes its mean over all batches (the chain's final state if none); the
-    means are nudged (in proportion to each super-cell's spread) so that they add up to the batch's mean count, as
-    the weighting needs."""
+    super-cell no move of a batch visited takes the chain's state at the batch's end (one draw: its spread over the
+    batches shows in the error, as it should); the means are nudged (in proportion to each super-cell's spread) so
+    that they add up to the batch's mean count, as the weighting needs."""
     sizes, n = chain.sizes, len(chain.sizes)
-    all_sums = [sum(b[0][j] for b in batches) for j in range(n)]
-    all_visits = [sum(b[1][j] for b in batches) for j in range(n)]
-    fallback = [all_sums[j] / all_visits[j] if all_visits[j] else float(chain.x[j]) for j in range(n)]
     rows = []
-    for sums, visits, by_count in batches:
+    for sums, visits, by_count, state in batches:
         whole = sum(by_count.values())
         p = {k: c / whole for k, c in sorted(by_count.items())}
         mean_k = sum(k * v for k, v in p.items())
-        means = [sums[j] / visits[j] if visits[j] else fallback[j] for j in range(n)]
+        means = [sums[j] / visits[j] if visits[j] else float(state[j]) for j in range(n)]
         spread = [m * (sizes[j] - m) / sizes[j] for j, m in enumerate(means)]
         room = sum(spread)
         if room > 0:
