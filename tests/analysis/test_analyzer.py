@@ -12,6 +12,7 @@ from sweeplab.analysis.analyzer import Analyzer, analyze
 from sweeplab.analysis.budget import Budget
 from sweeplab.analysis.consistency import check_consistency
 from sweeplab.analysis.constraints import constraints_from
+from sweeplab.analysis.kernel import CHAIN, KERNEL
 from sweeplab.cli import main
 from sweeplab.core.errors import InconsistentPositionError, UndecidedError
 from sweeplab.core.game import Game, GameState
@@ -211,13 +212,15 @@ def test_undecided_is_its_own_answer_and_exit_status(monkeypatch, tmp_path):
 def test_strewn_true_positions_are_answered_within_the_budget_and_never_inconsistent(size, seconds):
     """Revealed numbers strewn over the whole board: one component of thousands of frontier cells, too wide for the
     exact count, estimated by the chain in the budget (exactly counted where the kernel can). Undecided is allowed
-    only when the shared machine left the engine well under the budget's CPU time (the budget is wall-clock)."""
+    only when the shared machine left the engine well under the budget's CPU time (the budget is wall-clock), or
+    without the C kernels."""
     obs, layout = strewn(*size)
     result, cpu, wall = timed(Analyzer(Budget(seconds=seconds)).analyze, obs)
     within(seconds, cpu, wall)
     assert not isinstance(result, InconsistentPositionError)
-    if isinstance(result, UndecidedError):
-        assert cpu < 0.75 * seconds, f"undecided after {cpu:.2f} s of CPU: {result}"
+    if isinstance(result, UndecidedError):  # pure Python (no C kernels) may need more time on the largest
+        if KERNEL is not None and CHAIN is not None:
+            assert cpu < 0.75 * seconds, f"undecided after {cpu:.2f} s of CPU: {result}"
         assert "more time" in str(result)
         return
     check_against_layout(obs, result, layout)
