@@ -225,3 +225,23 @@ def test_strewn_true_positions_are_answered_within_the_budget_and_never_inconsis
         return
     check_against_layout(obs, result, layout)
     assert result.exact or 0 < result.error < 1
+
+
+@pytest.mark.skipif(KERNEL is None, reason="the exact reference takes over ten seconds in pure Python")
+def test_the_estimate_on_a_position_too_wide_for_the_default_count_is_checked_against_the_exact_answer():
+    """A 64x64 board with a tenth of its safe cells revealed: one component of 1,232 cells whose count needs about
+    200,000 partial states, past the default 100,000, so the analyzer estimates it; a larger state limit counts it
+    exactly in about a second and a half of CPU. The estimate's error against it is within twice the stated error
+    (two standard errors at the worst cell)."""
+    obs, layout = strewn(64, 64, 600, 0.1)
+    exact = Analyzer(Budget(seconds=60, max_states=1_000_000, max_bytes=2**31)).analyze(obs)
+    assert exact.exact
+    result, cpu, wall = timed(Analyzer(Budget(seconds=2.0)).analyze, obs)
+    within(2.0, cpu, wall)
+    if isinstance(result, UndecidedError):  # a starved machine or no C chain: nothing to check
+        assert CHAIN is None or cpu < 1.5, result
+        return
+    assert not result.exact
+    check_against_layout(obs, result, layout)
+    worst = max(abs(result.probability(c) - exact.probability(c)) for c in obs.covered())
+    assert worst <= 2 * result.error, (worst, result.error)
