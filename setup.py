@@ -1,5 +1,5 @@
-"""Build the optional C kernels (the exact engine's counting, the game-tree search); without a C compiler sweeplab
-falls back to pure Python."""
+"""Build the optional C kernels (the exact engine's counting, the chain's block move, the game-tree search); without
+a C compiler sweeplab falls back to pure Python."""
 
 from setuptools import Extension, setup
 
@@ -8,6 +8,12 @@ setup(
         Extension(
             "sweeplab.analysis._kernel",
             ["sweeplab/analysis/_kernel.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
+            "sweeplab.analysis._chain",
+            ["sweeplab/analysis/_chain.c"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

@@ -7,13 +7,13 @@ import time
 from array import array
 from dataclasses import replace
 
-from sweeplab.analysis.budget import DEFAULT_BUDGET, ESTIMATE_RESERVE, PATIENCE, Budget, _Clock, _TooBig
+from sweeplab.analysis.budget import DEFAULT_BUDGET, ESTIMATE_RESERVE, PATIENCE, WIDE_SHARE, Budget, _Clock, _TooBig
+from sweeplab.analysis.chain import estimate
 from sweeplab.analysis.components import Component, build_components
 from sweeplab.analysis.constraints import _observation, constraints_from
 from sweeplab.analysis.counting import Tally, count
 from sweeplab.analysis.kernel import _PACK, KERNEL
 from sweeplab.analysis.probabilities import Probabilities, _combine
-from sweeplab.analysis.sampling import sample
 from sweeplab.core.errors import ArgumentError, InconsistentPositionError, UndecidedError, shown
 from sweeplab.core.observation import FLAGGED, Observation
 
@@ -47,7 +47,7 @@ class Analyzer:
         tallies: list[Tally | None] = []
         for comp in components:
             tallies.append(self._cache.get(comp.key()))
-        self._count(components, tallies, clock)
+        components, tallies = self._count(components, tallies, clock, len(problem.unconstrained), problem.mines_left)
         return _combine(observation, problem.unconstrained, problem.mines_left, components, tallies, clock)
 
     def analyze_patiently(self, observation: Observation) -> Probabilities:
@@ -76,7 +76,9 @@ class Analyzer:
         except InconsistentPositionError:
             return None
 
-    def _count(self, components: list[Component], tallies: list[Tally | None], clock: _Clock) -> None:
+    def _count(
+        self, components: list[Component], tallies: list[Tally | None], clock: _Clock, unconstrained: int, mines_left: int
+    ) -> tuple[list[Component], list[Tally | None]]:
         """Fill in the missing tallies: exact counts (smallest first) until the exact deadline, then estimates."""
         todo = sorted((i for i, t in enumerate(tallies) if t is None), key=lambda i: len(components[i].cells))
         left = []
@@ -93,19 +95,33 @@ class Analyzer:
             if len(self._cache) >= self.cache_size:
                 self._cache.clear()
             self._cache[components[i].key()] = tally
-        self._estimate(components, tallies, left, clock)
+        return self._estimate(components, tallies, left, clock, unconstrained, mines_left)
 
-    def _estimate(self, components: list[Component], tallies: list[Tally | None], which: list[int], clock: _Clock) -> None:
-        """Estimate the components ``which`` in the time left, shared in proportion to their size."""
+    def _estimate(
+        self,
+        components: list[Component],
+        tallies: list[Tally | None],
+        which: list[int],
+        clock: _Clock,
+        unconstrained: int,
+        mines_left: int,
+    ) -> tuple[list[Component], list[Tally | None]]:
+        """Estimate the components ``which`` together in the time left, by the chain over their solutions weighted by
+        the others' exact counts (:func:`~sweeplab.analysis.chain.estimate`): they become one merged component,
+        placed last, so one chain respects the global mine count across them."""
+        if not which:
+            return components, tallies
+        chosen = set(which)
+        merged = _merge([components[i] for i in sorted(chosen)])
+        kept = [i for i in range(len(components)) if i not in chosen]
+        others = [tallies[i] for i in kept]
         end = clock.end - ESTIMATE_RESERVE * clock.seconds
-        remaining = sum(len(components[i].cells) for i in which)
-        for i in which:
-            now = time.perf_counter()
-            size = len(components[i].cells)
-            share = (end - now) * size / remaining if remaining else 0.0
-            remaining -= size
-            if share > 0:
-                tallies[i] = sample(components[i], self.budget, now + share, use_kernel=self.use_kernel)
+        tally = None
+        if all(t is not None for t in others) and time.perf_counter() < end:
+            tally = estimate(
+                merged, [t for t in others if t is not None], unconstrained, mines_left, end, use_kernel=self.use_kernel
+            )
+        return [components[i] for i in kept] + [merged], [*others, tally]
 
     def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:
         if KERNEL is None:  # use_kernel is only true when the kernel is built
@@ -140,13 +156,13 @@ class Analyzer:
             else:
                 tallies.append(None)
                 (wide if counted == "wide" else left).append(len(components) - 1)
-        for i in wide:  # more open constraints than the kernel's keys hold: Python may still count it
-            try:
-                tallies[i] = count(components[i], self.budget, clock.exact)
+        for i in wide:  # more open constraints than the kernel's keys hold: Python may still count it, but rarely
+            try:  # can, so it has a short share, and the estimate the rest
+                limit = min(clock.exact, time.perf_counter() + WIDE_SHARE * clock.seconds)
+                tallies[i] = count(components[i], self.budget, limit)
             except _TooBig:
                 left.append(i)
-        if left:
-            self._estimate(components, tallies, sorted(left, key=lambda i: len(components[i].cells)), clock)
+        components, tallies = self._estimate(components, tallies, left, clock, len(unconstrained), observation.mines - flags)
         try:
             return _combine(observation, unconstrained, observation.mines - flags, components, tallies, clock, explain)
         except InconsistentPositionError:
@@ -161,3 +177,16 @@ def analyze(observation: Observation, budget: Budget = DEFAULT_BUDGET) -> Probab
     if not isinstance(budget, Budget):
         raise ArgumentError(f"analyze(budget): expected a Budget such as Budget(seconds=2.0), not {shown(budget)}")
     return Analyzer(budget).analyze(observation)
+
+
+def _merge(components: list[Component]) -> Component:
+    """One component holding the super-cells and constraints of ``components`` (indices shifted)."""
+    if len(components) == 1:
+        return components[0]
+    supercells: list[tuple[int, ...]] = []
+    constraints: list[tuple[tuple[int, ...], int, int]] = []
+    for comp in components:
+        base = len(supercells)
+        supercells.extend(comp.supercells)
+        constraints.extend((tuple(base + j for j in js), m, src) for js, m, src in comp.constraints)
+    return Component(supercells, constraints)

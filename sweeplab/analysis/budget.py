@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sweeplab.core.errors import SweeplabError, UndecidedError
 
 EXACT_SHARE = 0.6  # the share of the budget the exact count may use before the rest is estimated
+WIDE_SHARE = 0.15  # the share the pure-Python count may spend on a component too wide for the C kernel's keys
 ESTIMATE_RESERVE = 0.05  # the share kept back from the estimate for weighting and building the result
 OVERHEAD_SECONDS = 0.25  # stated overhead past the budget: finishing a check interval, weighting, building results
 PATIENCE = 15  # a player's second try at an undecided position gets this many times the budget's seconds

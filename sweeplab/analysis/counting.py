@@ -56,10 +56,11 @@ def _order(component: Component) -> list[int]:
 
 
 class _Plan:
-    """Precomputed steps of the count: per step the super-cell, the constraints it touches and the bounds."""
+    """Precomputed steps of the count: per step the super-cell, the constraints it touches and the bounds. ``order``
+    (super-cell indices) replaces the banded order when the caller has one (a block of the chain, breadth first)."""
 
-    def __init__(self, component: Component) -> None:
-        self.order = _order(component)
+    def __init__(self, component: Component, order: list[int] | None = None) -> None:
+        self.order = _order(component) if order is None else order
         sizes = [len(sc) for sc in component.supercells]
         position = [0] * len(sizes)
         for t, j in enumerate(self.order):
@@ -75,6 +76,7 @@ class _Plan:
                 touching_of[j].append(i)
         remaining = [sum(sizes[j] for j in js) for js, _, _ in cons]  # capacity not yet assigned
         self.sizes = [sizes[j] for j in self.order]
+        self.cells = sum(sizes)
         self.mines = [m for _, m, _ in cons]
         self.steps = []
         active: list[int] = []

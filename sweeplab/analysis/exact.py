@@ -5,11 +5,13 @@ constraints (:mod:`~sweeplab.analysis.constraints`) -> super-cells (frontier cel
 numbers) and independent components (:mod:`~sweeplab.analysis.components`) -> a per-component count of weighted
 solutions by mine count k (:mod:`~sweeplab.analysis.counting`: dynamic programming over super-cells, merging equal
 partial states, so a long thin frontier costs little; a forward pass of weights, then a backward pass for each
-super-cell's expected mines), or its sampled estimate when the count cannot finish in time
-(:mod:`~sweeplab.analysis.sampling`) -> weighting by C(U, R - K), the ways to put the remaining R - K mines among the
-U covered cells no number touches, where K sums the components' counts (:mod:`~sweeplab.analysis.weighting`) ->
-:class:`Probabilities` (:mod:`~sweeplab.analysis.probabilities`). All of it in exact integers: the result is the true
-posterior under a uniformly random layout, equal to brute force over every layout. :class:`Analyzer` and
+super-cell's expected mines), or, for the components the count cannot finish in time (a frontier wide in both
+directions), an estimate by a Markov chain over their solutions (:mod:`~sweeplab.analysis.chain`, its blocks in
+:mod:`~sweeplab.analysis.blocks`; the former particle filter, :func:`sample`, is kept as a function) -> weighting
+by C(U, R - K), the ways to put the remaining R - K mines among the U covered cells no number touches, where K sums
+the components' counts (:mod:`~sweeplab.analysis.weighting`) -> :class:`Probabilities`
+(:mod:`~sweeplab.analysis.probabilities`). All of it in exact integers when every component is counted: the result
+is then the true posterior under a uniformly random layout, equal to brute force over every layout. :class:`Analyzer` and
 :func:`analyze` (:mod:`~sweeplab.analysis.analyzer`) run the stages, with the C kernel
 (:mod:`~sweeplab.analysis.kernel`) when it is built; :func:`check_consistency` and :func:`is_consistent`
 (:mod:`~sweeplab.analysis.consistency`) decide Kaye's consistency problem with a witness layout.
@@ -17,12 +19,16 @@ posterior under a uniformly random layout, equal to brute force over every layou
 The budget is a promise (:class:`Budget`, :mod:`~sweeplab.analysis.budget`): ``Analyzer.analyze`` returns within
 ``seconds`` plus a small overhead (:data:`OVERHEAD_SECONDS`), with the best answer it has. Every stage checks the
 clock (constraints, components, the count, in the C kernel too, the estimate, the weighting, the witness search).
-The exact count may use the first :data:`EXACT_SHARE` of the budget; a component still uncounted then (too many
-partial states, too much memory, or no time) is estimated by a branching particle filter in the rest, and the
-result says ``exact=False`` with an estimated error (two standard errors over batches). A position is called
+The exact count may use the first :data:`EXACT_SHARE` of the budget; the components still uncounted then (too many
+partial states, too much memory, or no time) are merged into one and estimated by the chain in the rest, weighted
+by the exact counts of the others and the unconstrained cells (so the global mine count holds), and the result says
+``exact=False`` with an estimated error (two standard errors of the chain's batch means; ``layouts`` is then a scale,
+not a count). The estimate improves with time: its error falls roughly as one over the square root of the seconds
+given. A position is called
 inconsistent (:class:`InconsistentPositionError`) only when that is proved: a number that cannot hold, a
 component counted exactly with no solution, or exact counts that no global mine count fits. When even an
-estimate cannot be had in time, :class:`UndecidedError` says so; it never means "inconsistent".
+estimate cannot be had in time (the chain found no first solution, or made too few moves), :class:`UndecidedError`
+says so and that more time would help; it never means "inconsistent".
 """
 
 from __future__ import annotations

@@ -248,7 +248,8 @@ def _combine(
         raise UndecidedError(
             f"undecided within the budget of {clock.seconds:g} s: {len(missing)} component(s) of {frontier} frontier cells "
             f"(the largest around {board.name(max(missing, key=lambda c: len(c.cells)).constraints[0][2])}) could be "
-            "neither counted nor estimated in time; the position is not proved inconsistent (give it more time)"
+            "neither counted nor estimated in time (the estimate found no first solution, or too few moves, before the "
+            "deadline); the position is not proved inconsistent, and more time would help"
         )
     counted: list[Tally] = [t for t in tallies if t is not None]
     exact = all(t.exact for t in counted)

@@ -1,5 +1,6 @@
-"""Stage two for a component too large to count in time: the sampled estimate, a :class:`Component` in and an
-estimated :class:`Tally` out (the count's steps over resampled partial states; several runs give the error)."""
+"""A sampled estimate of a component's tally, a :class:`Component` in and an estimated :class:`Tally` out (the count's
+steps over resampled partial states; several runs give the error). The analyzer estimates with the chain
+(:mod:`~sweeplab.analysis.chain`) instead: on a frontier wide in both directions every resampled state dies."""
 
 from __future__ import annotations
 

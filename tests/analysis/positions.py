@@ -67,6 +67,32 @@ def dealt(width: int, height: int, mines: int, share: float, seed: int = 1) -> t
     return _CACHE[key]
 
 
+STREWN = [
+    (128, 128, 2000, 0.1),
+    (512, 64, 4000, 0.15),
+    (1024, 64, 8000, 0.15),
+    (256, 256, 8000, 0.1),
+]
+
+
+def strewn(width: int, height: int, mines: int, share: float, seed: int = 1) -> tuple[Observation, frozenset[int]]:
+    """A real layout dealt by the game engine with ``share`` of its safe cells revealed, each by one click in a
+    seeded random order (zeros flood as in play), and the layout itself: revealed numbers strewn over the whole
+    board, so the frontier is one wide component of thousands of cells, too wide for the exact count."""
+    key = ("strewn", width, height, mines, share, seed)
+    if key not in _CACHE:
+        game = Game(Rules(width, height, mines, "unsafe"), seed)
+        layout = game.mine_cells()
+        safe = [c for c in range(width * height) if c not in layout]
+        random.Random(seed).shuffle(safe)
+        opened: set[int] = set()
+        for cell in safe[: int(len(safe) * share)]:
+            if cell not in opened:
+                opened.update(game.reveal(cell))
+        _CACHE[key] = (game.observation(), layout)
+    return _CACHE[key]
+
+
 def timed(call, *args):
     """(result or UndecidedError, CPU seconds, wall seconds)."""
     cpu, wall = time.process_time(), time.perf_counter()

@@ -1,0 +1,342 @@
+"""Stage two for a component too wide to count: a Markov chain over its solutions, a :class:`Component` in and an
+estimated :class:`Tally` out, weighted by the rest of the position (the other components' exact counts and the
+unconstrained cells), so the global mine count is respected.
+
+The chain's state is one solution: mines per super-cell. A move picks a block of super-cells (a breadth-first ball
+of :data:`BLOCK` around a random one), fixes every other super-cell, and redraws the block from its exact
+conditional distribution: dynamic programming over the block's super-cells (as
+:func:`~sweeplab.analysis.counting.count` does, merging equal partial states), each final block count k weighted by
+h(K_out + k), the completions of the rest of the position for that many mines in the component, then a backward
+pass and a forward draw (in C, ``_chain.c``, when it is built; :meth:`_Chain.move` is its pure-Python twin). Every
+move keeps the numbers satisfied, and a block moves many mines at once, so the chain mixes on frontiers of
+thousands of cells where a sequential count's partial states explode (a frontier that is wide in both directions:
+revealed cells strewn over a board). The first solution comes from :meth:`~sweeplab.analysis.blocks.Blocks.first`.
+
+The estimate averages, over the moves after a burn-in, each block's expected mines per super-cell and its count's
+distribution given the rest (the backward pass gives both: Rao-Blackwellised, far less spread than the drawn
+state); the moves are cut into batches whose spread gives the stated error (two standard errors of the batch
+means). The averages estimate the posterior itself, so the tally is built to reproduce them under the weighting:
+``weight[k]`` is the share at count k divided by h(k), and ``expected`` holds one row (at the most frequent count)
+scaled so that the weighting returns the averaged mines per super-cell. The component's own number of solutions is
+not estimated: the result's ``layouts`` is then a scale, not a count.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from sweeplab.analysis.blocks import Blocks
+from sweeplab.analysis.components import Component
+from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _Plan
+from sweeplab.analysis.kernel import CHAIN
+from sweeplab.analysis.weighting import _weigh_numeric
+
+BATCHES = 10  # batches of moves whose spread gives the error
+BURN_IN = 0.15  # the share of the chain's time spent before averaging starts
+BLOCK = 48  # super-cells in a block at first; halved while a block's partial states pass STATES, grown back after
+CENTERS_EVERY = 8  # blocks are balls around one super-cell in this many (their plans are built once each)
+CENTERS_MIN = 256  # but around at least this many
+MOVES_PER_BATCH = 20  # fewer batches when the moves expected would give fewer per batch (at least 2 batches)
+POST_SECONDS = 4e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches
+STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possible ones
+STATES = 3000  # partial states a block's count may hold in one step
+
+
+def completions(others: list[Tally], cells: int, unconstrained: int, mines_left: int) -> list[float]:
+    """log h(k) for k = 0..cells: the (scaled) weighted ways the rest of the position (the tallies ``others`` and
+    ``unconstrained`` free cells) completes a solution of the component holding k mines; -inf where none does."""
+    import numpy as np  # as the numeric weighting does: only when a position needs an estimate
+
+    dummy = Tally({k: 1.0 for k in range(cells + 1)}, {}, False)
+    weighing = _weigh_numeric([*others, dummy], unconstrained, mines_left)
+    g = weighing.g.get(len(others))
+    if g is None:  # the component can hold a single count (no cells): h is that count's weight alone
+        return [0.0] * (cells + 1)
+    out = []
+    for k in range(cells + 1):  # the log in extended precision: g may lie below the smallest float
+        value = g[k] if k < len(g) else 0.0
+        out.append(float(np.log(value)) if value > 0 else -math.inf)
+    return out
+
+
+def _steepen(log_h: list[float]) -> list[float]:
+    """log h with every impossible count given a steep finite penalty instead of -inf (by its distance to the
+    possible ones), so a first solution at an impossible count is pulled to the possible ones; nothing is averaged
+    at an impossible count."""
+    possible = [k for k, v in enumerate(log_h) if v > -math.inf]
+    low, high = min(possible), max(possible)
+    floor = min(log_h[k] for k in possible)
+    return [v if v > -math.inf else floor - STEEP * (low - k if k < low else k - high) for k, v in enumerate(log_h)]
+
+
+class _Chain(Blocks):
+    """The chain: :class:`Blocks` whose moves redraw a block from its conditional distribution under ``log_h``."""
+
+    def __init__(self, component: Component, log_h: list[float], rng: random.Random, use_kernel: bool = True) -> None:
+        super().__init__(component, rng, BLOCK)
+        self.log_h = _steepen(log_h)
+        self.possible = [v > -math.inf for v in log_h]
+        self.kernel = CHAIN if use_kernel else None
+        self.centers = self._cover()
+        self.queue: list[int] = []
+
+    def _cover(self) -> list[int]:
+        """The centres of the blocks: enough that every super-cell lies in some ball (a super-cell no ball covers
+        yet becomes a centre, in a random order), then random ones up to one in :data:`CENTERS_EVERY` (at least
+        :data:`CENTERS_MIN`) for overlap."""
+        n = len(self.sizes)
+        order = list(range(n))
+        self.rng.shuffle(order)
+        covered = [False] * n
+        centers = []
+        for j in order:
+            if not covered[j]:
+                centers.append(j)
+                for k in self.ball(j, self.block):
+                    covered[k] = True
+        chosen = set(centers)
+        extra = [j for j in order if j not in chosen]
+        centers.extend(extra[: max(min(n, max(CENTERS_MIN, n // CENTERS_EVERY)) - len(centers), 0)])
+        return sorted(centers)
+
+    def move(self, total: int) -> tuple[list[int], list[float], dict[int, float], int] | None:
+        """Redraw one block; returns (the block, each of its super-cells' expected mines given the rest, the
+        distribution of the component's count given the rest, the new count), or None when the block's count passed
+        :data:`STATES` partial states in a step (the block is then made smaller). The expectations, taken before the
+        draw, are the Rao-Blackwellised averages: as unbiased as the state itself and far less spread."""
+        x = self.x
+        if not self.queue:  # a sweep: every centre once, in a fresh random order
+            self.queue = list(self.centers)
+            self.rng.shuffle(self.queue)
+        block, plan, ids = self.prepared(self.queue.pop(), self.block)
+        inside = 0
+        for j in block:
+            inside += x[j]
+        if self.kernel is not None:
+            return self._move_in_c(block, plan, self.needs(ids), total - inside)
+        steps, sizes = self.steps(plan, ids), plan.sizes
+        alpha: list[dict[tuple, float]] = [{(0,): 1.0}]
+        for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(steps):
+            binom = _BINOM[sizes[t]]
+            new: dict[tuple, float] = {}
+            get = new.get
+            for key, w in alpha[t].items():
+                needs = [*key[1:], *opened_needs]
+                lo, hi = _feasible(needs, sizes[t], touch_slots)
+                k = key[0]
+                for v in range(lo, hi + 1):
+                    if v:
+                        for s, _ in touch_slots:
+                            needs[s] -= v
+                        nk = (k + v, *[needs[s] for s in keep])
+                        for s, _ in touch_slots:
+                            needs[s] += v
+                    else:
+                        nk = (k, *[needs[s] for s in keep])
+                    new[nk] = get(nk, 0.0) + w * binom[v]
+            if len(new) > STATES:
+                self.block = max(self.block // 2, 2)
+                return None
+            peak = max(new.values())
+            for key in new:
+                new[key] /= peak
+            alpha.append(new)
+        outside = total - inside
+        log_h = self.log_h
+        finals = {key: log_h[outside + key[0]] for key, w in alpha[-1].items() if w > 0}
+        top = max(finals.values())
+        beta: dict[tuple, float] = {key: math.exp(lh - top) for key, lh in finals.items()}
+        z = sum(beta[key] * alpha[-1][key] for key in beta)
+        counts = {outside + key[0]: beta[key] * alpha[-1][key] / z for key in beta}
+        betas = [beta]
+        means = [0.0] * len(block)
+        for t in range(len(steps) - 1, -1, -1):
+            _n_active, opened_needs, touch_slots, keep = steps[t]
+            binom = _BINOM[sizes[t]]
+            below = betas[-1]
+            previous: dict[tuple, float] = {}
+            weighted = total_mines = 0.0
+            for key, a in alpha[t].items():
+                needs = [*key[1:], *opened_needs]
+                lo, hi = _feasible(needs, sizes[t], touch_slots)
+                k = key[0]
+                b = 0.0
+                for v in range(lo, hi + 1):
+                    for s, _ in touch_slots:
+                        needs[s] -= v
+                    bn = below.get((k + v, *[needs[s] for s in keep]), 0.0)
+                    for s, _ in touch_slots:
+                        needs[s] += v
+                    if bn:
+                        c = binom[v] * bn
+                        b += c
+                        weighted += a * c
+                        total_mines += a * c * v
+                previous[key] = b
+            peak = max(previous.values())
+            if peak > 0:
+                for key in previous:
+                    previous[key] /= peak
+            means[plan.order[t]] = total_mines / weighted if weighted > 0 else 0.0
+            betas.append(previous)
+        betas.reverse()  # betas[t]: completions of each partial state before step t
+        key = (0,)
+        values = [0] * len(block)
+        for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(steps):
+            binom = _BINOM[sizes[t]]
+            needs = [*key[1:], *opened_needs]
+            lo, hi = _feasible(needs, sizes[t], touch_slots)
+            options = []
+            for v in range(lo, hi + 1):
+                nxt = list(needs)
+                for s, _ in touch_slots:
+                    nxt[s] -= v
+                nk = (key[0] + v, *[nxt[s] for s in keep])
+                bn = betas[t + 1].get(nk, 0.0)
+                if bn:
+                    options.append((nk, v, binom[v] * bn))
+            nk, v, _ = _draw(self.rng, options)
+            values[plan.order[t]] = v
+            key = nk
+        self.assign(block, values)
+        if self.block < BLOCK and self.rng.random() < 0.05:
+            self.block += 1
+        return block, means, counts, outside + key[0]
+
+    def _move_in_c(
+        self, block: list[int], plan: _Plan, needs: list[int], outside: int
+    ) -> tuple[list[int], list[float], dict[int, float], int] | None:
+        """:meth:`move`'s count, backward pass and draw by the C kernel (``_chain.move``), the plan's steps holding
+        indices into ``needs``."""
+        window = self.log_h[outside : outside + plan.cells + 1]
+        top = max(window)
+        weights = [math.exp(v - top) for v in window]
+        assert self.kernel is not None  # move calls this only when the C chain is built
+        out = self.kernel.move(plan.sizes, plan.steps, needs, weights, STATES, self.rng.getrandbits(64) | 1)
+        if out is None:
+            self.block = max(self.block // 2, 2)
+            return None
+        drawn, expected, shares, count = out
+        self.assign(block, drawn)
+        if self.block < BLOCK and self.rng.random() < 0.05:
+            self.block += 1
+        return block, expected, {outside + k: p for k, p in enumerate(shares) if p > 0}, outside + count
+
+
+def _draw(rng: random.Random, options: list[tuple[tuple, int, float]]) -> tuple[tuple, int, float]:
+    """One of (key, value, weight) options, in proportion to weight."""
+    point = rng.random() * sum(option[2] for option in options)
+    for option in options:
+        point -= option[2]
+        if point < 0:
+            return option
+    return options[-1]
+
+
+def estimate(
+    component: Component,
+    others: list[Tally],
+    unconstrained: int,
+    mines_left: int,
+    deadline: float,
+    seed: int = 0,
+    use_kernel: bool = True,
+) -> Tally | None:
+    """Estimate a component's tally by the chain until ``deadline`` (deterministic for a seed, given the time).
+
+    ``others`` are the exact tallies of the position's other components, ``unconstrained`` the number of covered
+    cells no number touches and ``mines_left`` the mines to place; the moves run in C (``_chain.c``) when it is built
+    and ``use_kernel``, else in pure Python (the same moves, slower). Once a first solution is found, every batch
+    has at least one move even past the deadline (a late move costs about a millisecond), so a short budget still
+    gives an estimate, with a large error. Returns None when no first solution was found in time, or the moves kept
+    at counts the rest of the position does not allow: that proves nothing about consistency."""
+    start = time.perf_counter()
+    cells = len(component.cells)
+    log_h = completions(others, cells, unconstrained, mines_left)
+    if all(v == -math.inf for v in log_h):
+        return None
+    chain = _Chain(component, log_h, random.Random(seed), use_kernel)
+    if not chain.first(component, deadline - POST_SECONDS * cells * 4):  # time to tally and weigh two batches
+        return None
+    deadline -= POST_SECONDS * cells * (BATCHES + 2)  # the time the tally and the weighting of the batches take
+    x, possible = chain.x, chain.possible
+    n = len(x)
+    total = sum(x)
+    burning = time.perf_counter()
+    averaging = burning + BURN_IN * (deadline - start)
+    moves = 0
+    while time.perf_counter() < averaging:
+        moved = chain.move(total)
+        if moved is not None:
+            total = moved[3]
+            moves += 1
+    now = time.perf_counter()
+    expected = moves * (deadline - now) / max(now - burning, 1e-6)
+    n_batches = max(2, min(BATCHES, int(expected // MOVES_PER_BATCH)))
+    span = max(deadline - now, 0.0) / n_batches
+    batches: list[tuple[list[float], list[int], dict[int, float], list[int]]] = []
+    tries = 0
+    while len(batches) < n_batches and tries < 4 * n_batches:  # a batch has at least one move, late or not
+        tries += 1
+        end = deadline - (n_batches - 1 - len(batches)) * span
+        sums = [0.0] * n
+        visits = [0] * n
+        by_count: dict[int, float] = {}
+        while not by_count or time.perf_counter() < end:
+            moved = chain.move(total)
+            if moved is None:
+                if time.perf_counter() > end:
+                    break
+                continue
+            block, means, counts, total = moved
+            for j, mean in zip(block, means, strict=True):
+                sums[j] += mean
+                visits[j] += 1
+            for k, p in counts.items():
+                if possible[k]:
+                    by_count[k] = by_count.get(k, 0.0) + p
+        if by_count:
+            batches.append((sums, visits, by_count, list(x)))
+    if len(batches) < 2:
+        return None
+    return _tally(batches, chain, log_h)
+
+
+def _tally(batches: list[tuple[list[float], list[int], dict[int, float], list[int]]], chain: _Chain, log_h: list[float]) -> Tally:
+    """The estimated tally of the batches (see the module's docstring): per batch, weight[k] = P(k) / h(k) and one
+    expected row at its most frequent count k0, the mean mines per super-cell divided by h(k0); their sum. A
+    super-cell no move of a batch visited takes the chain's state at the batch's end (one draw: its spread over the
+    batches shows in the error, as it should); the means are nudged (in proportion to each super-cell's spread) so
+    that they add up to the batch's mean count, as the weighting needs."""
+    sizes, n = chain.sizes, len(chain.sizes)
+    rows = []
+    for sums, visits, by_count, state in batches:
+        whole = sum(by_count.values())
+        p = {k: c / whole for k, c in sorted(by_count.items())}
+        mean_k = sum(k * v for k, v in p.items())
+        means = [sums[j] / visits[j] if visits[j] else float(state[j]) for j in range(n)]
+        spread = [m * (sizes[j] - m) / sizes[j] for j, m in enumerate(means)]
+        room = sum(spread)
+        if room > 0:
+            shift = (mean_k - sum(means)) / room
+            means = [min(max(m + shift * s, 0.0), sizes[j]) for j, (m, s) in enumerate(zip(means, spread, strict=True))]
+        rows.append((p, means))
+    lift = max(math.log(v) - log_h[k] for p, _ in rows for k, v in p.items())
+    parts = []
+    for p, means in rows:
+        weight = {k: math.exp(math.log(v) - log_h[k] - lift) for k, v in p.items()}
+        k0 = max(p, key=lambda k: (p[k], -k))
+        factor = math.exp(-log_h[k0] - lift)
+        parts.append(Tally(weight, {k0: [m * factor for m in means]}, False))
+    total_w: dict[int, float] = {}
+    total_e: dict[int, list[float]] = {}
+    for part in parts:
+        for k, v in part.weight.items():
+            total_w[k] = total_w.get(k, 0.0) + v
+        for k, row in part.expected.items():
+            acc = total_e.setdefault(k, [0.0] * n)
+            for j, v in enumerate(row):
+                acc[j] += v
+    return Tally(dict(sorted(total_w.items())), total_e, False, parts)

@@ -1,0 +1,45 @@
+"""Blocks of a component (sweeplab.analysis.blocks): a first solution of a wide component, and repairs."""
+
+import random
+import time
+
+from sweeplab.analysis.blocks import Blocks
+from sweeplab.analysis.components import build_components
+from sweeplab.analysis.constraints import constraints_from
+from tests.analysis.positions import strewn
+
+
+def _largest(obs):
+    return max(build_components(constraints_from(obs).constraints), key=lambda c: len(c.cells))
+
+
+def _holds(blocks, component):
+    for js, m, _ in component.constraints:
+        assert sum(blocks.x[j] for j in js) == m
+    assert all(0 <= v <= len(sc) for v, sc in zip(blocks.x, component.supercells, strict=True))
+    assert not any(blocks.residual)
+
+
+def test_a_first_solution_of_a_wide_component():
+    obs, _ = strewn(128, 128, 2000, 0.1)
+    component = _largest(obs)
+    assert len(component.cells) > 1500
+    blocks = Blocks(component, random.Random(0), 48)
+    assert blocks.first(component, time.perf_counter() + 30)
+    _holds(blocks, component)
+
+
+def test_repair_mends_every_broken_number():
+    obs, _ = strewn(64, 64, 500, 0.15)
+    component = _largest(obs)
+    blocks = Blocks(component, random.Random(1), 48)
+    blocks.assign(list(range(len(blocks.x))), [len(sc) // 2 for sc in component.supercells])
+    assert any(blocks.residual)
+    assert blocks.repair(time.perf_counter() + 30)
+    _holds(blocks, component)
+
+
+def test_no_time_no_solution():
+    obs, _ = strewn(128, 128, 2000, 0.1)
+    component = _largest(obs)
+    assert not Blocks(component, random.Random(0), 48).first(component, time.perf_counter() - 1)

@@ -1,0 +1,111 @@
+"""The chain over a wide component's solutions (sweeplab.analysis.chain): exact when one block holds the whole
+component, its C move the twin of the Python one, and close to the exact answer on a component it must sample."""
+
+import math
+import random
+import time
+
+import pytest
+
+from sweeplab.analysis import chain
+from sweeplab.analysis.budget import Budget, _Clock
+from sweeplab.analysis.components import build_components
+from sweeplab.analysis.constraints import constraints_from
+from sweeplab.analysis.counting import count
+from sweeplab.analysis.kernel import CHAIN
+from sweeplab.analysis.probabilities import _combine
+from tests.analysis.positions import strewn
+
+KERNELS = [True, False] if CHAIN is not None else [False]
+
+
+def _expert():
+    """An expert board with a fifth of its safe cells revealed: one component of about 220 cells, counted exactly
+    in a moment, and the exact tallies of the others."""
+    obs, layout = strewn(30, 16, 99, 0.2)
+    problem = constraints_from(obs)
+    components = sorted(build_components(problem.constraints), key=lambda c: -len(c.cells))
+    tallies = [count(c) for c in components]
+    exact = _combine(obs, problem.unconstrained, problem.mines_left, components, tallies, _Clock.starting(Budget(seconds=60)))
+    return obs, layout, problem, components, tallies, exact
+
+
+def _estimated(obs, problem, components, tallies, seconds, use_kernel, seed=0):
+    tally = chain.estimate(
+        components[0],
+        tallies[1:],
+        len(problem.unconstrained),
+        problem.mines_left,
+        time.perf_counter() + seconds,
+        seed,
+        use_kernel,
+    )
+    assert tally is not None and not tally.exact and len(tally.batches) >= 2
+    clock = _Clock.starting(Budget(seconds=60))
+    return _combine(obs, problem.unconstrained, problem.mines_left, components, [tally, *tallies[1:]], clock)
+
+
+@pytest.mark.parametrize("use_kernel", KERNELS)
+def test_a_block_holding_the_whole_component_gives_the_exact_answer(monkeypatch, use_kernel):
+    obs, _, problem, components, tallies, exact = _expert()
+    assert len(components[0].cells) > 200
+    monkeypatch.setattr(chain, "BLOCK", 10_000)
+    result = _estimated(obs, problem, components, tallies, 0.5, use_kernel)
+    for c in obs.covered():
+        assert result.probability(c) == pytest.approx(exact.probability(c), abs=1e-9)
+    assert sum(result.probability(c) for c in obs.covered()) == pytest.approx(obs.mines_left, rel=1e-9)
+
+
+@pytest.mark.parametrize("use_kernel", KERNELS)
+def test_the_estimate_is_close_to_the_exact_answer(use_kernel):
+    obs, layout, problem, components, tallies, exact = _expert()
+    result = _estimated(obs, problem, components, tallies, 1.5 if use_kernel else 3.0, use_kernel)
+    worst = max(abs(result.probability(c) - exact.probability(c)) for c in obs.covered())
+    assert worst < (0.06 if use_kernel else 0.15), (worst, result.error)
+    assert result.error > 0 and not result.exact
+    assert sum(result.probability(c) for c in obs.covered()) == pytest.approx(obs.mines_left, rel=1e-6)
+    assert not set(result.safe) & layout and set(result.mines) <= layout
+
+
+@pytest.mark.skipif(CHAIN is None, reason="the C chain is not built")
+def test_the_c_move_is_the_twin_of_the_python_move():
+    _, _, problem, components, tallies, _ = _expert()
+    component = components[0]
+    log_h = chain.completions(tallies[1:], len(component.cells), len(problem.unconstrained), problem.mines_left)
+    in_c = chain._Chain(component, log_h, random.Random(3), True)
+    assert in_c.first(component, time.perf_counter() + 30)
+    in_python = chain._Chain(component, log_h, random.Random(3), False)
+    in_python.assign(list(range(len(in_c.x))), list(in_c.x))
+    total = sum(in_c.x)
+    for _ in range(40):
+        state = list(in_c.x)
+        center = in_c.rng.randrange(len(state))
+        in_c.rng = random.Random(center)
+        in_python.rng = random.Random(center)
+        a, b = in_c.move(total), in_python.move(total)
+        assert a is not None and b is not None
+        assert a[0] == b[0]
+        assert a[1] == pytest.approx(b[1], rel=1e-9, abs=1e-12)
+        assert a[2].keys() == b[2].keys() and all(a[2][k] == pytest.approx(b[2][k], rel=1e-9) for k in a[2])
+        for done in (in_c, in_python):  # each drew its own block values: every number still holds
+            assert not any(done.residual)
+        in_python.assign(list(range(len(state))), list(in_c.x))
+        total = a[3]
+        assert total == sum(in_c.x)
+
+
+def test_completions_weigh_by_the_unconstrained_cells():
+    # no other component: h(k) is C(U, R - k), up to a constant
+    log_h = chain.completions([], 6, 10, 4)
+    ratios = [log_h[k] - math.log(math.comb(10, 4 - k)) for k in range(5)]
+    assert all(r == pytest.approx(ratios[0]) for r in ratios)
+    assert log_h[5] == log_h[6] == -math.inf  # more than the 4 mines left
+
+
+def test_completions_stay_possible_far_below_the_smallest_float():
+    # 4,404 free cells and 8,000 mines: C(4404, r) spans thousands of orders of magnitude, yet every count that
+    # leaves between 0 and 4,404 mines outside stays possible
+    log_h = chain.completions([], 11_228, 4_404, 8_000)
+    possible = [k for k, v in enumerate(log_h) if v > -math.inf]
+    assert possible == list(range(8_000 - 4_404, 8_001))
+    assert log_h[8_000 - 2_202] - log_h[8_000] == pytest.approx(math.lgamma(4405) - 2 * math.lgamma(2203), rel=1e-6)
