@@ -26,6 +26,7 @@ from sweeplab.analysis.weighting import (
     _Weighing,
 )
 from sweeplab.core.errors import InconsistentPositionError, UndecidedError
+from sweeplab.core.numbers import count_text
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
 
@@ -128,7 +129,7 @@ class Probabilities:
 
     def __repr__(self) -> str:
         return (
-            f"<Probabilities exact={self.exact} layouts={self.layouts} safe={len(self.safe)} mines={len(self.mines)} "
+            f"<Probabilities exact={self.exact} layouts={count_text(self.layouts)} safe={len(self.safe)} mines={len(self.mines)} "
             f"components={len(self.components)} unconstrained={len(self.unconstrained)}>"
         )
 
