@@ -25,14 +25,17 @@ def test_a_perfect_logistic_is_not_imperfect_and_a_bumpy_one_is():
 def test_larger_boards_harder_and_cpu_growth_that_slows():
     sides = [5, 8, 10, 15, 20, 30, 40, 50]
     falling = [point(f"{s}x{s}x{round(s * s / 5)}", 0.7 - 0.01 * s, x=s, cpu=1e-4 * s**3) for s in sides]
-    harder, cpu = size_claims({"points": falling})
+    harder, cpu, outlier = size_claims({"points": falling})
+    assert outlier.key.endswith("10x10 outlier") and outlier.verdict == "not reproduced"  # a smooth power law
+    bump = [dict(p, cpu_mean=p["cpu_mean"] * (5 if p["x"] == 10 else 1)) for p in falling]
+    assert size_claims({"points": bump})[2].verdict == "reproduced"
     assert harder.verdict == "reproduced" and harder.z < -2 and "rank correlation of side and win rate -1.00" in harder.sentence
     assert cpu.verdict == "reproduced" and "slower than exponential" in cpu.sentence  # a power law: log CPU is concave
     wobble = [1.0, 1.02, 0.99, 1.01, 0.98, 1.02, 1.0, 0.99]
     flat = [
         point(p["board"], 0.5, x=p["x"], cpu=1e-4 * math.exp(0.08 * p["x"]) * w) for p, w in zip(falling, wobble, strict=True)
     ]
-    harder, cpu = size_claims({"points": flat})
+    harder, cpu, _ = size_claims({"points": flat})
     assert harder.verdict == "not reproduced" and cpu.verdict == "not reproduced"  # exponential: no curvature
 
 

@@ -140,7 +140,7 @@ def test_learned_players_section_reads_results_learn(tmp_path):
         "| 4 | 75.0 ± 25.0 | +25.00 ± 25.00 | -25.00 ± 25.00 | 2.00 / 1.00 | 0 |" in text
     )
     assert (
-        "produced by `sweeplab bench --strategy dsscsp-manhattan,exact,xgboost`. 4 games per player; the issue asks 10,000."
+        "produced by `sweeplab bench --strategy dsscsp-manhattan,exact,xgboost`. 4 games per player, below the 10,000 asked."
         in text
     )
     assert "| xgboost | 100 | 900 | 3 / 4 | 10 rows: accuracy 75.0%, log loss 0.500 | `sweeplab learn train xgboost` |" in text
@@ -257,3 +257,18 @@ def test_pages_link_to_the_data_from_one_folder_down(tmp_path):
     pages, _ = build_pages(tmp_path, {})
     assert "![levels-seed001.png](../../results/levels/levels-seed001.png)" in pages["seed001"]
     assert list(pages)[:7] == ["index", "seed000", "seed001", "seed002", "seed003", "seed004", "learn"]
+
+
+def test_a_candidate_cause_of_the_headline_bin_is_compared_arm_by_arm(tmp_path):
+    def group(strategy, n, wins):
+        return {
+            "strategy": strategy, "group": "calibration", "games": 1000, "kind": "educated", "guesses": 300,
+            "successes": 250, "mean_estimate": 0.85, "bin_80_84_guesses": n, "bin_80_84_successes": wins,
+            "bin_80_84_mean_estimate": 0.82,
+        }  # fmt: skip
+
+    write(tmp_path, "calibration-ties", {"points": [], "groups": [group("a", 1000, 800), group("a[x]", 1000, 740)]})
+    pages, _ = build_pages(tmp_path, {})
+    text = pages["seed000"]
+    assert "| a | 1000 | 1000 | 80.0 ± 1.3 |" in text and "| a[x] | 1000 | 1000 | 74.0 ± 1.4 |" in text
+    assert "a[x] against a: -6.0 ± 1.9 points (-3.2 SE), against a gap of +6.4 points" in text
