@@ -19,7 +19,10 @@ Needs the ``learn`` extra (gymnasium).
   gives ``loss`` (default -1);
   ``"progress"``: the cells opened over the board's safe cells, ``loss`` for a mine;
   ``"win"``: 1 for a won game, ``loss`` for a lost one, 0 otherwise.
-* ``reset(seed=...)`` seeds Gymnasium's generator, which draws the game's seed, so a seed fixes the layout.
+* ``reset(seed=...)`` seeds Gymnasium's generator, which draws the game's seed, so a seed fixes the layout;
+  ``reset(options={"game_seed": n})`` deals the game ``Game(rules, n)`` itself, the layout that ``sweeplab bench``
+  plays as game ``i`` when ``n`` is :func:`sweeplab.bench.runner.game_seeds` (root, i)[0], so a policy can be
+  compared with the project's players on the same layouts.
 * ``render_mode="ansi"`` returns sweeplab's text rendering.
 """
 
@@ -112,7 +115,12 @@ class MinesweeperEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        self.game = Game(self.rules, int(self.np_random.integers(2**62)))
+        game_seed = int(self.np_random.integers(2**62))
+        if options and "game_seed" in options:
+            game_seed = options["game_seed"]
+            if not isinstance(game_seed, int) or isinstance(game_seed, bool) or game_seed < 0:
+                raise ValueError(f"options['game_seed'] must be an integer of at least 0, not {game_seed!r}")
+        self.game = Game(self.rules, game_seed)
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:

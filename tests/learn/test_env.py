@@ -178,3 +178,18 @@ def test_vector_environment_steps_with_masked_random_actions(mode):
         assert finished > 0
     finally:
         envs.close()
+
+
+def test_reset_with_a_game_seed_deals_the_benchs_layout():
+    from sweeplab.bench.runner import deal, game_seeds
+
+    env = MinesweeperEnv(board="beginner", rule="unsafe")
+    for index in range(3):
+        env.reset(options={"game_seed": game_seeds(0, index)[0]})
+        assert env.game.seed == deal(env.rules, 0, index).seed
+        env.step(0)
+        bench = deal(env.rules, 0, index)
+        bench.reveal(0)
+        assert env.game.observation().view == bench.observation().view
+    with pytest.raises(ValueError, match="game_seed"):
+        env.reset(options={"game_seed": -1})
