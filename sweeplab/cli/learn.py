@@ -220,7 +220,7 @@ def data_command(
     help="nn: episodes of Algorithm 4 (default 5); dqn: iterative episodes after the single pass (default 4; 0 = single pass)",
 )
 @click.option(
-    "--epochs", type=click.IntRange(1, 10_000), default=None, help="passes over each batch (nn default 2, dqn default 5)"
+    "--epochs", type=click.IntRange(1, 10_000), default=None, help="passes over each batch (nn default 2, dqn default 20)"
 )
 @click.option("--rounds", type=click.IntRange(1, 100_000), default=None, help="xgboost: boosting rounds (default 200)")
 @click.option(
@@ -317,7 +317,7 @@ def train_command(
             else:
                 if data is not None:
                     raise LearnSetupError("--data does not apply to dqn: it plays its own games (sub-states and rewards)")
-                from sweeplab.learn.dqn import train_dqn
+                from sweeplab.learn.dqn import EPOCHS, train_dqn
                 from sweeplab.learn.network import save_network
 
                 network, card = train_dqn(
@@ -326,7 +326,7 @@ def train_command(
                     _training_seed(seed),
                     boards,
                     alpha_games,
-                    epochs=epochs or 5,
+                    epochs=epochs or EPOCHS,
                     progress=advance,
                     log=log,
                 )
