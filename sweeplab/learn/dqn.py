@@ -256,11 +256,13 @@ def train_dqn(
     epochs: int = EPOCHS,
     learning_rate: float = 1e-3,
     explore: float = EXPLORE,
+    validation: float = 0.1,
     progress: Callable[[int], None] | None = None,
     log: Callable[[str], None] | None = None,
 ) -> tuple[Network, dict[str, Any]]:
     """Fit alpha (unless ``coefficients`` are given), train on ``games`` games of the Manhattan player (the single
-    pass), then ``episodes`` iterative episodes of ``games`` games played by the network itself.
+    pass), then ``episodes`` iterative episodes of ``games`` games played by the network itself. The last
+    ``validation`` share of each episode's games is held out.
 
     Inputs are standardised with the first episode's training rows (saved in the network). Each episode's entry in
     the card has its learning curve: before training (epoch 0) and after every pass, the mean squared error and
@@ -288,7 +290,7 @@ def train_dqn(
         if network is not None:
             factory = partial(DQNStrategy, scorer=DQNScorer("dqn", {}, network, coefficients), explore=explore)  # type: ignore[arg-type]
         batch = simulate(factory, coefficients, games, seed, boards, start=episode * games, progress=progress)
-        (xt, yt), (xv, yv) = _split(batch)
+        (xt, yt), (xv, yv) = _split(batch, validation)
         if scaling is None:
             scaling = standardiser(xt if len(xt) else batch.x)
         mean, std = scaling
@@ -346,6 +348,7 @@ def train_dqn(
             "episodes": episodes,
             "games_per_episode": games,
             "explore": explore,
+            "validation_share": validation,
             "side": SIDE,
             "seed": seed,
             "boards": boards_manifest(boards),
