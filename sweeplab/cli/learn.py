@@ -248,7 +248,8 @@ def train_command(
     board: str | None,
     rule: str,
 ) -> None:
-    """Train seed 003's KIND model with a seed and write it with its card (data, parameters, time, validation)."""
+    """Train seed 003's KIND model with a seed and write it with its card (data, parameters, time, validation, learning
+    curve) and, with matplotlib, the curve as curve.png."""
     from sweeplab.bench.journal import check_writable as check_directory
 
     boards = _boards(widths, heights, densities, board, rule)
@@ -339,6 +340,10 @@ def train_command(
         from sweeplab.learn.models import write_card
 
         write_card(out, card)
+    from sweeplab.learn.curves import plot_curves
+
+    if plot_curves(card, out / "curve.png") is not None:
+        click.echo(f"learning curve -> {out / 'curve.png'}")
     v = card["validation"]
     if not v.get("rows"):
         v = "not measured (no held-out games: train on more games to hold 10% out)"
