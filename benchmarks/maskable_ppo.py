@@ -6,7 +6,8 @@ results/learn/maskable_ppo.json with the command line that made it.
 
 Needs the ``rl`` extra (pip install 'sweeplab[rl]', which pins sb3-contrib and stable-baselines3) besides ``learn``.
 
-The policy sees the board one-hot (ten planes: covered, 0..8), acts on a cell and is masked to covered cells
+The policy sees the board one-hot (ten planes: covered, 0..8) through three 3x3 convolutions (``--policy conv``, the
+default; ``mlp`` is SB3's dense network), acts on a cell and is masked to covered cells
 (``MinesweeperEnv.action_masks``). The reward is the environment's ``progress`` reward (cells opened over the safe
 cells; -1 for a mine) unless ``--reward`` says otherwise.
 
@@ -116,6 +117,27 @@ def _rate(won: int, games: int, opened: list[float]) -> dict[str, Any]:
     }
 
 
+def conv_extractor(height: int, width: int, channels: int) -> Any:
+    """A features extractor of three 3x3 convolutions over the one-hot planes (zero-padded: outside the board is no
+    plane), so every cell is read through the same local rule wherever it lies; the policy's last layer maps the
+    per-cell features to one logit per action."""
+    import torch
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    class CellConv(BaseFeaturesExtractor):
+        def __init__(self, observation_space: Any) -> None:
+            super().__init__(observation_space, features_dim=channels * height * width)
+            layers: list[Any] = []
+            for i in range(3):
+                layers += [torch.nn.Conv2d(PLANES if i == 0 else channels, channels, 3, padding=1), torch.nn.ReLU()]
+            self.net = torch.nn.Sequential(*layers, torch.nn.Flatten())
+
+        def forward(self, observations: Any) -> Any:
+            return self.net(observations.view(-1, PLANES, height, width))
+
+    return CellConv
+
+
 def train(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     """MaskablePPO on ``--envs`` copies of the environment until ``--timesteps`` or ``--minutes`` of CPU time."""
     import torch
@@ -155,6 +177,10 @@ def train(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
 
     venv = DummyVecEnv([lambda: make_env(args.board, args.rule, args.reward) for _ in range(args.envs)])
     venv.seed(args.seed)
+    policy: dict[str, Any] = {"net_arch": [args.hidden, args.hidden]}
+    if args.policy == "conv":
+        rules = venv.envs[0].unwrapped.rules
+        policy = {"features_extractor_class": conv_extractor(rules.height, rules.width, args.channels), "net_arch": []}
     model = MaskablePPO(
         "MlpPolicy",
         venv,
@@ -163,7 +189,7 @@ def train(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         learning_rate=args.learning_rate,
         gamma=args.gamma,
         ent_coef=args.ent_coef,
-        policy_kwargs={"net_arch": [args.hidden, args.hidden]},
+        policy_kwargs=policy,
         seed=args.seed,
         device="cpu",
         verbose=0,
@@ -196,10 +222,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--learning-rate", type=float, default=3e-4, help="Adam learning rate (default 3e-4)")
     parser.add_argument("--gamma", type=float, default=0.99, help="discount (default 0.99)")
     parser.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus (default 0.01)")
-    parser.add_argument("--hidden", type=int, default=256, help="units in each of the two hidden layers (default 256)")
+    parser.add_argument(
+        "--policy", default="conv", choices=("conv", "mlp"), help="conv: 3x3 convolutions (default); mlp: two dense layers"
+    )
+    parser.add_argument("--channels", type=int, default=32, help="conv: channels of each convolution (default 32)")
+    parser.add_argument("--hidden", type=int, default=256, help="mlp: units in each of the two hidden layers (default 256)")
     parser.add_argument("--out", type=Path, default=OUT, help=f"result file (default {OUT})")
     args = parser.parse_args(argv)
-    for name in ("minutes", "timesteps", "games", "envs", "n_steps", "batch_size", "learning_rate", "hidden"):
+    for name in ("minutes", "timesteps", "games", "envs", "n_steps", "batch_size", "learning_rate", "hidden", "channels"):
         if getattr(args, name) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be above 0, not {getattr(args, name)}")
     return args
