@@ -254,7 +254,9 @@ def main(argv: list[str] | None = None) -> None:
             f"{name}: {result['won']}/{result['games']} won ({result['win_rate']:.1%}, 95% {result['wilson95']}), "
             f"opened {result['mean_safe_cells_opened']:.1%} of the safe cells on average"
         )
-    command = "python " + " ".join(shlex.quote(a) for a in [Path(__file__).as_posix(), *(sys.argv[1:] if argv is None else argv)])
+    command = "python " + " ".join(
+        shlex.quote(a) for a in [f"benchmarks/{Path(__file__).name}", *(sys.argv[1:] if argv is None else argv)]
+    )
     result = {
         "command": command,
         "board": args.board,
