@@ -220,7 +220,7 @@ def data_command(
     help="nn: episodes of Algorithm 4 (default 5); dqn: iterative episodes after the single pass (default 4; 0 = single pass)",
 )
 @click.option(
-    "--epochs", type=click.IntRange(1, 10_000), default=None, help="passes over each batch (nn default 2, dqn default 5)"
+    "--epochs", type=click.IntRange(1, 10_000), default=None, help="passes over each batch (nn default 2, dqn default 20)"
 )
 @click.option("--rounds", type=click.IntRange(1, 100_000), default=None, help="xgboost: boosting rounds (default 200)")
 @click.option(
@@ -248,7 +248,8 @@ def train_command(
     board: str | None,
     rule: str,
 ) -> None:
-    """Train seed 003's KIND model with a seed and write it with its card (data, parameters, time, validation)."""
+    """Train seed 003's KIND model with a seed and write it with its card (data, parameters, time, validation, learning
+    curve) and, with matplotlib, the curve as curve.png."""
     from sweeplab.bench.journal import check_writable as check_directory
 
     boards = _boards(widths, heights, densities, board, rule)
@@ -319,7 +320,7 @@ def train_command(
             else:
                 if data is not None:
                     raise LearnSetupError("--data does not apply to dqn: it plays its own games (sub-states and rewards)")
-                from sweeplab.learn.dqn import train_dqn
+                from sweeplab.learn.dqn import EPOCHS, train_dqn
                 from sweeplab.learn.network import save_network
 
                 network, card = train_dqn(
@@ -328,7 +329,7 @@ def train_command(
                     _training_seed(seed),
                     boards,
                     alpha_games,
-                    epochs=epochs or 5,
+                    epochs=epochs or EPOCHS,
                     progress=advance,
                     log=log,
                 )
@@ -341,6 +342,10 @@ def train_command(
         from sweeplab.learn.models import write_card
 
         write_card(out, card)
+    from sweeplab.learn.curves import plot_curves
+
+    if plot_curves(card, out / "curve.png") is not None:
+        click.echo(f"learning curve -> {out / 'curve.png'}")
     v = card["validation"]
     if not v.get("rows"):
         v = "not measured (no held-out games: train on more games to hold 10% out)"

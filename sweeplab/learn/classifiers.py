@@ -85,7 +85,10 @@ def environment() -> dict[str, str]:
 def train_xgboost(
     data: Dataset, seed: int = 0, rounds: int = XGBOOST_ROUNDS, params: dict[str, Any] | None = None
 ) -> tuple[Any, dict[str, Any]]:
-    """Train the single-pass XGBoost classifier on ``data`` (the last 10% of its games held out for validation)."""
+    """Train the single-pass XGBoost classifier on ``data`` (the last 10% of its games held out for validation).
+
+    The card's ``curve`` has the accuracy and log loss on the training and held-out rows after the rounds of
+    :func:`curve_rounds` (the first ``k`` trees of the trained model)."""
     import xgboost
 
     if tuple(data.names) != FEATURE_NAMES:
@@ -102,6 +105,14 @@ def train_xgboost(
     booster = xgboost.train(params, dtrain, num_boost_round=rounds)
     seconds = {"wall": round(time.perf_counter() - start, 2), "cpu": round(time.process_time() - cpu, 2)}
     p = booster.inplace_predict(valid.x)
+    curve = [
+        {
+            "round": k,
+            "train": scores(booster.inplace_predict(train.x, iteration_range=(0, k)), train.y),
+            "validation": scores(booster.inplace_predict(valid.x, iteration_range=(0, k)), valid.y),
+        }
+        for k in curve_rounds(rounds)
+    ]
     card = {
         "kind": "xgboost",
         "version": "+ Supervised Learning using Single-pass Classification (seed 003 Table 3)",
@@ -109,11 +120,22 @@ def train_xgboost(
         "training_seconds": seconds,
         "train_rows": len(train),
         "validation": scores(p, valid.y),
+        "curve": curve,
         "features": list(FEATURE_NAMES),
         "probability": "dsscsp",
         "environment": environment(),
     }
     return booster, card
+
+
+def curve_rounds(rounds: int, points: int = 20) -> list[int]:
+    """The boosting rounds at which the learning curve is measured: the first, about ``points`` evenly spaced, the last.
+
+    >>> curve_rounds(200)[:3], curve_rounds(200)[-1], curve_rounds(3)
+    ([1, 10, 20], 200, [1, 2, 3])
+    """
+    step = max(1, rounds // points)
+    return sorted({1, *range(step, rounds + 1, step), rounds})
 
 
 def save_xgboost(booster: Any, card: dict[str, Any], folder: Path) -> None:
@@ -126,6 +148,19 @@ def save_xgboost(booster: Any, card: dict[str, Any], folder: Path) -> None:
 def nn_sizes(inputs: int) -> list[int]:
     """Table 1: sizeof(x) -> sizeof(x) -> sizeof(x) -> 5 -> 5 -> 1 (the input layer has sizeof(x) neurons)."""
     return [inputs, inputs, inputs, 5, 5, 1]
+
+
+def _record_nn(
+    curve: list[dict[str, Any]],
+    model: Any,
+    scaling: tuple[np.ndarray, np.ndarray],
+    train: Dataset,
+    valid: Dataset,
+    epoch: int,
+) -> None:
+    """One point of an episode's learning curve: the scores after pass ``epoch`` on its training and held-out rows."""
+    network = from_torch(model, NN_ACTIVATIONS, *scaling)
+    curve.append({"epoch": epoch, "train": scores(network(train.x), train.y), "validation": scores(network(valid.x), valid.y)})
 
 
 def train_nn(
@@ -145,6 +180,8 @@ def train_nn(
     Episode 1's games are the Manhattan version's (or ``first``, a data set from ``sweeplab learn data``).
     Episode ``e`` plays games ``(e-1)*games`` to ``e*games-1`` of root seed ``seed``, so no two episodes share a layout.
     ``episodes`` must be at least 1 (:class:`~sweeplab.core.errors.ArgumentError` otherwise).
+    Each episode's entry in the card has its learning curve: before training (epoch 0) and after every pass, the
+    accuracy and log loss on the episode's training rows and on its held-out games.
     """
     whole_number(episodes, "episodes", minimum=1)
     torch = set_deterministic(seed)
@@ -170,12 +207,14 @@ def train_nn(
             total_cpu += played.seconds
         if not len(batch):
             raise DataError("no candidate cells were recorded (the games needed no guess): play more games, or a denser board")
-        if mean is None:
+        if mean is None or std is None:
             mean = batch.x.mean(axis=0).astype(np.float64)
             std = batch.x.std(axis=0).astype(np.float64)
             std[std < 1e-9] = 1.0
         train, valid = batch.split(0.1)
         xs = (train.x - mean) / std
+        curve: list[dict[str, Any]] = []
+        _record_nn(curve, model, (mean, std), train, valid, 0)  # before this episode's training
         optimizer, cpu = fit(
             model,
             xs,
@@ -186,6 +225,7 @@ def train_nn(
             seed=seed + episode,
             optimizer=optimizer,
             weight_decay=weight_decay,
+            on_epoch=partial(_record_nn, curve, model, (mean, std), train, valid),
         )
         total_cpu += cpu
         rows += len(batch)
@@ -195,6 +235,7 @@ def train_nn(
             "rows": len(batch),
             "train_cpu_seconds": round(cpu, 2),
             "validation": scores(network(valid.x), valid.y),
+            "curve": curve,
         }
         if played is not None:
             entry.update(
@@ -237,6 +278,7 @@ __all__ = [
     "NN_ACTIVATIONS",
     "XGBOOST_PARAMS",
     "XGBOOST_ROUNDS",
+    "curve_rounds",
     "nn_sizes",
     "save_xgboost",
     "scores",

@@ -57,6 +57,7 @@ ALPHAS = (0.0, 0.1, 0.2, 0.4, 0.8)
 ALPHA_BOARDS = ((9, 9), (16, 16), (30, 16))
 ALPHA_DENSITIES = (0.12, 0.16, 0.20)
 EXPLORE = 0.1
+EPOCHS = 20  #: passes over each episode's rows (a few thousand rows: 5 passes were some 50 Adam steps, too few to learn)
 
 
 def returns(rewards: Sequence[float]) -> list[float]:
@@ -211,8 +212,9 @@ def _split(episode: Episode, validation: float = 0.1) -> tuple[tuple[np.ndarray,
     return (episode.x[~held], episode.y[~held]), (episode.x[held], episode.y[held])
 
 
-def _validation(network: Network, x: np.ndarray, y: np.ndarray) -> dict[str, float | None]:
-    """Held-out scores; with no held-out rows (a single game), None: not measured, rather than NaN in the card."""
+def q_scores(network: Network, x: np.ndarray, y: np.ndarray) -> dict[str, float | None]:
+    """Mean squared error and sign accuracy (does the network call the return's sign right) of ``network`` on
+    (x, y); with no rows (a single game holds none out), None: not measured, rather than NaN in the card."""
     if not len(y):
         return {"rows": 0, "mse": None, "sign_accuracy": None}
     q = network(x)
@@ -223,6 +225,27 @@ def _validation(network: Network, x: np.ndarray, y: np.ndarray) -> dict[str, flo
     }
 
 
+def standardiser(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The input scaling ``(x - mean) / std`` of :class:`Network` fitted on ``x`` (a constant column keeps std 1)."""
+    mean = x.mean(axis=0).astype(np.float64)
+    std = x.std(axis=0).astype(np.float64)
+    std[std < 1e-9] = 1.0
+    return mean, std
+
+
+def _record(
+    curve: list[dict[str, Any]],
+    model: Any,
+    scaling: tuple[np.ndarray, np.ndarray],
+    train: tuple[np.ndarray, np.ndarray],
+    valid: tuple[np.ndarray, np.ndarray],
+    epoch: int,
+) -> None:
+    """One point of an episode's learning curve: the scores after pass ``epoch`` on its training and held-out rows."""
+    network = from_torch(model, DQN_ACTIVATIONS, *scaling)
+    curve.append({"epoch": epoch, "train": q_scores(network, *train), "validation": q_scores(network, *valid)})
+
+
 def train_dqn(
     games: int,
     episodes: int = 0,
@@ -230,14 +253,20 @@ def train_dqn(
     boards: BoardRange | None = None,
     alpha_games: int = 100,
     coefficients: Sequence[float] | None = None,
-    epochs: int = 5,
+    epochs: int = EPOCHS,
     learning_rate: float = 1e-3,
     explore: float = EXPLORE,
+    validation: float = 0.1,
     progress: Callable[[int], None] | None = None,
     log: Callable[[str], None] | None = None,
 ) -> tuple[Network, dict[str, Any]]:
     """Fit alpha (unless ``coefficients`` are given), train on ``games`` games of the Manhattan player (the single
-    pass), then ``episodes`` iterative episodes of ``games`` games played by the network itself."""
+    pass), then ``episodes`` iterative episodes of ``games`` games played by the network itself. The last
+    ``validation`` share of each episode's games is held out.
+
+    Inputs are standardised with the first episode's training rows (saved in the network). Each episode's entry in
+    the card has its learning curve: before training (epoch 0) and after every pass, the mean squared error and
+    sign accuracy on the episode's training rows and on its held-out games."""
     torch = set_deterministic(seed)
     boards = boards or BoardRange()
     wall = time.perf_counter()
@@ -253,6 +282,7 @@ def train_dqn(
     model = torch_model(sizes, DQN_ACTIVATIONS)
     optimizer = None
     network: Network | None = None
+    scaling: tuple[np.ndarray, np.ndarray] | None = None
     history: list[dict[str, Any]] = []
     rows = 0
     for episode in range(episodes + 1):
@@ -260,11 +290,25 @@ def train_dqn(
         if network is not None:
             factory = partial(DQNStrategy, scorer=DQNScorer("dqn", {}, network, coefficients), explore=explore)  # type: ignore[arg-type]
         batch = simulate(factory, coefficients, games, seed, boards, start=episode * games, progress=progress)
-        (xt, yt), (xv, yv) = _split(batch)
+        (xt, yt), (xv, yv) = _split(batch, validation)
+        if scaling is None:
+            scaling = standardiser(xt if len(xt) else batch.x)
+        mean, std = scaling
+        curve: list[dict[str, Any]] = []
+        _record(curve, model, scaling, (xt, yt), (xv, yv), 0)  # before this episode's training
+
         optimizer, cpu = fit(
-            model, xt, yt, loss="mse", epochs=epochs, learning_rate=learning_rate, seed=seed + episode, optimizer=optimizer
+            model,
+            (xt - mean) / std,
+            yt,
+            loss="mse",
+            epochs=epochs,
+            learning_rate=learning_rate,
+            seed=seed + episode,
+            optimizer=optimizer,
+            on_epoch=partial(_record, curve, model, scaling, (xt, yt), (xv, yv)),
         )
-        network = from_torch(model, DQN_ACTIVATIONS, None, None)
+        network = from_torch(model, DQN_ACTIVATIONS, mean, std)
         rows += len(batch.y)
         entry = {
             "episode": episode,
@@ -274,7 +318,8 @@ def train_dqn(
             "rows": len(batch.y),
             "play_cpu_seconds": round(batch.seconds, 2),
             "train_cpu_seconds": round(cpu, 2),
-            "validation": _validation(network, xv, yv),
+            "validation": q_scores(network, xv, yv),
+            "curve": curve,
         }
         history.append(entry)
         if log is not None:
@@ -299,9 +344,11 @@ def train_dqn(
             "learning_rate": learning_rate,
             "batch_size": 256,
             "epochs_per_episode": epochs,
+            "inputs": "standardised with the first episode's training rows",
             "episodes": episodes,
             "games_per_episode": games,
             "explore": explore,
+            "validation_share": validation,
             "side": SIDE,
             "seed": seed,
             "boards": boards_manifest(boards),
@@ -321,10 +368,14 @@ def train_dqn(
 __all__ = [
     "ALPHAS",
     "DQN_ACTIVATIONS",
+    "EPOCHS",
     "Episode",
     "ScorePlayer",
     "fit_alpha",
+    "q_scores",
     "returns",
     "reward",
     "simulate",
+    "standardiser",
+    "train_dqn",
 ]

@@ -1,14 +1,16 @@
 """The Gymnasium environment ``sweeplab/Minesweeper-v0``: the player's view as a fixed-shape array, a cell to reveal
 as the action, and a choice of rewards including seed 003's.
 
-Importing this module registers the id, so ``gymnasium.make("sweeplab/Minesweeper-v0", board="expert",
-rule="zero")`` works after ``import sweeplab.learn.env`` (or with ``gymnasium.make("sweeplab.learn.env:sweeplab/
-Minesweeper-v0")``). Needs the ``learn`` extra (gymnasium).
+``import sweeplab.learn`` registers the id (see :mod:`sweeplab.learn`), so ``gymnasium.make("sweeplab/Minesweeper-v0",
+board="expert", rule="zero")`` and ``gymnasium.make_vec("sweeplab/Minesweeper-v0", num_envs=8)`` work after it.
+Needs the ``learn`` extra (gymnasium).
 
 * Observation: ``int8`` array of shape (height, width): -1 covered, 0-8 a revealed number. (The environment only
   reveals, so no cell is ever flagged.)
 * Action: ``Discrete(width * height)``, the cell ``y * width + x`` to reveal. ``info["action_mask"]`` (``int8``, 1
-  for a covered cell) lists the legal ones. An illegal action (a revealed cell) leaves the game unchanged and is
+  for a covered cell) lists the legal ones, and so does the method ``action_masks()`` (booleans), which
+  sb3-contrib's ``MaskablePPO`` calls; on a vector environment, ``envs.call("action_masks")`` or the stacked
+  ``infos["action_mask"]``. An illegal action (a revealed cell) leaves the game unchanged and is
   rewarded ``illegal`` (default -1); it does not end the episode.
 * Rewards (``reward=``):
   ``"seed003"`` (seed 003 section 2.2 / equation (11) as :mod:`sweeplab.learn.dqn` reconstructs it): on a safe
@@ -17,7 +19,10 @@ Minesweeper-v0")``). Needs the ``learn`` extra (gymnasium).
   gives ``loss`` (default -1);
   ``"progress"``: the cells opened over the board's safe cells, ``loss`` for a mine;
   ``"win"``: 1 for a won game, ``loss`` for a lost one, 0 otherwise.
-* ``reset(seed=...)`` seeds Gymnasium's generator, which draws the game's seed, so a seed fixes the layout.
+* ``reset(seed=...)`` seeds Gymnasium's generator, which draws the game's seed, so a seed fixes the layout;
+  ``reset(options={"game_seed": n})`` deals the game ``Game(rules, n)`` itself, the layout that ``sweeplab bench``
+  plays as game ``i`` when ``n`` is :func:`sweeplab.bench.runner.game_seeds` (root, i)[0], so a policy can be
+  compared with the project's players on the same layouts.
 * ``render_mode="ansi"`` returns sweeplab's text rendering.
 """
 
@@ -38,9 +43,9 @@ from sweeplab.core.game import Game, GameState
 from sweeplab.core.observation import COVERED
 from sweeplab.core.rules import Rules, make_rules
 from sweeplab.formats.render import render_game
+from sweeplab.learn import ENV_ID
 from sweeplab.strategies.dss_matrix import bits, dss, matrix_from
 
-ENV_ID = "sweeplab/Minesweeper-v0"
 REWARDS = ("seed003", "progress", "win")
 
 
@@ -94,18 +99,28 @@ class MinesweeperEnv(gymnasium.Env):
         view = np.asarray(self.game.observation().view, dtype=np.int8)
         return view.reshape(self.rules.height, self.rules.width)
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions (covered cells) as booleans, shape (width * height,): what ``MaskablePPO`` asks for."""
+        if self.game is None:
+            raise RuntimeError("call reset() before action_masks()")
+        return np.array([v == COVERED for v in self.game.observation().view], dtype=bool)
+
     def _info(self) -> dict[str, Any]:
         assert self.game is not None
-        view = self.game.observation().view
         return {
-            "action_mask": np.array([v == COVERED for v in view], dtype=np.int8),
+            "action_mask": self.action_masks().astype(np.int8),
             "state": self.game.state.value,
             "moves": self.game.moves,
         }
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        self.game = Game(self.rules, int(self.np_random.integers(2**62)))
+        game_seed = int(self.np_random.integers(2**62))
+        if options and "game_seed" in options:
+            game_seed = options["game_seed"]
+            if not isinstance(game_seed, int) or isinstance(game_seed, bool) or game_seed < 0:
+                raise ValueError(f"options['game_seed'] must be an integer of at least 0, not {game_seed!r}")
+        self.game = Game(self.rules, game_seed)
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -136,8 +151,5 @@ class MinesweeperEnv(gymnasium.Env):
             return render_game(self.game)
         return None
 
-
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="sweeplab.learn.env:MinesweeperEnv")
 
 __all__ = ["ENV_ID", "REWARDS", "MinesweeperEnv", "certain_safe"]

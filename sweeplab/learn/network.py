@@ -147,9 +147,11 @@ def fit(
     seed: int = 0,
     optimizer: Any = None,
     weight_decay: float = 0.0,
+    on_epoch: Callable[[int], None] | None = None,
 ) -> tuple[Any, float]:
     """Train ``model`` in place on (x, y) with Adam (``loss`` ``"bce"`` or ``"mse"``; L2 ``weight_decay``),
-    shuffling with ``seed``.
+    shuffling with ``seed``; ``on_epoch(e)`` is called after pass ``e`` (1, 2, ...), e.g. to record a learning curve
+    (its time is not counted).
 
     Returns the optimizer (pass it back to continue training, as the iterative methods do) and the CPU seconds.
     """
@@ -163,7 +165,8 @@ def fit(
     yt = torch.as_tensor(np.asarray(y, dtype=np.float32)).reshape(-1, 1)
     generator = torch.Generator().manual_seed(seed)
     model.train()
-    for _ in range(epochs):
+    spent = 0.0
+    for epoch in range(1, epochs + 1):
         order = torch.randperm(len(xt), generator=generator)
         for start_row in range(0, len(xt), batch_size):
             idx = order[start_row : start_row + batch_size]
@@ -172,8 +175,14 @@ def fit(
             value = criterion(out.clamp(1e-7, 1 - 1e-7) if loss == "bce" else out, yt[idx])
             value.backward()
             optimizer.step()
+        if on_epoch is not None:
+            aside = time.process_time()
+            model.eval()
+            on_epoch(epoch)
+            model.train()
+            spent += time.process_time() - aside
     model.eval()
-    return optimizer, time.process_time() - start
+    return optimizer, time.process_time() - start - spent
 
 
 __all__ = ["ACTIVATIONS", "Network", "fit", "from_torch", "save_network", "set_deterministic", "torch_model"]

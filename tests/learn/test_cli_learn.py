@@ -23,6 +23,7 @@ def test_data_then_train_xgboost(tmp_path):
     assert card["kind"] == "xgboost" and card["data"]["rows"] == len(data)
     assert {"accuracy", "log_loss"} <= set(card["validation"]) and "cpu" in card["training_seconds"]
     assert card["command"].startswith("sweeplab learn train xgboost")
+    assert [p["round"] for p in card["curve"]] == [1, 2, 3, 4, 5] and (model / "curve.png").stat().st_size > 0
     play = runner.invoke(main, ["play", "--strategy", f"xgboost[model={model}]", "--board", "beginner", "--seed", "1"])
     assert play.exit_code == 0, play.output
 

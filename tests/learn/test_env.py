@@ -1,3 +1,8 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import gymnasium
 import numpy as np
 import pytest
@@ -101,3 +106,90 @@ def test_bad_arguments_are_refused():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="not a cell"):
         env.step(81)
+
+
+def _python(code):
+    """Run ``code`` in a fresh interpreter (so no earlier import of the environment module helps it)."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root, timeout=120)
+
+
+def test_importing_the_package_registers_the_id_without_loading_the_environment_module():
+    done = _python(
+        "import sys, gymnasium, sweeplab.learn\n"
+        "assert 'sweeplab.learn.env' not in sys.modules, 'registration loaded the environment eagerly'\n"
+        "assert 'torch' not in sys.modules and 'xgboost' not in sys.modules\n"
+        "env = gymnasium.make('sweeplab/Minesweeper-v0', board='8x8x10')\n"
+        "print(env.observation_space.shape, env.unwrapped.rules.mines)\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "(8, 8) 10"
+
+
+def test_the_package_imports_without_gymnasium():
+    done = _python(
+        "import sys\n"
+        "sys.modules['gymnasium'] = None  # as if it were not installed\n"
+        "import sweeplab.learn\n"
+        "print(sweeplab.learn.register_env())\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_check_env_passes_on_the_made_environment():
+    check_env(gymnasium.make(ENV_ID).unwrapped)
+    check_env(gymnasium.make(ENV_ID, board="5x4x3", reward="progress").unwrapped)
+
+
+def test_action_masks_method_matches_the_info_mask():
+    env = MinesweeperEnv(board="beginner")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.action_masks()
+    _, info = env.reset(seed=3)
+    for _ in range(3):
+        mask = env.action_masks()
+        assert mask.dtype == bool and mask.shape == (81,)
+        assert (mask == info["action_mask"].astype(bool)).all()
+        _, _, done, _, info = env.step(int(np.flatnonzero(mask)[0]))
+        if done:
+            break
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_vector_environment_steps_with_masked_random_actions(mode):
+    envs = gymnasium.make_vec(ENV_ID, num_envs=4, vectorization_mode=mode, board="8x8x10", reward="progress")
+    try:
+        obs, infos = envs.reset(seed=11)
+        assert obs.shape == (4, 8, 8) and obs.dtype == np.int8
+        rng = np.random.default_rng(0)
+        finished = 0
+        for _ in range(60):
+            masks = np.stack(envs.call("action_masks"))
+            assert masks.shape == (4, 64)
+            assert (masks == infos["action_mask"].astype(bool)).all()
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            obs, rewards, terminated, truncated, infos = envs.step(actions)
+            assert rewards.shape == (4,) and not truncated.any()
+            finished += int(terminated.sum())
+            if terminated.any():  # next-step autoreset: the finished sub-environments reset on the next step
+                obs, _, _, _, infos = envs.step(actions)
+        assert finished > 0
+    finally:
+        envs.close()
+
+
+def test_reset_with_a_game_seed_deals_the_benchs_layout():
+    from sweeplab.bench.runner import deal, game_seeds
+
+    env = MinesweeperEnv(board="beginner", rule="unsafe")
+    for index in range(3):
+        env.reset(options={"game_seed": game_seeds(0, index)[0]})
+        assert env.game.seed == deal(env.rules, 0, index).seed
+        env.step(0)
+        bench = deal(env.rules, 0, index)
+        bench.reveal(0)
+        assert env.game.observation().view == bench.observation().view
+    with pytest.raises(ValueError, match="game_seed"):
+        env.reset(options={"game_seed": -1})

@@ -1,0 +1,87 @@
+"""Learning curves from a model card: the loss and accuracy on the training and held-out rows as training went on.
+
+The trainers record them in the card (``curve`` for xgboost, per boosting round; ``episodes[i]["curve"]`` for the
+network and the Q-network, per pass over the episode's rows, from pass 0, the model before that episode's training).
+:func:`curve_points` flattens them into one series; :func:`plot_curves` draws it when matplotlib is installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+#: (loss, accuracy) keys of the scores in each kind's card
+METRICS = {"xgboost": ("log_loss", "accuracy"), "nn": ("log_loss", "accuracy"), "dqn": ("mse", "sign_accuracy")}
+LABELS = {"log_loss": "log loss", "accuracy": "accuracy", "mse": "mean squared error", "sign_accuracy": "sign accuracy"}
+
+
+def curve_points(card: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per measured point: ``step`` (boosting round, or passes so far over all episodes), ``episode``, and
+    the loss and accuracy on the training and held-out rows (None where not measured). Empty for a card without curves.
+
+    >>> card = {"kind": "dqn", "episodes": [{"episode": 0, "curve": [
+    ...     {"epoch": 0, "train": {"mse": 1.0, "sign_accuracy": 0.5}, "validation": {"mse": 0.9, "sign_accuracy": 0.6}},
+    ...     {"epoch": 1, "train": {"mse": 0.5, "sign_accuracy": 0.7}, "validation": {"mse": 0.6, "sign_accuracy": 0.7}}]}]}
+    >>> [(p["step"], p["validation_loss"]) for p in curve_points(card)]
+    [(0, 0.9), (1, 0.6)]
+    """
+    kind = card.get("kind")
+    if kind not in METRICS:
+        raise ValueError(f"a card of kind {kind!r} has no learning curve: expected one of {', '.join(METRICS)}")
+    loss, accuracy = METRICS[kind]
+
+    def point(step: int, episode: int, entry: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "step": step,
+            "episode": episode,
+            "train_loss": entry["train"][loss],
+            "validation_loss": entry["validation"][loss],
+            "train_accuracy": entry["train"][accuracy],
+            "validation_accuracy": entry["validation"][accuracy],
+        }
+
+    if kind == "xgboost":
+        return [point(p["round"], 0, p) for p in card.get("curve", [])]
+    out: list[dict[str, Any]] = []
+    done = 0
+    for episode in card.get("episodes", []):
+        curve = episode.get("curve", [])
+        out.extend(point(done + p["epoch"], episode["episode"], p) for p in curve)
+        done += max((p["epoch"] for p in curve), default=0)
+    return out
+
+
+def plot_curves(card: dict[str, Any], path: Path) -> Path | None:
+    """Draw the card's learning curves (loss and accuracy, training dashed, held-out solid) as a PNG at ``path``;
+    None, writing nothing, when matplotlib is not installed or the card has no curve."""
+    points = curve_points(card)
+    if not points:
+        return None
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    loss, accuracy = METRICS[card["kind"]]
+    x = [p["step"] for p in points]
+    figure, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    for axis, metric, label in ((axes[0], "loss", LABELS[loss]), (axes[1], "accuracy", LABELS[accuracy])):
+        for split, style in (("train", "--"), ("validation", "-")):
+            axis.plot(x, [p[f"{split}_{metric}"] for p in points], style, label=split if split == "train" else "held out")
+        starts = [p["step"] for p, q in zip(points[1:], points, strict=False) if p["episode"] != q["episode"]]
+        for step in starts:
+            axis.axvline(step, color="0.8", linewidth=0.8)
+        axis.set_xlabel("boosting round" if card["kind"] == "xgboost" else "passes over the rows (grey: a new episode)")
+        axis.set_ylabel(label)
+        axis.legend()
+    figure.suptitle(f"{card['kind']}: learning curve ({card.get('version', '')})", fontsize=9)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path
+
+
+__all__ = ["METRICS", "curve_points", "plot_curves"]
