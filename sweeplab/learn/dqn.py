@@ -226,7 +226,10 @@ def q_scores(network: Network, x: np.ndarray, y: np.ndarray) -> dict[str, float 
 
 
 def standardiser(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The input scaling ``(x - mean) / std`` of :class:`Network` fitted on ``x`` (a constant column keeps std 1)."""
+    """The input scaling ``(x - mean) / std`` of :class:`Network` fitted on ``x`` (a constant column keeps std 1; no
+    rows at all, as when no game of the episode needed a guess, give the identity)."""
+    if not len(x):
+        return np.zeros(x.shape[1], dtype=np.float64), np.ones(x.shape[1], dtype=np.float64)
     mean = x.mean(axis=0).astype(np.float64)
     std = x.std(axis=0).astype(np.float64)
     std[std < 1e-9] = 1.0
