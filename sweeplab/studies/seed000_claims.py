@@ -86,6 +86,7 @@ class OverlapClaim(ClaimExperiment):
     title = "Step 7: the interior guess with the most or the fewest variables shared with the constraints (seed 000)"
     source = "seed 000, Description of CSPStrategy, step 7"
     BOARDS = ("expert", "30x30x180")
+    keeps_guesses = True  # the claims look for step 7's interior guesses in each game's record
 
     def plan(self, settings: Settings) -> Plan:
         boards = [settings.board] if settings.board else list(self.BOARDS)

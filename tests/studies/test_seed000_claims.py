@@ -94,3 +94,21 @@ def test_seed004_holds_the_density_fixed_as_a_control(tmp_path):
     claim = next(c for c in data["claims"] if c["key"].startswith("seed 004 | n/k = 1"))
     assert "Control, 8x8/8's density (1/8) held fixed on larger boards:" in claim["sentence"]
     assert "on 16x16x32" in claim["sentence"] and "on 20x20x50" in claim["sentence"]
+
+
+def test_overlap_reads_every_games_guesses(tmp_path, monkeypatch):
+    from sweeplab.bench.runner import play_one
+    from sweeplab.core.rules import make_rules
+    from sweeplab.studies.seed000_claims import OverlapClaim
+
+    seen = []
+    original = OverlapClaim.differences
+    monkeypatch.setattr(OverlapClaim, "differences", lambda self, rules, rx, rn: seen.append(rx) or original(self, rules, rx, rn))
+    run_experiment("overlap", tmp_path, Settings(games=5, board="expert"), echo=lambda _: None)
+    assert seen and all(r.guesses for r in seen[0])  # the records reach the claims with their guesses
+    # game 715 of seed 0 on expert: its last guess is step 7's interior guess, where the two rules part
+    rules = make_rules("expert", "safe")
+    most, fewest = play_one("cspstrategy", rules, 0, 715), play_one("cspstrategy", rules, 0, 715, options={"overlap": "min"})
+    assert OverlapClaim.interior_games(rules, [most]) == {715} and most.won != fewest.won
+    text = OverlapClaim().differences(rules, [most], [fewest])
+    assert "1 of 1 games reach" in text and "each of them one of the games with an interior guess" in text
