@@ -50,7 +50,8 @@ def build_pages(
         "standard error of the mean over equal sets of games (seed 000's method; 10 sets unless the games do not split); "
         "published numbers are given with their binomial standard error when the paper states its sample size. "
         '"Difference / SE" divides measured - published by the two standard errors combined; every difference beyond 2 '
-        "is listed with the reason we believe explains it (`results/explanations.json`)."
+        "is listed with the run that shows its cause, or marked unexplained with what was tried "
+        "(`results/explanations.json`)."
     )
     commands = []
     for name in EXPERIMENT_ORDER:
@@ -262,8 +263,8 @@ def _closing(doc: Doc) -> None:
         doc.add("None.")
         return
     doc.add(
-        f"{len(doc.listed)} differences and claims not reproduced remain; each is listed in its section above with the "
-        "test behind its explanation, and gathered here:"
+        f"{len(doc.listed)} differences and claims not reproduced remain; each is listed on its page with the run that "
+        "shows its cause or the mark unexplained, and gathered here:"
     )
     doc.add("\n".join(f"- {label} ({extent}): {why}" for label, extent, why in doc.listed))
 
