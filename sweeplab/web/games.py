@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sweeplab.analysis.noguess import NoGuessReport
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.errors import IllegalMoveError, SweeplabError
 from sweeplab.core.game import Game, Move
@@ -166,6 +167,7 @@ class LiveGame:
             "hint_cell": xy(board, game.hint) if game.hint is not None else None,
             "rule_kept": game.rule_kept,
             "rule_failure": game.rule_failure,
+            "deal": game.deal_report.describe() if isinstance(game.deal_report, NoGuessReport) else None,
             "strategy": self.player_spec,
             "undos": self.undos,
             "assisted": self.undos > 0 or self.solver_moves > 0,

@@ -122,6 +122,7 @@ function setGame(game) {
     : `${game.board}, first click “${game.rule}”, seed ${game.seed}`;
   let info = `${what} · ${game.moves} move${game.moves === 1 ? "" : "s"}`;
   if (!game.rule_kept) info += ` · the first-click rule was not met: ${game.rule_failure}`;
+  if (game.deal) info += ` · ${game.deal}`;
   if (game.undos) info += ` · ${game.undos} undo${game.undos === 1 ? "" : "s"} (assisted)`;
   $("play-info").textContent = info;
   $("download-game-position").href = `/api/games/${game.id}/position`;
