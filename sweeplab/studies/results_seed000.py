@@ -483,6 +483,14 @@ def _seed_000(doc: Doc, levels: dict[str, Any] | None) -> None:
         _calibration(doc, cal)
     else:
         doc.add("Not measured yet: run `sweeplab experiment calibration --out results/calibration`.")
+    exact = doc.load("calibration-exact")
+    if exact:
+        doc.add(
+            "#### The exact engine in the same bins\n\nThe exact engine weights each solution by the layouts it stands "
+            "for, so its estimates are the true chances; its guesses, in the paper's bins and against their own "
+            "estimates, on the same boards (1,200 games a board):"
+        )
+        _calibration(doc, exact, "calibration-exact", only=("exact",))
     _headline_causes(doc)
     _guess_audit(doc)
 
