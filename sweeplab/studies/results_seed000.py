@@ -97,6 +97,27 @@ def _equation_table(doc: Doc, data: dict[str, Any]) -> None:
         claims.append(asdict(EquationClaim.corner_lead(EquationClaim.PGMS, lead, se, paired=False)))
 
 
+def _craps_thirds(doc: Doc, strategy: str, bins: list[dict[str, Any]]) -> None:
+    """Why Table 1's craps rows 34% and 67% hold none of our guesses, and how ours fare read as the paper's labels."""
+    found = []
+    rows = SEED_000_TABLES["craps"]
+    for third, low, (label, wins, n, _) in ((1 / 3, 0.3, rows[0]), (2 / 3, 0.65, rows[3])):
+        b = next((b for b in bins if b["kind"] == "craps" and abs(b["low"] - low) < 1e-9), None)
+        if b is None or not b["observations"] or abs(b["mean_estimate"] - third) > 0.005:
+            return
+        rate = b["successes"] / b["observations"]
+        found.append(
+            f"{b['observations']:,} at {round(100 * third)}% ({_pm(rate, math.sqrt(rate * (1 - rate) / b['observations']))}, "
+            f"against row {label}'s {100 * wins / n:.1f}%)"
+        )
+    doc.add(
+        f"Table 1's craps rows 34% and 67% hold none of {strategy}'s guesses because a truncated 1/3 and 2/3 print as "
+        "33% and 66%: its craps shoots at these chances fall under 'other'. Read as the table's labels suggest (100 "
+        "less the truncated mine chance; the paper does not say), they are the guesses of the 30-40% and 65-70% rows of "
+        f"the next table: {' and '.join(found)}."
+    )
+
+
 def _calibration(doc: Doc, cal: dict[str, Any], name: str = "calibration", only: tuple[str, ...] = ()) -> None:
     """Tables 1-3: sweeplab's guesses in the paper's bins beside the paper's rates, then against their own estimates,
     the mix of guess kinds, and the headline bin by board group (of the strategies in ``only``, default all), read from
@@ -151,6 +172,7 @@ def _calibration(doc: Doc, cal: dict[str, Any], name: str = "calibration", only:
                     f"Tables 1-3 | {strategy} | {r['kind']} against seed 000's observed rates",
                 )
         _totals(doc, strategy, rows)
+        _craps_thirds(doc, strategy, [b for b in mine(cal.get("bins", [])) if b["strategy"] == strategy])
         big: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
             if r["z_paper"] is not None and abs(r["z_paper"]) > 2:
