@@ -234,7 +234,7 @@ def _calibration(doc: Doc, cal: dict[str, Any], name: str = "calibration", only:
             + f" of {all_guesses:,} guesses. sweeplab's mix and the headline bin (educated guesses estimated 80-84%) by board "
             "group:"
         )
-        rows = []
+        table_rows: list[list[Any]] = []
         for strategy in dict.fromkeys(g["strategy"] for g in groups):
             for group in dict.fromkeys(g["group"] for g in groups if g["strategy"] == strategy):
                 gs = {g["kind"]: g for g in groups if g["strategy"] == strategy and g["group"] == group}
@@ -246,7 +246,7 @@ def _calibration(doc: Doc, cal: dict[str, Any], name: str = "calibration", only:
                     rate = ed["bin_80_84_successes"] / head_n
                     estimate = 100 * ed["bin_80_84_mean_estimate"]
                     head = f"{_pm(rate, math.sqrt(rate * (1 - rate) / head_n))} of {head_n} (estimate {estimate:.1f})"
-                rows.append(
+                table_rows.append(
                     [
                         strategy,
                         group,
@@ -269,7 +269,7 @@ def _calibration(doc: Doc, cal: dict[str, Any], name: str = "calibration", only:
                     "craps / educated / unconstrained %",
                     "educated 80-84%: observed",
                 ],
-                rows,
+                table_rows,
             )
         )
 
