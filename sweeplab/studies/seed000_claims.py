@@ -74,8 +74,8 @@ class StartClaim(ClaimExperiment):
                     f"On the same {d.games:,} layouts ({rule} first click) CSPStrategy wins {pp(corner.win_rate)} from the "
                     f"top-left corner and {pp(centre.win_rate)} from the centre square, {points_diff(d.difference, d.se)} "
                     f"for the corner against the text's +4 to +5 (taken as +4.5, the text gives no sample size, so only our "
-                    f"SE counts); the text's absolute 17% and 21-22% came from an earlier CSPStrategy than the one of "
-                    f"Figure 6 (34% won), which is the one sweeplab plays.",
+                    f"SE counts). The text's absolute 17% and 21-22% lie below ours, while its Figure 6 (34% won) "
+                    f"matches our CSPStrategy; the passage does not say which version of its program it measured.",
                 )
             )
         return out
