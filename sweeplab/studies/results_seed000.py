@@ -14,22 +14,7 @@ from sweeplab.studies.published import (
     SEED_000_TABLES,
 )
 from sweeplab.studies.results_calibration import _calibration, _headline_causes
-from sweeplab.studies.results_page import Doc, _claims_section, _level_rows, _pm, _points_table, _table, _z
-from sweeplab.studies.seed000_claims import EquationClaim
-
-
-def _equation_table(doc: Doc, data: dict[str, Any]) -> None:
-    """The equation run's points, and (for a run made before it was scored) the text's corner-start lead of
-    CSPStrategy over PGMS's EquationStrategy from the two win rates, with the unpaired SE (larger than the paired)."""
-    doc.add(_points_table(data))
-    claims = data.setdefault("claims", [])
-    if any(c["key"].startswith("seed 000 | corner start:") for c in claims):
-        return
-    unsafe = {p["strategy"]: p for p in data.get("points", []) if p["rule"] == "unsafe"}
-    csp, eq = unsafe.get("cspstrategy"), unsafe.get(EquationClaim.PGMS)
-    if csp and eq:
-        lead, se = csp["win_rate"] - eq["win_rate"], math.hypot(csp["sem"], eq["sem"])
-        claims.append(asdict(EquationClaim.corner_lead(EquationClaim.PGMS, lead, se, paired=False)))
+from sweeplab.studies.results_page import Doc, _claims_section, _level_rows, _pm, _table, _z
 
 
 def _guess_audit(doc: Doc) -> None:
@@ -151,7 +136,7 @@ def _seed_000(doc: Doc, levels: dict[str, Any] | None) -> None:
         "the standard first-click rule to PGMS, whose own games could be lost on the first step), and in hinted games "
         '"the difference between CSPStrategy and EquationStrategy is much smaller".',
         [],
-        _equation_table,
+        None,
     )
     _claims_section(
         doc,

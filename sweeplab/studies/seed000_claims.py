@@ -397,7 +397,7 @@ class EquationClaim(ClaimExperiment):
     CORNER_LEAD = 0.015
 
     @classmethod
-    def corner_lead(cls, spec: str, lead: float, se: float, paired: bool = True) -> Claim:
+    def corner_lead(cls, spec: str, lead: float, se: float) -> Claim:
         """The text's corner start: CSPStrategy 1 or 2 points above EquationStrategy (then played with the unsafe rule)."""
         z = zscore(lead, se, cls.CORNER_LEAD)
         return Claim(
@@ -409,7 +409,7 @@ class EquationClaim(ClaimExperiment):
             z,
             verdict(z),
             f"From the top-left corner, on the same expert layouts with the unsafe first click, CSPStrategy leads {spec} "
-            f"by {points_diff(lead, se)}{'' if paired else ' (SE of the two rates, unpaired)'} against the text's 1 or 2 "
+            f"by {points_diff(lead, se)} against the text's 1 or 2 "
             "points (taken as +1.5; the text gives no sample size, so only our SE counts).",
         )
 
