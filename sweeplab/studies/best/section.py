@@ -173,7 +173,7 @@ def section(results: Path) -> str:
         "`exact` on the same layouts, each row one paired run (`sweeplab bench --strategy best,exact`, root seed 1, "
         f"the strategy's default settings, fixed before these runs, from a frozen clone at commit {FROZEN}). "
         + (
-            "Later trees play the same games: since stop 21 `exact` and `best` run a single-point pass before each "
+            "Later trees play the same games: since commit f146a84 `exact` and `best` run a single-point pass before each "
             "analysis, which changes only the order of their certain reveals, and all six runs re-played with it "
             "ended every game of both strategies the same way with the same number of guesses "
             "(`results/performance/single_point_paired_check.txt`). "
