@@ -9,6 +9,7 @@ import pytest
 
 from sweeplab.analysis.exact import KERNEL
 from sweeplab.analysis.gametree import KERNEL as GAMETREE_KERNEL
+from sweeplab.analysis.kernel import CHAIN
 
 UNDER_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -16,3 +17,4 @@ needs_kernel = pytest.mark.skipif(
     KERNEL is None and not UNDER_CI, reason="the C kernel is not built (no C compiler at install time)"
 )
 needs_gametree_kernel = pytest.mark.skipif(GAMETREE_KERNEL is None and not UNDER_CI, reason="the C game-tree search is not built")
+needs_chain = pytest.mark.skipif(CHAIN is None and not UNDER_CI, reason="the C chain move is not built")

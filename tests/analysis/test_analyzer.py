@@ -21,6 +21,7 @@ from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import format_position
 from tests.analysis.brute import brute_force
+from tests.analysis.compiled import needs_kernel
 from tests.analysis.positions import (
     SIZES,
     STREWN,
@@ -227,7 +228,7 @@ def test_strewn_true_positions_are_answered_within_the_budget_and_never_inconsis
     assert result.exact or 0 < result.error < 1
 
 
-@pytest.mark.skipif(KERNEL is None, reason="the exact reference takes over ten seconds in pure Python")
+@needs_kernel  # the exact reference takes over ten seconds in pure Python
 def test_the_estimate_on_a_position_too_wide_for_the_default_count_is_checked_against_the_exact_answer():
     """A 64x64 board with a tenth of its safe cells revealed: one component of 1,232 cells whose count needs about
     200,000 partial states, past the default 100,000, so the analyzer estimates it; a larger state limit counts it

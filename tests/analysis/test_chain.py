@@ -14,6 +14,7 @@ from sweeplab.analysis.constraints import constraints_from
 from sweeplab.analysis.counting import count
 from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.probabilities import _combine
+from tests.analysis.compiled import needs_chain
 from tests.analysis.positions import strewn
 
 KERNELS = [True, False] if CHAIN is not None else [False]
@@ -67,7 +68,7 @@ def test_the_estimate_is_close_to_the_exact_answer(use_kernel):
     assert not set(result.safe) & layout and set(result.mines) <= layout
 
 
-@pytest.mark.skipif(CHAIN is None, reason="the C chain is not built")
+@needs_chain
 def test_the_c_move_is_the_twin_of_the_python_move():
     _, _, problem, components, tallies, _ = _expert()
     component = components[0]
