@@ -29,7 +29,7 @@ import time
 
 from sweeplab.analysis.blocks import Blocks
 from sweeplab.analysis.components import Component
-from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _Plan
+from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _Plan, _successors
 from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.weighting import _weigh_numeric
 
@@ -123,18 +123,7 @@ class _Chain(Blocks):
             new: dict[tuple, float] = {}
             get = new.get
             for key, w in alpha[t].items():
-                needs = [*key[1:], *opened_needs]
-                lo, hi = _feasible(needs, sizes[t], touch_slots)
-                k = key[0]
-                for v in range(lo, hi + 1):
-                    if v:
-                        for s, _ in touch_slots:
-                            needs[s] -= v
-                        nk = (k + v, *[needs[s] for s in keep])
-                        for s, _ in touch_slots:
-                            needs[s] += v
-                    else:
-                        nk = (k, *[needs[s] for s in keep])
+                for v, nk in _successors(key, opened_needs, sizes[t], touch_slots, keep):
                     new[nk] = get(nk, 0.0) + w * binom[v]
             if len(new) > STATES:
                 self.block = max(self.block // 2, 2)

@@ -108,6 +108,28 @@ def _feasible(needs: list[int], size: int, touch_slots: list[tuple[int, int]]) -
     return lo, hi
 
 
+def _successors(
+    key: tuple, opened_needs: list[int], size: int, touch_slots: list[tuple[int, int]], keep: list[int]
+) -> list[tuple[int, tuple]]:
+    """The partial states one step of a plan leads to from ``key`` (mines so far, needs of the open constraints):
+    (mines placed in the step's super-cell, the next key), for every feasible count. Shared by :func:`count` and the
+    chain's block count."""
+    needs = [*key[1:], *opened_needs]
+    lo, hi = _feasible(needs, size, touch_slots)
+    k = key[0]
+    out = []
+    for x in range(lo, hi + 1):
+        if x:
+            for s, _ in touch_slots:
+                needs[s] -= x
+            out.append((x, (k + x, *[needs[s] for s in keep])))
+            for s, _ in touch_slots:
+                needs[s] += x
+        else:
+            out.append((0, (k, *[needs[s] for s in keep])))
+    return out
+
+
 def count(component: Component, budget: Budget = DEFAULT_BUDGET, deadline: float | None = None) -> Tally:
     """Exact weighted solution counts of a component by mine count (the pure-Python twin of the C kernel).
 
@@ -125,18 +147,7 @@ def count(component: Component, budget: Budget = DEFAULT_BUDGET, deadline: float
         new: dict[tuple, int] = {}
         get = new.get
         for key, w in layers[t].items():
-            needs = [*key[1:], *opened_needs]
-            lo, hi = _feasible(needs, size, touch_slots)
-            k = key[0]
-            for x in range(lo, hi + 1):
-                if x:
-                    for s, _ in touch_slots:
-                        needs[s] -= x
-                    nk = (k + x, *[needs[s] for s in keep])
-                    for s, _ in touch_slots:
-                        needs[s] += x
-                else:
-                    nk = (k, *[needs[s] for s in keep])
+            for x, nk in _successors(key, opened_needs, size, touch_slots, keep):
                 new[nk] = get(nk, 0) + w * binom[x]
             tick += 1
             if tick >= _CHECK_EVERY:
