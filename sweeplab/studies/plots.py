@@ -125,11 +125,21 @@ def density_plot(series: dict[tuple[str, str], list[tuple[float, Summary]]], fit
     return _save(fig, path)
 
 
+def _style(k: int, n: int) -> dict[str, Any]:
+    """Line style of the ``k``-th of ``n`` series: matplotlib's default colours up to ten, else twenty distinct colours
+    with every second series dashed, so that no two lines of a crowded plot look alike."""
+    if n <= 10:
+        return {}
+    from matplotlib import colormaps
+
+    return {"color": colormaps["tab20"](k % 20), "linestyle": "--" if k % 2 else "-"}
+
+
 def win_line(series: dict[str, list[tuple[float, Summary]]], xlabel: str, name: str, out: Path, title: str) -> Path:
     """Percent wins against a swept variable, one line per strategy (seed 000's Figures 8 and 10)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
-    for strategy, pts in series.items():
+    for k, (strategy, pts) in enumerate(series.items()):
         ax.errorbar(
             [x for x, _ in pts],
             [100 * s.win_rate for _, s in pts],
@@ -137,6 +147,7 @@ def win_line(series: dict[str, list[tuple[float, Summary]]], xlabel: str, name: 
             marker="o",
             capsize=2,
             label=strategy,
+            **_style(k, len(series)),
         )
     ax.set_xlabel(xlabel)
     ax.set_ylabel("percent wins")
@@ -150,9 +161,10 @@ def cpu_line(series: dict[str, list[tuple[float, Summary]]], fits: Sequence[dict
     """Seed 000's Figure 9: mean CPU time per game against the side, semi-log, with an exponential trend line."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
-    for strategy, pts in series.items():
+    for k, (strategy, pts) in enumerate(series.items()):
         xs = [x for x, _ in pts]
-        line = ax.plot(xs, [max(s.cpu_mean, 1e-9) for _, s in pts], "o", label=f"{strategy} mean")
+        color = _style(k, len(series)).get("color")
+        line = ax.plot(xs, [max(s.cpu_mean, 1e-9) for _, s in pts], "o", label=f"{strategy} mean", color=color)
         ax.plot(xs, [max(s.cpu_p99, 1e-9) for _, s in pts], "x", color=line[0].get_color(), label=f"{strategy} p99")
         fit = next((f for f in fits if f["strategy"] == strategy), None)
         if fit and not math.isnan(fit["cpu_rate_per_side"]):
