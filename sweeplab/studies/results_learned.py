@@ -217,6 +217,7 @@ def _learned_players(doc: Doc) -> None:
             '(classification) methods in general, but not always".'
         )
         doc.claims({"claims": claims})
+    _ablations(doc, root)
     summary_path = root / "probabilities" / "summary.json"
     if summary_path.exists():
         summary = json.loads(summary_path.read_text())
@@ -269,4 +270,83 @@ def _learned_players(doc: Doc) -> None:
             "### Closing note on the learned players\n\nAgainst seed 003: its tables lost their numbers, so only its "
             "ranking is tested (above). Against the Manhattan version they build on and against `exact`:\n\n"
             + "\n".join(f"- {line}" for line in closing)
+        )
+
+
+def _ablation_label(spec: str, results: Path) -> str:
+    """What an ablation player changes, from its spec: noise instead of the model, or a model retrained without some
+    features (named by that model's card)."""
+    options = dict(o.split("=", 1) for o in spec[spec.index("[") + 1 : -1].split(",")) if "[" in spec else {}
+    if options.get("noise") == "1":
+        return "its output replaced by uniform noise"
+    if "model" in options:
+        card_path = results.parent / options["model"] / "card.json"
+        try:
+            card = json.loads(card_path.read_text())
+        except (OSError, ValueError):
+            return f"the model at {options['model']} (no card found)"
+        return f"retrained without {', '.join(card.get('without', [])) or 'nothing'}"
+    return "-"
+
+
+def _ablations(doc: Doc, root: Path) -> None:
+    """The ablations: each learned player with its output replaced by noise, or retrained without its best feature,
+    paired on the same layouts as the full player (``results/learn/ablations/BOARD/``, a bench with the winrates run's
+    board, rule and seed, so game ``i`` is the same layout in both)."""
+    rows, sources = [], []
+    for board in LEARN_BOARDS:
+        folder = root / "ablations" / board
+        if not (folder / "bench.json").exists():
+            continue
+        bench = json.loads((folder / "bench.json").read_text())
+        full_path = root / "winrates" / board / "bench.json"
+        if not full_path.exists():
+            continue
+        keys = ("board", "rule", "seed")
+        full_settings = json.loads(full_path.read_text())["settings"]
+        if any(bench["settings"].get(k) != full_settings.get(k) for k in keys):
+            raise ValueError(
+                f"{folder / 'bench.json'}: its board, rule and seed differ from {full_path}'s, so its games do not pair"
+            )
+        outcomes = _learn_outcomes(root / "winrates" / board / "games.csv.gz") | _learn_outcomes(folder / "games.csv.gz")
+        for summary in bench["summaries"]:
+            spec = summary["strategy"]
+            base = spec.split("[", 1)[0]
+            cells = []
+            for other in (base, "dsscsp-manhattan"):
+                d = _learn_paired(outcomes, spec, other)
+                cells.append("-" if d is None else f"{100 * d[0]:+.2f} ± {100 * d[1]:.2f}")
+            rows.append(
+                [
+                    f"{summary['board']} ({board})",
+                    base,
+                    _ablation_label(spec, doc.results),
+                    f"{summary['games']:,}",
+                    _pm(summary["win_rate"], summary["sem"]),
+                    *cells,
+                ]
+            )
+        command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
+        run = doc.run_record(f"learn/ablations/{board}")
+        sources.append(f"- {board}: `results/learn/ablations/{board}/`, produced by `{command}`." + (f" {run}" if run else ""))
+    if rows:
+        doc.add(
+            "### What the models use: ablations\n\nEach learned player again, on the same layouts as the table above, "
+            "with its model's output replaced by uniform noise (so only DSScsp's certain moves and the candidate set "
+            "remain), or with a model retrained without its top feature (the XGBoost card's gain importance). The paired "
+            "columns are the ablated player minus the full one and minus dsscsp-manhattan, in points ± SE.\n\n"
+            + _table(
+                [
+                    "board",
+                    "player",
+                    "ablation",
+                    "games",
+                    "win % ± SE",
+                    "minus the full player (pts)",
+                    "minus dsscsp-manhattan (pts)",
+                ],
+                rows,
+            )
+            + "\nData and commands:\n\n"
+            + "\n".join(sources)
         )
