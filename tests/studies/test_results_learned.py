@@ -1,0 +1,60 @@
+"""The learned players' page: the ablations section pairs each ablated player with the full one, game by game."""
+
+import csv
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from sweeplab.studies.results_learned import _ablations
+from sweeplab.studies.results_page import Doc
+
+SETTINGS = {"board": "9x9x10", "rule": "safe", "seed": 0}
+
+
+def _bench(folder: Path, won: dict[str, list[int]], settings: dict[str, object] = SETTINGS) -> None:
+    folder.mkdir(parents=True)
+    summaries = []
+    for name, wins in won.items():
+        rate = sum(wins) / len(wins)
+        summaries.append({"strategy": name, "board": "9x9x10", "games": len(wins), "win_rate": rate, "sem": 0.01})
+    (folder / "bench.json").write_text(json.dumps({"settings": settings, "summaries": summaries}))
+    with gzip.open(folder / "games.csv.gz", "wt", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["strategy", "game", "won"])
+        for name, wins in won.items():
+            writer.writerows([name, i, w] for i, w in enumerate(wins))
+
+
+def _page(results: Path) -> str:
+    doc = Doc(results, {})
+    _ablations(doc, results / "learn")
+    return "".join(doc.parts)
+
+
+def test_ablation_rows_pair_with_the_full_player_and_name_what_was_removed(tmp_path):
+    results = tmp_path / "results"  # a model path in a spec is relative to the repository root, results' parent
+    learn = results / "learn"
+    full = [1, 1, 1, 1, 0, 1, 1, 1]
+    _bench(learn / "winrates" / "beginner", {"dsscsp-manhattan": [1, 1, 0, 1, 0, 1, 1, 1], "xgboost": full})
+    model = learn / "ablations" / "models" / "xgboost-without-p"
+    model.mkdir(parents=True)
+    (model / "card.json").write_text(json.dumps({"without": ["probability"]}))
+    spec = "xgboost[model=results/learn/ablations/models/xgboost-without-p]"
+    _bench(learn / "ablations" / "beginner", {"xgboost[noise=1]": [0, 1, 0, 1, 0, 0, 1, 0], spec: full})
+    (learn / "ablations" / "beginner" / "command.txt").write_text("sweeplab bench ...")
+    page = _page(results)
+    noise = next(line for line in page.splitlines() if "uniform noise |" in line)
+    assert "| -50.00 ± " in noise  # 3 of 8 won against 7 of 8, paired
+    without = next(line for line in page.splitlines() if "retrained without probability" in line)
+    assert "| +0.00 ± 0.00 |" in without
+    assert "sweeplab bench ..." in page
+
+
+def test_an_ablation_run_on_other_layouts_is_refused(tmp_path):
+    learn = tmp_path / "learn"
+    _bench(learn / "winrates" / "beginner", {"xgboost": [1, 0]})
+    _bench(learn / "ablations" / "beginner", {"xgboost[noise=1]": [0, 0]}, {**SETTINGS, "seed": 1})
+    with pytest.raises(ValueError, match="do not pair"):
+        _page(tmp_path)
