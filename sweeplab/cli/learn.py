@@ -6,12 +6,13 @@ from __future__ import annotations
 import importlib.util
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import click
 
-from sweeplab.cli.app import BOARD_HELP, RULE_CHOICE, friendly_errors, main, progress_bar
+from sweeplab.cli.app import BOARD_HELP, EXECUTOR_CHOICE, RULE_CHOICE, executor_for, friendly_errors, main, progress_bar
 from sweeplab.cli.outputs import check_regular_file, check_writable
 from sweeplab.core.errors import SweeplabError
 
@@ -42,6 +43,10 @@ def _command() -> str:
             words.insert(len(ctx.command_path.split()), str(value))
             continue
         flag = max(param.opts, key=len)
+        if isinstance(param, click.Option) and param.is_flag:
+            if value:
+                words.append(flag)
+            continue
         for item in value if isinstance(value, tuple) else (value,):
             words += [flag, str(item)]
     return shlex.join(words)
@@ -109,83 +114,248 @@ def learn_group() -> None:
     """Seed 003's learned players: make data, train models (needs the learn extra: pip install 'sweeplab[learn]')."""
 
 
-@learn_group.command("data", short_help="Play games and record candidate-cell features.")
+def _coefficients(text: str | None) -> tuple[float, ...] | None:
+    if text is None:
+        return None
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) != 4:
+        raise click.BadParameter(f"{text!r} is not four numbers C0,C1,C2,C3", param_hint="--alpha")
+    return values
+
+
+def _resume_command() -> str:
+    """The command being run without --force, with --resume (how to continue it after an interruption)."""
+    words = [w for w in shlex.split(_command()) if w not in ("--force", "--resume")]
+    return shlex.join([*words, "--resume"])
+
+
+_ROWS_HELP = (
+    "features: the classifiers' rows (candidate cells' features, y = 1 for a mine); substates: deep Q-learning's "
+    "single pass (each guess's sub-state and its discounted return), for `learn train dqn --data`"
+)
+
+
+@learn_group.command("data", short_help="Play games and record training rows (features or sub-states).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), required=True, help="games to play")
 @click.option(
     "--out",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     required=True,
-    help="data file to write (.npz); a manifest FILE.json goes beside it",
+    help="a data folder (shards written as they finish, resumable; data.json lists them), or one FILE.npz (a "
+    "manifest FILE.npz.json goes beside it)",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="root seed: fixes boards, layouts and the player")
+@click.option("--rows", type=click.Choice(["features", "substates"]), default="features", show_default=True, help=_ROWS_HELP)
 @click.option(
     "--probability",
     type=click.Choice(["dsscsp", "exact"]),
     default="dsscsp",
     show_default=True,
-    help="mine probability recorded in the features",
+    help="features: mine probability recorded in the features",
 )
 @click.option(
     "--extra",
     type=click.IntRange(0, 10_000),
     default=8,
     show_default=True,
-    help="random covered cells off the frontier recorded per position",
+    help="features: random covered cells off the frontier recorded per position",
 )
+@click.option(
+    "--alpha",
+    default=None,
+    metavar="C0,C1,C2,C3",
+    help="substates: equation (10)'s coefficients (e.g. a dqn card's parameters.alpha_coefficients)  "
+    "[default: fitted first, with --alpha-games]",
+)
+@click.option(
+    "--alpha-games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=100,
+    show_default=True,
+    help="substates without --alpha: games per (board, alpha) when fitting equation (10)",
+)
+@click.option(
+    "--shard-games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=1000,
+    show_default=True,
+    help="games per chunk: one task for a worker, one shard of the folder",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    "--workers",
+    "jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="worker processes (or LocalCluster workers)  [default: all cores]",
+)
+@click.option(
+    "--executor", type=EXECUTOR_CHOICE, default="local", show_default=True, help="local processes, or Dask (needs sweeplab[dask])"
+)
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="an existing Dask scheduler (with --executor dask)")
+@click.option("--resume", is_flag=True, help="continue the data folder interrupted in --out (same settings; its shards are kept)")
+@click.option("--force", is_flag=True, help="replace the data found in the --out folder and start afresh")
 @board_options
 @friendly_errors
 def data_command(
     games: int,
     out: Path,
     seed: int,
+    rows: str,
     probability: str,
     extra: int,
+    alpha: str | None,
+    alpha_games: int,
+    shard_games: int,
+    jobs: int | None,
+    executor: str,
+    scheduler: str | None,
+    resume: bool,
+    force: bool,
     widths: str,
     heights: str,
     densities: str,
     board: str | None,
     rule: str,
 ) -> None:
-    """Play GAMES games with seed 003's Manhattan version and record, at every guess, the features of the candidate
-    cells and whether each was a mine."""
-    from sweeplab.learn.data import boards_manifest, collect, manifest_path
+    """Play GAMES games with seed 003's Manhattan version and record training rows: at every guess, the features
+    of the candidate cells and whether each was a mine (--rows features), or the guess's sub-state and discounted
+    return (--rows substates).
+
+    Games are played in chunks of --shard-games on --jobs workers; the rows are the same whatever the workers. With
+    a folder --out, each chunk is saved as a shard as soon as it is done; SIGINT or SIGTERM stops the run, and the
+    printed command with --resume plays only the missing chunks. Progress goes to stderr."""
+    from sweeplab.bench.signals import Interrupted, interruptible
+    from sweeplab.cli.progress import game_progress
+    from sweeplab.learn.data import boards_manifest
     from sweeplab.learn.features import FEATURE_NAMES
-    from sweeplab.learn.players import ManhattanPlayer
+    from sweeplab.learn.shards import DataFolder, generate, join, plan, totals
+    from sweeplab.learn.substates import SUBSTATE_NAMES
 
     boards = _boards(widths, heights, densities, board, rule)
-    check_regular_file(out, f"--out {out}")
-    check_writable(manifest_path(out), f"--out {out} (its manifest)")
-    with progress_bar(sys.stderr.isatty(), "playing") as bar:
-        task = bar.add_task("games", total=games) if bar is not None else None
-        collected = collect(
-            ManhattanPlayer,
-            games,
-            seed,
-            boards,
-            probability=probability,
-            extra=extra,
-            progress=(lambda n: bar.advance(task, n)) if bar is not None else None,
-        )
-    manifest = {
-        "command": _command(),
+    coefficients = _coefficients(alpha)
+    single = out.suffix == ".npz" or (out.exists() and not out.is_dir())
+    if single and (resume or force):
+        raise click.BadParameter("needs a data folder --out DIR, not a .npz file", param_hint="--resume" if resume else "--force")
+    if single:
+        from sweeplab.learn.data import manifest_path
+
+        check_regular_file(out, f"--out {out}")
+        check_writable(manifest_path(out), f"--out {out} (its manifest)")
+    names = FEATURE_NAMES if rows == "features" else SUBSTATE_NAMES
+    settings: dict[str, Any] = {
+        "rows": rows,
         "seed": seed,
         "games": games,
-        "won": collected.won,
-        "positions": collected.positions,
-        "player": "dsscsp-manhattan",
-        "probability": probability,
-        "extra_candidates": extra,
+        "shard_games": shard_games,
         "boards": boards_manifest(boards),
-        "features": list(FEATURE_NAMES),
-        "label": "y = 1 for a mine, 0 for a safe cell",
-        "cpu_seconds": round(collected.seconds, 2),
     }
-    collected.data.save(out, manifest)
-    size = out.stat().st_size
+    if rows == "features":
+        settings.update(probability=probability, extra_candidates=extra)
+    else:
+        settings.update(alpha=list(coefficients) if coefficients else None, alpha_games=None if coefficients else alpha_games)
+    folder = None
+    resume_command = _resume_command()
+    try:
+        with interruptible():
+            if not single:
+                folder = DataFolder(out, settings, resume=resume, force=force, command=_command())
+                for note in folder.notes:
+                    click.echo(f"note: {note}", err=True)
+                if folder.finished:
+                    _print_data(out / "data.json", out)
+                    return
+            wall = time.perf_counter()
+            with executor_for(executor, jobs, scheduler) as ex:
+                alpha_fit = None
+                if rows == "substates" and coefficients is None:
+                    coefficients, alpha_fit = _fit_alpha(alpha_games, seed, ex, folder)
+                chunks = plan(
+                    games,
+                    seed,
+                    boards,
+                    shard_games,
+                    rows=rows,
+                    probability=probability,
+                    extra=extra,
+                    coefficients=coefficients or (),
+                )
+                done = sum(c.games for c in chunks if folder is not None and folder.keep(c))
+                with game_progress("data", games, done) as advance:
+                    shards = generate(chunks, ex, folder, advance)
+                workers = ex.describe()
+            metas = [s.meta() for s in shards] if folder is None else [folder.done[k] for k in sorted(folder.done)]
+            manifest = {
+                "command": _command(),
+                "player": "dsscsp-manhattan",
+                "features": list(names),
+                "label": "y = 1 for a mine, 0 for a safe cell"
+                if rows == "features"
+                else "y = the guess's linearly discounted return in [-1, 1] (seed 003 equation (11) as reconstructed)",
+                "executor": workers,
+                **settings,
+                **totals(metas),
+                "wall_seconds": round(time.perf_counter() - wall, 2),
+            }
+            if coefficients is not None and rows == "substates":
+                manifest["alpha_coefficients"] = list(coefficients)
+                manifest["alpha_fit"] = alpha_fit
+            if folder is None:
+                join(shards).save(out, dict(manifest, extra_candidates=extra))
+                where = f"{out} ({out.stat().st_size / 1e6:.1f} MB) and {out}.json"
+            else:
+                path = folder.finish(manifest, manifest["wall_seconds"])
+                where = f"{len(metas)} shards in {out} (manifest {path})"
+            click.echo(
+                f"{manifest['rows']} rows from {manifest['positions']} guesses in {games} games "
+                f"({manifest['won']} won, {manifest['cpu_seconds']} CPU s of play) -> {where}"
+            )
+    except Interrupted as error:
+        click.echo(f"stopped by {error.name}", err=True)
+        if folder is not None:
+            click.echo(f"the finished shards are kept in {out}; to continue:\n  {resume_command}", err=True)
+        sys.exit(error.exit_status)
+    finally:
+        if folder is not None:
+            folder.close()
+
+
+def _fit_alpha(games: int, seed: int, executor: Any, folder: Any) -> tuple[tuple[float, ...], dict[str, Any]]:
+    """Equation (10)'s coefficients for sub-state rows: read back from the folder being resumed, else fitted (and
+    saved in the folder, so a resumed run uses the same)."""
+    import json
+
+    from sweeplab.bench.journal import write_text
+    from sweeplab.cli.progress import game_progress
+    from sweeplab.learn.dqn import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS, fit_alpha
+    from sweeplab.learn.shards import ALPHA
+
+    saved = folder.directory / ALPHA if folder is not None else None
+    if saved is not None and saved.exists():
+        fit: dict[str, Any] = json.loads(saved.read_text())
+    else:
+        total = games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
+        with game_progress("alpha fit", total) as advance:
+            fit = fit_alpha(games, seed, progress=advance, executor=executor)
+        if saved is not None:
+            write_text(saved, json.dumps(fit, indent=1) + "\n")
+    click.echo(f"alpha = {fit['coefficients']} (r^2 {fit['r_squared']})", err=True)
+    return tuple(float(c) for c in fit["coefficients"]), fit
+
+
+def _print_data(manifest: Path, out: Path) -> None:
+    """A data folder that is already complete: say what it holds."""
+    import json
+
+    m = json.loads(manifest.read_text())
     click.echo(
-        f"{len(collected.data)} rows from {collected.positions} guesses in {games} games "
-        f"({collected.won} won) -> {out} ({size / 1e6:.1f} MB) and {out}.json"
+        f"{out} is complete: {m.get('rows')} rows from {m.get('games')} games in {len(m.get('shards', []))} shards "
+        "(give --force to make it again)"
     )
 
 
@@ -201,9 +371,10 @@ def data_command(
 @click.option("--seed", type=int, default=0, show_default=True, help="seed for data, shuffling and initial weights")
 @click.option(
     "--data",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=None,
-    help="xgboost: data file from `learn data` (else --games are played); nn: episode 1's batch",
+    help="a data folder or file from `learn data`: xgboost trains on it (else --games are played); nn: episode 1's "
+    "batch; dqn: the single pass's rows (`learn data --rows substates`, whose alpha coefficients it takes)",
 )
 @click.option(
     "--games",
@@ -293,7 +464,9 @@ def train_command(
     else:
         _need("torch", f"training the {kind} model")
         total = games * ((episodes if episodes is not None else (5 if kind == "nn" else 4)) + (0 if kind == "nn" else 1))
-        if kind == "dqn":
+        if kind == "dqn" and data is not None:
+            total -= games  # the single pass's rows are given, and their alpha with them
+        elif kind == "dqn":
             from sweeplab.learn.dqn import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
 
             total += alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
@@ -318,21 +491,24 @@ def train_command(
                 )
                 save_network(network, card, out)
             else:
-                if data is not None:
-                    raise LearnSetupError("--data does not apply to dqn: it plays its own games (sub-states and rewards)")
                 from sweeplab.learn.dqn import EPOCHS, train_dqn
                 from sweeplab.learn.network import save_network
 
+                first, coefficients = _substate_data(data) if data is not None else (None, None)
                 network, card = train_dqn(
                     games,
                     episodes if episodes is not None else 4,
                     _training_seed(seed),
                     boards,
                     alpha_games,
+                    coefficients=coefficients,
                     epochs=epochs or EPOCHS,
                     progress=advance,
                     log=log,
+                    first=first,
                 )
+                if data is not None:
+                    card["data"] = {"file": str(data), "rows": len(first.y) if first is not None else 0}
                 save_network(network, card, out)
         card["command"] = _command()
         card["reproducible"] = (
@@ -350,6 +526,23 @@ def train_command(
     if not v.get("rows"):
         v = "not measured (no held-out games: train on more games to hold 10% out)"
     click.echo(f"{kind} model -> {out} (card: {out / 'card.json'}); validation {v}; training {card['training_seconds']}")
+
+
+def _substate_data(path: Path) -> tuple[Any, tuple[float, ...]]:
+    """The single pass's rows of ``learn data --rows substates`` as an episode, and the alpha coefficients they were
+    made with."""
+    from sweeplab.learn.data import DataError, Dataset, read_manifest
+    from sweeplab.learn.dqn import Episode
+    from sweeplab.learn.substates import SUBSTATE_NAMES
+
+    data = Dataset.load(path)
+    manifest = read_manifest(path)
+    if data.names != SUBSTATE_NAMES or "alpha_coefficients" not in manifest:
+        raise DataError(f"{path}: not sub-state rows; make them with `sweeplab learn data --rows substates`")
+    episode = Episode(
+        data.x, data.y.astype("float32"), data.game, int(manifest["games"]), int(manifest["won"]), float(manifest["cpu_seconds"])
+    )
+    return episode, tuple(float(c) for c in manifest["alpha_coefficients"])
 
 
 @learn_group.command("compare", short_help="Learned against exact mine probabilities.")

@@ -92,7 +92,10 @@ def train_xgboost(
     import xgboost
 
     if tuple(data.names) != FEATURE_NAMES:
-        raise ModelError("the data set's columns are not this sweeplab's features; make it again with `sweeplab learn data`")
+        raise ModelError(
+            "the data set's columns are not this sweeplab's features (sub-state rows are for dqn); make it with "
+            "`sweeplab learn data --rows features`"
+        )
     train, valid = data.split(0.1)
     if not len(train) or not len(valid):
         raise ModelError(

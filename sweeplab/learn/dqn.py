@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from sweeplab.bench.executors import Executor
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.observation import Observation
 from sweeplab.learn.classifiers import environment
@@ -97,6 +98,28 @@ class ScorePlayer(DSScspStrategy):
         return self.guess(observation, cell, "educated", 1.0 - probabilities[cell])
 
 
+@dataclass(frozen=True)
+class AlphaPoint:
+    """One point of :func:`fit_alpha`'s grid: ``games`` paired games of :class:`ScorePlayer` with ``alpha`` on a board."""
+
+    seed: int
+    games: int
+    width: int
+    height: int
+    density: float
+    alpha: float
+
+
+def alpha_wins(point: AlphaPoint) -> int:
+    """The games :class:`ScorePlayer` wins at one point of the grid (a worker's task)."""
+    fixed = BoardRange((point.width, point.width), (point.height, point.height), (point.density, point.density))
+    won = 0
+    for deal in deals(point.seed, point.games, fixed):
+        game = play(ScorePlayer(deal.player_seed, alpha=point.alpha), Game(deal.rules, deal.game_seed))
+        won += game.state is GameState.WON
+    return won
+
+
 def fit_alpha(
     games: int,
     seed: int = 0,
@@ -104,23 +127,27 @@ def fit_alpha(
     boards: Sequence[tuple[int, int]] = ALPHA_BOARDS,
     densities: Sequence[float] = ALPHA_DENSITIES,
     progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
 ) -> dict[str, Any]:
-    """Section 5.2.2: the best alpha per board (most wins in ``games`` paired games) and equation (10)'s least squares."""
+    """Section 5.2.2: the best alpha per board (most wins in ``games`` paired games) and equation (10)'s least squares.
+
+    The grid's points play on ``executor`` when one is given (the result is the same: each point's games depend
+    only on the seed); ``progress(games)`` is called after each point."""
+    grid = [AlphaPoint(seed, games, w, h, d, a) for w, h in boards for d in densities for a in alphas]
+    done = None if progress is None else (lambda _wins: progress(games))
+    if executor is not None:
+        counts = executor.run(alpha_wins, grid, done)
+    else:
+        counts = []
+        for point in grid:
+            counts.append(alpha_wins(point))
+            if done is not None:
+                done(counts[-1])
     rows = []
-    for width, height in boards:
-        for density in densities:
-            fixed = BoardRange((width, width), (height, height), (density, density))
-            wins = []
-            for alpha in alphas:
-                won = 0
-                for deal in deals(seed, games, fixed):
-                    game = play(ScorePlayer(deal.player_seed, alpha=alpha), Game(deal.rules, deal.game_seed))
-                    won += game.state is GameState.WON
-                    if progress is not None:
-                        progress(1)
-                wins.append(won)
-            best = alphas[int(np.argmax(wins))]
-            rows.append({"width": width, "height": height, "density": density, "wins": wins, "best_alpha": best})
+    for k, point in enumerate(grid[:: len(alphas)]):
+        wins = counts[k * len(alphas) : (k + 1) * len(alphas)]
+        best = alphas[int(np.argmax(wins))]
+        rows.append({"width": point.width, "height": point.height, "density": point.density, "wins": wins, "best_alpha": best})
     a = np.array([[1.0, r["width"], r["height"], r["density"]] for r in rows])
     b = np.array([r["best_alpha"] for r in rows])
     coefficients, *_ = np.linalg.lstsq(a, b, rcond=None)
@@ -262,10 +289,15 @@ def train_dqn(
     validation: float = 0.1,
     progress: Callable[[int], None] | None = None,
     log: Callable[[str], None] | None = None,
+    first: Episode | None = None,
 ) -> tuple[Network, dict[str, Any]]:
     """Fit alpha (unless ``coefficients`` are given), train on ``games`` games of the Manhattan player (the single
     pass), then ``episodes`` iterative episodes of ``games`` games played by the network itself. The last
     ``validation`` share of each episode's games is held out.
+
+    ``first`` replaces the single pass's games by rows made beforehand (``sweeplab learn data --rows substates``,
+    with the same ``coefficients``); the iterative episodes then play games ``(e - 1) * games + first.games`` on,
+    so they never replay the single pass's layouts.
 
     Inputs are standardised with the first episode's training rows (saved in the network). Each episode's entry in
     the card has its learning curve: before training (epoch 0) and after every pass, the mean squared error and
@@ -292,7 +324,11 @@ def train_dqn(
         factory: Callable[[int], ManhattanPlayer | LearnedStrategy] = ManhattanPlayer
         if network is not None:
             factory = partial(DQNStrategy, scorer=DQNScorer("dqn", {}, network, coefficients), explore=explore)  # type: ignore[arg-type]
-        batch = simulate(factory, coefficients, games, seed, boards, start=episode * games, progress=progress)
+        if episode == 0 and first is not None:
+            batch = first
+        else:
+            start = episode * games if first is None else (episode - 1) * games + first.games
+            batch = simulate(factory, coefficients, games, seed, boards, start=start, progress=progress)
         (xt, yt), (xv, yv) = _split(batch, validation)
         if scaling is None:
             scaling = standardiser(xt if len(xt) else batch.x)
@@ -365,6 +401,8 @@ def train_dqn(
         "validation": history[-1]["validation"],
         "environment": environment(),
     }
+    if first is not None:
+        card["parameters"]["single_pass_games"] = first.games
     return network, card
 
 
@@ -372,8 +410,10 @@ __all__ = [
     "ALPHAS",
     "DQN_ACTIVATIONS",
     "EPOCHS",
+    "AlphaPoint",
     "Episode",
     "ScorePlayer",
+    "alpha_wins",
     "fit_alpha",
     "q_scores",
     "returns",

@@ -1,0 +1,303 @@
+"""Training data at scale: games played in chunks on the bench's executors (this process, local processes or Dask),
+each chunk saved as one shard of a data folder as soon as it is done, so that an interrupted run resumes with the
+shards it has.
+
+Two kinds of rows:
+
+* ``features``: the classifiers' rows (the features of the candidate cells at each guess of the Manhattan player,
+  label 1 for a mine), as :func:`sweeplab.learn.data.collect` records them;
+* ``substates``: deep Q-learning's single pass (the sub-state of each guess of the Manhattan player and its
+  discounted return), as :func:`sweeplab.learn.dqn.simulate` records them, for given equation (10) coefficients.
+
+Chunk ``k`` plays games ``k*K`` to ``k*K + K - 1`` (``K`` games per shard). Game ``i`` depends only on the root seed
+and ``i``, so the rows are the same whatever the executor, the number of workers, or the interruptions on the way.
+
+A data folder holds ``run.json`` (the settings and whether the folder is complete: the bench's journal record, which
+also locks the folder while a run writes it), one ``shard-NNNNNN.npz`` per chunk (written whole or not at all: ``x``,
+``y``, ``game``, ``names`` and the chunk's ``start``, ``games``, ``won``, ``positions``, ``cpu_seconds``), and, once
+every chunk is done, the manifest ``data.json`` (settings, totals, the shards in order) that
+:meth:`sweeplab.learn.data.Dataset.load` reads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import zipfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sweeplab.bench.executors import Executor
+from sweeplab.bench.journal import RUN, Journal, OutputError, atomic, write_text
+from sweeplab.learn.data import FOLDER_MANIFEST, BoardRange, DataError, Dataset, collect
+from sweeplab.learn.dqn import simulate
+from sweeplab.learn.players import ManhattanPlayer
+from sweeplab.learn.substates import SUBSTATE_NAMES
+
+ROWS = ("features", "substates")
+#: Games per shard unless told otherwise: a few seconds of CPU per chunk, a few MB per shard.
+SHARD_GAMES = 1000
+_SHARD = re.compile(r"^shard-(\d{6,})\.npz$")
+_META = ("start", "games", "won", "positions", "cpu_seconds")
+
+
+def shard_name(number: int) -> str:
+    """The file name of chunk ``number``'s shard.
+
+    >>> shard_name(12)
+    'shard-000012.npz'
+    """
+    return f"shard-{number:06d}.npz"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One task: games ``start`` to ``start + games - 1`` of root ``seed``, recorded as ``rows``."""
+
+    number: int
+    start: int
+    games: int
+    seed: int
+    boards: BoardRange
+    rows: str = "features"
+    probability: str = "dsscsp"
+    extra: int = 8
+    coefficients: tuple[float, ...] = ()
+
+
+@dataclass
+class Shard:
+    """What one chunk recorded: its rows and its games' outcomes (``positions``: the guesses recorded)."""
+
+    number: int
+    data: Dataset
+    start: int
+    games: int
+    won: int
+    positions: int
+    seconds: float
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "file": shard_name(self.number),
+            "start": self.start,
+            "games": self.games,
+            "won": self.won,
+            "positions": self.positions,
+            "rows": len(self.data),
+            "cpu_seconds": round(self.seconds, 3),
+        }
+
+
+def plan(games: int, seed: int, boards: BoardRange, shard_games: int = SHARD_GAMES, **options: Any) -> list[Chunk]:
+    """The chunks of ``games`` games, ``shard_games`` each (the last may be shorter); ``options`` go to each chunk.
+
+    >>> [(c.start, c.games) for c in plan(5, 0, BoardRange(), 2)]
+    [(0, 2), (2, 2), (4, 1)]
+    """
+    if shard_games < 1 or games < 1:
+        raise DataError("games and games per shard must be at least 1")
+    if options.get("rows", "features") not in ROWS:
+        raise DataError(f"unknown rows {options['rows']!r}: choose one of {', '.join(ROWS)}")
+    if options.get("rows") == "substates" and len(options.get("coefficients", ())) != 4:
+        raise DataError("sub-state rows need equation (10)'s four alpha coefficients")
+    starts = range(0, games, shard_games)
+    return [Chunk(k, s, min(shard_games, games - s), seed, boards, **options) for k, s in enumerate(starts)]
+
+
+def play_chunk(chunk: Chunk) -> Shard:
+    """Play one chunk's games with the Manhattan player and record its rows (a worker's task)."""
+    if chunk.rows == "substates":
+        episode = simulate(ManhattanPlayer, chunk.coefficients, chunk.games, chunk.seed, chunk.boards, start=chunk.start)
+        data = Dataset(episode.x, episode.y, episode.game, SUBSTATE_NAMES)
+        return Shard(chunk.number, data, chunk.start, chunk.games, episode.won, len(episode.y), episode.seconds)
+    collected = collect(
+        ManhattanPlayer,
+        chunk.games,
+        chunk.seed,
+        chunk.boards,
+        probability=chunk.probability,
+        extra=chunk.extra,
+        start=chunk.start,
+    )
+    return Shard(chunk.number, collected.data, chunk.start, chunk.games, collected.won, collected.positions, collected.seconds)
+
+
+def save_shard(folder: Path, shard: Shard) -> Path:
+    """Write ``shard`` into ``folder`` whole or not at all (a temporary name, then a rename)."""
+
+    def write(temp: Path) -> None:
+        d = shard.data
+        meta = {k: v for k, v in shard.meta().items() if k in _META}
+        with temp.open("wb") as handle:
+            np.savez_compressed(handle, x=d.x, y=d.y, game=d.game, names=np.array(d.names), **meta)
+
+    return atomic(write, Path(folder) / shard_name(shard.number))
+
+
+def shard_meta(path: Path) -> dict[str, Any]:
+    """A shard's outcomes and row count, read without its rows; ``DataError`` if it does not read back."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = {k: float(data[k]) if k == "cpu_seconds" else int(data[k]) for k in _META}
+            meta["rows"] = int(data["y"].shape[0])
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
+        raise DataError(f"{path}: not a readable shard ({error})") from None
+    return {"file": Path(path).name, **meta}
+
+
+@dataclass
+class DataFolder:
+    """A data folder open for writing: locked, its settings checked against ``run.json`` (see the module docstring).
+
+    Without ``resume`` or ``force`` a folder holding a run (finished or not) is refused; ``resume`` keeps the shards
+    of the same settings, ``force`` deletes everything a data run wrote there and starts afresh. A folder holding
+    shards but no ``run.json`` is refused unless ``force``. ``finished`` is true when the folder is already complete.
+    """
+
+    directory: Path
+    settings: dict[str, Any]
+    resume: bool = False
+    force: bool = False
+    command: str = ""
+    done: dict[int, dict[str, Any]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.directory = Path(self.directory)
+        had_run = (self.directory / RUN).exists()
+        if not had_run and not self.force and self.directory.is_dir() and any(self._shard_files()):
+            raise OutputError(
+                f"{self.directory} holds data shards but no {RUN}: choose another --out, or --force to replace them"
+            )
+        self.journal = Journal(self.directory, self.settings, resume=self.resume, force=self.force, command=self.command)
+        self.notes = list(self.journal.notes)
+        self.finished = self.journal.finished
+        if self.finished:
+            return
+        try:
+            if self.resume and had_run and not self.force:
+                self._scan()
+            else:
+                self._clear()
+        except BaseException:
+            self.close()
+            raise
+
+    def _shard_files(self) -> Iterable[Path]:
+        if not self.directory.is_dir():
+            return []
+        return (p for p in self.directory.iterdir() if _SHARD.match(p.name))
+
+    def _clear(self) -> None:
+        for path in list(self._shard_files()):
+            path.unlink()
+        for name in (FOLDER_MANIFEST, ALPHA):
+            with contextlib.suppress(FileNotFoundError):
+                (self.directory / name).unlink()
+
+    def _scan(self) -> None:
+        for path in sorted(self._shard_files()):
+            number = int(_SHARD.match(path.name).group(1))  # type: ignore[union-attr]
+            try:
+                self.done[number] = shard_meta(path)
+            except DataError as error:
+                self.notes.append(f"{error}: its games are played again")
+                path.unlink()
+
+    def keep(self, chunk: Chunk) -> bool:
+        """Whether ``chunk``'s shard is already here (the same games); a shard that does not match is deleted."""
+        meta = self.done.get(chunk.number)
+        if meta is None:
+            return False
+        if (meta["start"], meta["games"]) == (chunk.start, chunk.games):
+            return True
+        self.notes.append(f"{meta['file']} holds other games than its chunk: they are played again")
+        (self.directory / meta["file"]).unlink()
+        del self.done[chunk.number]
+        return False
+
+    def save(self, shard: Shard) -> None:
+        save_shard(self.directory, shard)
+        self.done[shard.number] = shard.meta()
+
+    def finish(self, manifest: dict[str, Any], wall: float | None = None) -> Path:
+        """Write ``data.json`` (``manifest`` plus the shards in order) and mark the run finished."""
+        path = self.directory / FOLDER_MANIFEST
+        shards = [self.done[k] for k in sorted(self.done)]
+        write_text(path, json.dumps(dict(manifest, shards=shards), indent=2, sort_keys=True) + "\n")
+        self.journal.finish([path, *(self.directory / s["file"] for s in shards)], wall)
+        self.finished = True
+        return path
+
+    def close(self) -> None:
+        self.journal.close()
+
+    def __enter__(self) -> DataFolder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+#: In a data folder of sub-state rows whose coefficients were fitted: the fit, reused when the run is resumed.
+ALPHA = "alpha.json"
+
+
+def totals(metas: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The sums over shards: games, won, positions, rows, CPU seconds of play."""
+    metas = list(metas)
+    out: dict[str, Any] = {k: sum(int(m[k]) for m in metas) for k in ("games", "won", "positions", "rows")}
+    out["cpu_seconds"] = round(sum(float(m["cpu_seconds"]) for m in metas), 2)
+    return out
+
+
+def generate(
+    chunks: list[Chunk],
+    executor: Executor,
+    folder: DataFolder | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Shard]:
+    """Play the chunks on ``executor``; with ``folder``, skip the chunks it has and save each new shard as it comes.
+
+    Returns the new shards in chunk order (without ``folder``: all of them). ``progress(games)`` is called after
+    each chunk."""
+    todo = [c for c in chunks if folder is None or not folder.keep(c)]
+    new: dict[int, Shard] = {}
+    stream = executor.imap_unordered(play_chunk, todo, len(todo))
+    with contextlib.closing(stream):
+        for shard in stream:
+            if folder is not None:
+                folder.save(shard)
+            new[shard.number] = shard
+            if progress is not None:
+                progress(shard.games)
+    return [new[k] for k in sorted(new)]
+
+
+def join(shards: list[Shard]) -> Dataset:
+    """The rows of ``shards`` in order, as one data set."""
+    return Dataset.concat([s.data for s in shards])
+
+
+__all__ = [
+    "ALPHA",
+    "ROWS",
+    "SHARD_GAMES",
+    "Chunk",
+    "DataFolder",
+    "Shard",
+    "generate",
+    "join",
+    "plan",
+    "play_chunk",
+    "save_shard",
+    "shard_meta",
+    "shard_name",
+    "totals",
+]
