@@ -274,7 +274,14 @@ def data_command(
             with executor_for(executor, jobs, scheduler) as ex:
                 alpha_fit = None
                 if rows == "substates" and coefficients is None:
-                    coefficients, alpha_fit = _fit_alpha(alpha_games, seed, ex, folder)
+                    from sweeplab.learn.dqn import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
+                    from sweeplab.learn.shards import fitted_alpha
+
+                    total = alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
+                    with game_progress("alpha fit", total) as advance:
+                        alpha_fit = fitted_alpha(alpha_games, seed, ex, folder, advance)
+                    coefficients = tuple(float(c) for c in alpha_fit["coefficients"])
+                    click.echo(f"alpha = {alpha_fit['coefficients']} (r^2 {alpha_fit['r_squared']})", err=True)
                 chunks = plan(
                     games,
                     seed,
@@ -323,29 +330,6 @@ def data_command(
     finally:
         if folder is not None:
             folder.close()
-
-
-def _fit_alpha(games: int, seed: int, executor: Any, folder: Any) -> tuple[tuple[float, ...], dict[str, Any]]:
-    """Equation (10)'s coefficients for sub-state rows: read back from the folder being resumed, else fitted (and
-    saved in the folder, so a resumed run uses the same)."""
-    import json
-
-    from sweeplab.bench.journal import write_text
-    from sweeplab.cli.progress import game_progress
-    from sweeplab.learn.dqn import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS, fit_alpha
-    from sweeplab.learn.shards import ALPHA
-
-    saved = folder.directory / ALPHA if folder is not None else None
-    if saved is not None and saved.exists():
-        fit: dict[str, Any] = json.loads(saved.read_text())
-    else:
-        total = games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
-        with game_progress("alpha fit", total) as advance:
-            fit = fit_alpha(games, seed, progress=advance, executor=executor)
-        if saved is not None:
-            write_text(saved, json.dumps(fit, indent=1) + "\n")
-    click.echo(f"alpha = {fit['coefficients']} (r^2 {fit['r_squared']})", err=True)
-    return tuple(float(c) for c in fit["coefficients"]), fit
 
 
 def _print_data(manifest: Path, out: Path) -> None:
@@ -401,6 +385,16 @@ def _print_data(manifest: Path, out: Path) -> None:
     show_default=True,
     help="dqn: games per (board, alpha) when fitting equation (10)",
 )
+@click.option(
+    "--without",
+    default=None,
+    metavar="FEATURE[,FEATURE]",
+    help="xgboost, nn: train without these features (names as a card's features lists them, 'window' for the whole "
+    "local window, or patterns such as '*_flagged'); "
+    "the card lists the kept ones under features and the dropped ones under without, and the player feeds the model "
+    "only the kept ones. A model's top feature: an xgboost card's top_feature (XGBoost's gain importance, all of it "
+    "under importance); train again --without it to see what it was worth",
+)
 @board_options
 @friendly_errors
 def train_command(
@@ -413,6 +407,7 @@ def train_command(
     epochs: int | None,
     rounds: int | None,
     alpha_games: int,
+    without: str | None,
     widths: str,
     heights: str,
     densities: str,
@@ -426,6 +421,13 @@ def train_command(
     boards = _boards(widths, heights, densities, board, rule)
     if kind == "nn" and episodes == 0:
         raise LearnSetupError("--episodes 0: nn trains in episodes, give at least 1 (0 means a single pass for dqn only)")
+    dropped = [w.strip() for w in (without or "").split(",") if w.strip()]
+    if without is not None and kind == "dqn":
+        raise LearnSetupError("--without applies to xgboost and nn (the Q-network's input is the sub-state of scores)")
+    if without is not None:
+        from sweeplab.learn.classifiers import kept_columns
+
+        kept_columns(dropped)  # an unknown feature is refused before anything runs
     check_directory(out)
     log = click.echo
     if kind == "xgboost":
@@ -456,7 +458,7 @@ def train_command(
                 "boards": boards_manifest(boards),
                 "play_cpu_seconds": round(collected.seconds, 2),
             }
-        booster, card = train_xgboost(dataset, _training_seed(seed), rounds or XGBOOST_ROUNDS)
+        booster, card = train_xgboost(dataset, _training_seed(seed), rounds or XGBOOST_ROUNDS, without=dropped)
         card["data"] = source
         card["command"] = _command()
         card["reproducible"] = "bit-exact on the same XGBoost version and CPU (nthread=1, fixed seed, deterministic data)"
@@ -488,13 +490,15 @@ def train_command(
                     first=first,
                     progress=advance,
                     log=log,
+                    without=dropped,
                 )
                 save_network(network, card, out)
             else:
                 from sweeplab.learn.dqn import EPOCHS, train_dqn
                 from sweeplab.learn.network import save_network
+                from sweeplab.learn.shards import load_substates
 
-                first, coefficients = _substate_data(data) if data is not None else (None, None)
+                single, coefficients = load_substates(data) if data is not None else (None, None)
                 network, card = train_dqn(
                     games,
                     episodes if episodes is not None else 4,
@@ -505,10 +509,10 @@ def train_command(
                     epochs=epochs or EPOCHS,
                     progress=advance,
                     log=log,
-                    first=first,
+                    first=single,
                 )
-                if data is not None:
-                    card["data"] = {"file": str(data), "rows": len(first.y) if first is not None else 0}
+                if single is not None:
+                    card["data"] = {"file": str(data), "rows": len(single.y), "games": single.games}
                 save_network(network, card, out)
         card["command"] = _command()
         card["reproducible"] = (
@@ -526,23 +530,6 @@ def train_command(
     if not v.get("rows"):
         v = "not measured (no held-out games: train on more games to hold 10% out)"
     click.echo(f"{kind} model -> {out} (card: {out / 'card.json'}); validation {v}; training {card['training_seconds']}")
-
-
-def _substate_data(path: Path) -> tuple[Any, tuple[float, ...]]:
-    """The single pass's rows of ``learn data --rows substates`` as an episode, and the alpha coefficients they were
-    made with."""
-    from sweeplab.learn.data import DataError, Dataset, read_manifest
-    from sweeplab.learn.dqn import Episode
-    from sweeplab.learn.substates import SUBSTATE_NAMES
-
-    data = Dataset.load(path)
-    manifest = read_manifest(path)
-    if data.names != SUBSTATE_NAMES or "alpha_coefficients" not in manifest:
-        raise DataError(f"{path}: not sub-state rows; make them with `sweeplab learn data --rows substates`")
-    episode = Episode(
-        data.x, data.y.astype("float32"), data.game, int(manifest["games"]), int(manifest["won"]), float(manifest["cpu_seconds"])
-    )
-    return episode, tuple(float(c) for c in manifest["alpha_coefficients"])
 
 
 @learn_group.command("compare", short_help="Learned against exact mine probabilities.")

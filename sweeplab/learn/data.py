@@ -112,6 +112,10 @@ class Dataset:
         held = self.game >= cut
         return self._take(~held), self._take(held)
 
+    def columns(self, keep: np.ndarray) -> Dataset:
+        """The same rows with only the columns ``keep`` (indices, in order)."""
+        return Dataset(np.ascontiguousarray(self.x[:, keep]), self.y, self.game, tuple(self.names[i] for i in keep))
+
     def _take(self, mask: np.ndarray) -> Dataset:
         return Dataset(self.x[mask], self.y[mask], self.game[mask], self.names)
 

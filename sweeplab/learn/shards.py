@@ -34,8 +34,8 @@ import numpy as np
 
 from sweeplab.bench.executors import Executor
 from sweeplab.bench.journal import RUN, Journal, OutputError, atomic, write_text
-from sweeplab.learn.data import FOLDER_MANIFEST, BoardRange, DataError, Dataset, collect
-from sweeplab.learn.dqn import simulate
+from sweeplab.learn.data import FOLDER_MANIFEST, BoardRange, DataError, Dataset, collect, read_manifest
+from sweeplab.learn.dqn import Episode, fit_alpha, simulate
 from sweeplab.learn.players import ManhattanPlayer
 from sweeplab.learn.substates import SUBSTATE_NAMES
 
@@ -280,6 +280,42 @@ def generate(
     return [new[k] for k in sorted(new)]
 
 
+def fitted_alpha(
+    games: int,
+    seed: int,
+    executor: Executor | None = None,
+    folder: DataFolder | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Equation (10)'s fit for sub-state rows (:func:`sweeplab.learn.dqn.fit_alpha`, its points played on
+    ``executor``): read back from ``folder`` when a resumed run made it before, else made and saved there."""
+    saved = folder.directory / ALPHA if folder is not None else None
+    if saved is not None and saved.exists():
+        try:
+            fit: dict[str, Any] = json.loads(saved.read_text())
+            if len(fit["coefficients"]) == 4:
+                return fit
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # made again below
+    fit = fit_alpha(games, seed, progress=progress, executor=executor)
+    if saved is not None:
+        write_text(saved, json.dumps(fit, indent=1) + "\n")
+    return fit
+
+
+def load_substates(path: Path) -> tuple[Episode, tuple[float, ...]]:
+    """The rows of ``sweeplab learn data --rows substates`` (a folder or a file) as deep Q-learning's single pass,
+    with the equation (10) coefficients they were made with."""
+    data = Dataset.load(path)
+    manifest = read_manifest(path)
+    coefficients = manifest.get("alpha_coefficients")
+    if data.names != SUBSTATE_NAMES or not isinstance(coefficients, list) or len(coefficients) != 4:
+        raise DataError(f"{path}: not sub-state rows; make them with `sweeplab learn data --rows substates`")
+    games, won, seconds = int(manifest["games"]), int(manifest["won"]), float(manifest["cpu_seconds"])
+    episode = Episode(data.x, data.y.astype(np.float32), data.game, games, won, seconds)
+    return episode, tuple(float(c) for c in coefficients)
+
+
 def join(shards: list[Shard]) -> Dataset:
     """The rows of ``shards`` in order, as one data set."""
     return Dataset.concat([s.data for s in shards])
@@ -292,8 +328,10 @@ __all__ = [
     "Chunk",
     "DataFolder",
     "Shard",
+    "fitted_alpha",
     "generate",
     "join",
+    "load_substates",
     "plan",
     "play_chunk",
     "save_shard",
