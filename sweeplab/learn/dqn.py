@@ -43,7 +43,7 @@ import numpy as np
 
 from sweeplab.bench.executors import Executor
 from sweeplab.core.game import Game, GameState, Move
-from sweeplab.core.observation import Observation
+from sweeplab.core.observation import COVERED, FLAGGED, Observation
 from sweeplab.learn.classifiers import environment
 from sweeplab.learn.data import BoardRange, boards_manifest, deals
 from sweeplab.learn.network import Network, fit, from_torch, set_deterministic, torch_model
@@ -205,7 +205,8 @@ def simulate(
         counts: list[int] = []  # cells revealed after each move
 
         def count(g: Game, move: Move, counts: list[int] = counts) -> None:
-            counts.append(sum(1 for v in g.observation().view if v >= 0))
+            view = g.observation().view  # revealed cells: neither covered nor flagged
+            counts.append(len(view) - view.count(COVERED) - view.count(FLAGGED))
 
         play(strategy, game, on_move=count)
         won += game.state is GameState.WON
