@@ -138,6 +138,35 @@ _ROWS_HELP = (
 )
 
 
+_executor_options = [
+    click.option(
+        "--jobs",
+        "-j",
+        "--workers",
+        "jobs",
+        type=click.IntRange(min=1),
+        default=None,
+        help="worker processes (or LocalCluster workers) playing the games; the rows do not depend on it  [default: all cores]",
+    ),
+    click.option(
+        "--executor",
+        type=EXECUTOR_CHOICE,
+        default="local",
+        show_default=True,
+        help="local processes, or Dask (needs sweeplab[dask])",
+    ),
+    click.option(
+        "--scheduler", default=None, metavar="tcp://HOST:PORT", help="an existing Dask scheduler (with --executor dask)"
+    ),
+]
+
+
+def executor_options(fn: Any) -> Any:
+    for option in reversed(_executor_options):
+        fn = option(fn)
+    return fn
+
+
 @learn_group.command("data", short_help="Play games and record training rows (features or sub-states).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), required=True, help="games to play")
 @click.option(
@@ -185,19 +214,7 @@ _ROWS_HELP = (
     show_default=True,
     help="games per chunk: one task for a worker, one shard of the folder",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    "--workers",
-    "jobs",
-    type=click.IntRange(min=1),
-    default=None,
-    help="worker processes (or LocalCluster workers)  [default: all cores]",
-)
-@click.option(
-    "--executor", type=EXECUTOR_CHOICE, default="local", show_default=True, help="local processes, or Dask (needs sweeplab[dask])"
-)
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="an existing Dask scheduler (with --executor dask)")
+@executor_options
 @click.option("--resume", is_flag=True, help="continue the data folder interrupted in --out (same settings; its shards are kept)")
 @click.option("--force", is_flag=True, help="replace the data found in the --out folder and start afresh")
 @board_options
@@ -232,10 +249,8 @@ def data_command(
     printed command with --resume plays only the missing chunks. Progress goes to stderr."""
     from sweeplab.bench.signals import Interrupted, interruptible
     from sweeplab.cli.progress import game_progress
-    from sweeplab.learn.data import boards_manifest
-    from sweeplab.learn.features import FEATURE_NAMES
-    from sweeplab.learn.shards import DataFolder, generate, join, plan, totals
-    from sweeplab.learn.substates import SUBSTATE_NAMES
+    from sweeplab.learn.data import read_manifest
+    from sweeplab.learn.shards import DataFolder, data_manifest, data_settings, generate, join, plan
 
     boards = _boards(widths, heights, densities, board, rule)
     coefficients = _coefficients(alpha)
@@ -247,18 +262,7 @@ def data_command(
 
         check_regular_file(out, f"--out {out}")
         check_writable(manifest_path(out), f"--out {out} (its manifest)")
-    names = FEATURE_NAMES if rows == "features" else SUBSTATE_NAMES
-    settings: dict[str, Any] = {
-        "rows": rows,
-        "seed": seed,
-        "games": games,
-        "shard_games": shard_games,
-        "boards": boards_manifest(boards),
-    }
-    if rows == "features":
-        settings.update(probability=probability, extra_candidates=extra)
-    else:
-        settings.update(alpha=list(coefficients) if coefficients else None, alpha_games=None if coefficients else alpha_games)
+    settings = data_settings(rows, seed, games, shard_games, boards, probability, extra, coefficients, alpha_games)
     folder = None
     resume_command = _resume_command()
     try:
@@ -268,13 +272,14 @@ def data_command(
                 for note in folder.notes:
                     click.echo(f"note: {note}", err=True)
                 if folder.finished:
-                    _print_data(out / "data.json", out)
+                    m = read_manifest(out)
+                    click.echo(f"{out} is complete: {m.get('rows')} rows from {m.get('games')} games (--force makes it again)")
                     return
             wall = time.perf_counter()
             with executor_for(executor, jobs, scheduler) as ex:
                 alpha_fit = None
                 if rows == "substates" and coefficients is None:
-                    from sweeplab.learn.dqn import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
+                    from sweeplab.learn.episodes import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
                     from sweeplab.learn.shards import fitted_alpha
 
                     total = alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
@@ -297,26 +302,13 @@ def data_command(
                     shards = generate(chunks, ex, folder, advance)
                 workers = ex.describe()
             metas = [s.meta() for s in shards] if folder is None else [folder.done[k] for k in sorted(folder.done)]
-            manifest = {
-                "command": _command(),
-                "player": "dsscsp-manhattan",
-                "features": list(names),
-                "label": "y = 1 for a mine, 0 for a safe cell"
-                if rows == "features"
-                else "y = the guess's linearly discounted return in [-1, 1] (seed 003 equation (11) as reconstructed)",
-                "executor": workers,
-                **settings,
-                **totals(metas),
-                "wall_seconds": round(time.perf_counter() - wall, 2),
-            }
-            if coefficients is not None and rows == "substates":
-                manifest["alpha_coefficients"] = list(coefficients)
-                manifest["alpha_fit"] = alpha_fit
+            wall = round(time.perf_counter() - wall, 2)
+            manifest = data_manifest(settings, metas, _command(), workers, wall, coefficients, alpha_fit)
             if folder is None:
                 join(shards).save(out, dict(manifest, extra_candidates=extra))
                 where = f"{out} ({out.stat().st_size / 1e6:.1f} MB) and {out}.json"
             else:
-                path = folder.finish(manifest, manifest["wall_seconds"])
+                path = folder.finish(manifest, wall)
                 where = f"{len(metas)} shards in {out} (manifest {path})"
             click.echo(
                 f"{manifest['rows']} rows from {manifest['positions']} guesses in {games} games "
@@ -330,17 +322,6 @@ def data_command(
     finally:
         if folder is not None:
             folder.close()
-
-
-def _print_data(manifest: Path, out: Path) -> None:
-    """A data folder that is already complete: say what it holds."""
-    import json
-
-    m = json.loads(manifest.read_text())
-    click.echo(
-        f"{out} is complete: {m.get('rows')} rows from {m.get('games')} games in {len(m.get('shards', []))} shards "
-        "(give --force to make it again)"
-    )
 
 
 @learn_group.command("train", short_help="Train a model (xgboost, nn, dqn) and its card.")
@@ -395,6 +376,7 @@ def _print_data(manifest: Path, out: Path) -> None:
     "only the kept ones. A model's top feature: an xgboost card's top_feature (XGBoost's gain importance, all of it "
     "under importance); train again --without it to see what it was worth",
 )
+@executor_options
 @board_options
 @friendly_errors
 def train_command(
@@ -408,6 +390,9 @@ def train_command(
     rounds: int | None,
     alpha_games: int,
     without: str | None,
+    jobs: int | None,
+    executor: str,
+    scheduler: str | None,
     widths: str,
     heights: str,
     densities: str,
@@ -429,99 +414,103 @@ def train_command(
 
         kept_columns(dropped)  # an unknown feature is refused before anything runs
     check_directory(out)
-    log = click.echo
-    if kind == "xgboost":
-        _need("xgboost", "training the xgboost model")
-        if episodes is not None or epochs is not None:
-            raise LearnSetupError("--episodes and --epochs do not apply to xgboost (it trains in one pass)")
-        from sweeplab.learn.classifiers import XGBOOST_ROUNDS, save_xgboost, train_xgboost
-        from sweeplab.learn.data import Dataset, boards_manifest, collect
-        from sweeplab.learn.players import ManhattanPlayer
+    with executor_for(executor, jobs, scheduler) as ex:
+        log = click.echo
+        if kind == "xgboost":
+            _need("xgboost", "training the xgboost model")
+            if episodes is not None or epochs is not None:
+                raise LearnSetupError("--episodes and --epochs do not apply to xgboost (it trains in one pass)")
+            from sweeplab.learn.classifiers import XGBOOST_ROUNDS, save_xgboost, train_xgboost
+            from sweeplab.learn.data import Dataset, boards_manifest
+            from sweeplab.learn.players import ManhattanPlayer
+            from sweeplab.learn.shards import play_on
 
-        if data is not None:
-            dataset = Dataset.load(data)
-            source: dict[str, Any] = {"file": str(data), "rows": len(dataset)}
-        else:
-            with progress_bar(sys.stderr.isatty(), "playing") as bar:
-                task = bar.add_task("games", total=games) if bar is not None else None
-                collected = collect(
-                    ManhattanPlayer, games, seed, boards, progress=(lambda n: bar.advance(task, n)) if bar else None
-                )
-            dataset = collected.data
-            source = {
-                "games": games,
-                "won": collected.won,
-                "positions": collected.positions,
-                "rows": len(dataset),
-                "player": "dsscsp-manhattan",
-                "seed": seed,
-                "boards": boards_manifest(boards),
-                "play_cpu_seconds": round(collected.seconds, 2),
-            }
-        booster, card = train_xgboost(dataset, _training_seed(seed), rounds or XGBOOST_ROUNDS, without=dropped)
-        card["data"] = source
-        card["command"] = _command()
-        card["reproducible"] = "bit-exact on the same XGBoost version and CPU (nthread=1, fixed seed, deterministic data)"
-        save_xgboost(booster, card, out)
-    else:
-        _need("torch", f"training the {kind} model")
-        total = games * ((episodes if episodes is not None else (5 if kind == "nn" else 4)) + (0 if kind == "nn" else 1))
-        if kind == "dqn" and data is not None:
-            total -= games  # the single pass's rows are given, and their alpha with them
-        elif kind == "dqn":
-            from sweeplab.learn.dqn import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
-
-            total += alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
-        with progress_bar(sys.stderr.isatty(), "playing") as bar:
-            task = bar.add_task("games", total=total) if bar is not None else None
-            advance = (lambda n: bar.advance(task, n)) if bar is not None else None
-            if kind == "nn":
-                from sweeplab.learn.classifiers import train_nn
-                from sweeplab.learn.data import Dataset
-                from sweeplab.learn.network import save_network
-
-                first = Dataset.load(data) if data is not None else None
-                network, card = train_nn(
-                    episodes if episodes is not None else 5,
-                    games,
-                    _training_seed(seed),
-                    boards,
-                    epochs or 2,
-                    first=first,
-                    progress=advance,
-                    log=log,
-                    without=dropped,
-                )
-                save_network(network, card, out)
+            if data is not None:
+                dataset = Dataset.load(data)
+                source: dict[str, Any] = {"file": str(data), "rows": len(dataset)}
             else:
-                from sweeplab.learn.dqn import EPOCHS, train_dqn
-                from sweeplab.learn.network import save_network
-                from sweeplab.learn.shards import load_substates
+                with progress_bar(sys.stderr.isatty(), "playing") as bar:
+                    task = bar.add_task("games", total=games) if bar is not None else None
+                    collected = play_on(
+                        ex, ManhattanPlayer, games, seed, boards, progress=(lambda n: bar.advance(task, n)) if bar else None
+                    )
+                dataset = collected.data
+                source = {
+                    "games": games,
+                    "won": collected.won,
+                    "positions": collected.positions,
+                    "rows": len(dataset),
+                    "player": "dsscsp-manhattan",
+                    "seed": seed,
+                    "boards": boards_manifest(boards),
+                    "play_cpu_seconds": round(collected.seconds, 2),
+                }
+            booster, card = train_xgboost(dataset, _training_seed(seed), rounds or XGBOOST_ROUNDS, without=dropped)
+            card["data"] = source
+            card["command"] = _command()
+            card["reproducible"] = "bit-exact on the same XGBoost version and CPU (nthread=1, fixed seed, deterministic data)"
+            save_xgboost(booster, card, out)
+        else:
+            _need("torch", f"training the {kind} model")
+            total = games * ((episodes if episodes is not None else (5 if kind == "nn" else 4)) + (0 if kind == "nn" else 1))
+            if kind == "dqn" and data is not None:
+                total -= games  # the single pass's rows are given, and their alpha with them
+            elif kind == "dqn":
+                from sweeplab.learn.episodes import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
 
-                single, coefficients = load_substates(data) if data is not None else (None, None)
-                network, card = train_dqn(
-                    games,
-                    episodes if episodes is not None else 4,
-                    _training_seed(seed),
-                    boards,
-                    alpha_games,
-                    coefficients=coefficients,
-                    epochs=epochs or EPOCHS,
-                    progress=advance,
-                    log=log,
-                    first=single,
-                )
-                if single is not None:
-                    card["data"] = {"file": str(data), "rows": len(single.y), "games": single.games}
-                save_network(network, card, out)
-        card["command"] = _command()
-        card["reproducible"] = (
-            "bit-exact on the same PyTorch version and CPU (one thread, torch.manual_seed, deterministic algorithms, "
-            "deterministic data); another CPU or library version may differ in the last bits of the weights"
-        )
-        from sweeplab.learn.models import write_card
+                total += alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
+            with progress_bar(sys.stderr.isatty(), "playing") as bar:
+                task = bar.add_task("games", total=total) if bar is not None else None
+                advance = (lambda n: bar.advance(task, n)) if bar is not None else None
+                if kind == "nn":
+                    from sweeplab.learn.classifiers import train_nn
+                    from sweeplab.learn.data import Dataset
+                    from sweeplab.learn.network import save_network
 
-        write_card(out, card)
+                    first = Dataset.load(data) if data is not None else None
+                    network, card = train_nn(
+                        episodes if episodes is not None else 5,
+                        games,
+                        _training_seed(seed),
+                        boards,
+                        epochs or 2,
+                        first=first,
+                        progress=advance,
+                        log=log,
+                        without=dropped,
+                        executor=ex,
+                    )
+                    save_network(network, card, out)
+                else:
+                    from sweeplab.learn.dqn import EPOCHS, train_dqn
+                    from sweeplab.learn.network import save_network
+                    from sweeplab.learn.shards import load_substates
+
+                    single, coefficients = load_substates(data) if data is not None else (None, None)
+                    network, card = train_dqn(
+                        games,
+                        episodes if episodes is not None else 4,
+                        _training_seed(seed),
+                        boards,
+                        alpha_games,
+                        coefficients=coefficients,
+                        epochs=epochs or EPOCHS,
+                        progress=advance,
+                        log=log,
+                        first=single,
+                        executor=ex,
+                    )
+                    if single is not None:
+                        card["data"] = {"file": str(data), "rows": len(single.y), "games": single.games}
+                    save_network(network, card, out)
+            card["command"] = _command()
+            card["reproducible"] = (
+                "bit-exact on the same PyTorch version and CPU (one thread, torch.manual_seed, deterministic algorithms, "
+                "deterministic data); another CPU or library version may differ in the last bits of the weights"
+            )
+            from sweeplab.learn.models import write_card
+
+            write_card(out, card)
     from sweeplab.learn.curves import plot_curves
 
     if plot_curves(card, out / "curve.png") is not None:

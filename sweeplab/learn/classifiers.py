@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from sweeplab.bench.executors import Executor
 from sweeplab.core.errors import whole_number
 from sweeplab.learn.data import BoardRange, Collected, DataError, Dataset, boards_manifest, collect
 from sweeplab.learn.features import FEATURE_NAMES
@@ -39,6 +40,7 @@ from sweeplab.learn.models import ModelError, write_card
 from sweeplab.learn.network import Network, fit, from_torch, set_deterministic, torch_model
 from sweeplab.learn.players import LearnedStrategy, ManhattanPlayer, NNStrategy
 from sweeplab.learn.scorers import ClassifierScorer
+from sweeplab.learn.shards import play_on
 
 XGBOOST_PARAMS: dict[str, Any] = {
     "objective": "binary:logistic",
@@ -231,6 +233,7 @@ def train_nn(
     progress: Callable[[int], None] | None = None,
     log: Callable[[str], None] | None = None,
     without: Sequence[str] = (),
+    executor: Executor | None = None,
 ) -> tuple[Network, dict[str, Any]]:
     """Algorithm 4: ``episodes`` rounds of (play ``games`` games with the latest model, train on them).
 
@@ -239,7 +242,8 @@ def train_nn(
     ``episodes`` must be at least 1 (:class:`~sweeplab.core.errors.ArgumentError` otherwise).
     Each episode's entry in the card has its learning curve: before training (epoch 0) and after every pass, the
     accuracy and log loss on the episode's training rows and on its held-out games. ``without`` names features the
-    network does not see (see :func:`kept_columns`).
+    network does not see (see :func:`kept_columns`). With ``executor``, each episode's games are played on it in
+    chunks (the same rows, so the same network).
     """
     whole_number(episodes, "episodes", minimum=1)
     columns, names = kept_columns(without)
@@ -264,7 +268,11 @@ def train_nn(
             factory: Callable[[int], ManhattanPlayer | LearnedStrategy] = ManhattanPlayer
             if network is not None:
                 factory = partial(NNStrategy, scorer=ClassifierScorer("nn", {}, network, columns=subset))
-            played = collect(factory, games, seed, boards, start=episode * games, progress=progress)
+            if executor is not None:
+                shard = play_on(executor, factory, games, seed, boards, start=episode * games, progress=progress)
+                played = Collected(shard.data, games, shard.won, shard.positions, shard.seconds)
+            else:
+                played = collect(factory, games, seed, boards, start=episode * games, progress=progress)
             batch = played.data
             total_cpu += played.seconds
         if subset is not None:

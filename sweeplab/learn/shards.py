@@ -25,7 +25,7 @@ import contextlib
 import json
 import re
 import zipfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,9 +34,10 @@ import numpy as np
 
 from sweeplab.bench.executors import Executor
 from sweeplab.bench.journal import RUN, Journal, OutputError, atomic, write_text
-from sweeplab.learn.data import FOLDER_MANIFEST, BoardRange, DataError, Dataset, collect, read_manifest
-from sweeplab.learn.dqn import Episode, fit_alpha, simulate
-from sweeplab.learn.players import ManhattanPlayer
+from sweeplab.learn.data import FOLDER_MANIFEST, BoardRange, DataError, Dataset, boards_manifest, collect, read_manifest
+from sweeplab.learn.episodes import Episode, fit_alpha, simulate
+from sweeplab.learn.features import FEATURE_NAMES
+from sweeplab.learn.players import ManhattanPlayer, WatchedStrategy
 from sweeplab.learn.substates import SUBSTATE_NAMES
 
 ROWS = ("features", "substates")
@@ -57,7 +58,8 @@ def shard_name(number: int) -> str:
 
 @dataclass(frozen=True)
 class Chunk:
-    """One task: games ``start`` to ``start + games - 1`` of root ``seed``, recorded as ``rows``."""
+    """One task: games ``start`` to ``start + games - 1`` of root ``seed`` played by ``player(seed)`` (by default
+    the Manhattan player; a trainer's latest model during iterative training), recorded as ``rows``."""
 
     number: int
     start: int
@@ -68,6 +70,7 @@ class Chunk:
     probability: str = "dsscsp"
     extra: int = 8
     coefficients: tuple[float, ...] = ()
+    player: Callable[[int], WatchedStrategy] = ManhattanPlayer
 
 
 @dataclass
@@ -94,8 +97,11 @@ class Shard:
         }
 
 
-def plan(games: int, seed: int, boards: BoardRange, shard_games: int = SHARD_GAMES, **options: Any) -> list[Chunk]:
-    """The chunks of ``games`` games, ``shard_games`` each (the last may be shorter); ``options`` go to each chunk.
+def plan(
+    games: int, seed: int, boards: BoardRange, shard_games: int = SHARD_GAMES, start: int = 0, **options: Any
+) -> list[Chunk]:
+    """The chunks of games ``start`` to ``start + games - 1``, ``shard_games`` each (the last may be shorter);
+    ``options`` go to each chunk.
 
     >>> [(c.start, c.games) for c in plan(5, 0, BoardRange(), 2)]
     [(0, 2), (2, 2), (4, 1)]
@@ -106,18 +112,19 @@ def plan(games: int, seed: int, boards: BoardRange, shard_games: int = SHARD_GAM
         raise DataError(f"unknown rows {options['rows']!r}: choose one of {', '.join(ROWS)}")
     if options.get("rows") == "substates" and len(options.get("coefficients", ())) != 4:
         raise DataError("sub-state rows need equation (10)'s four alpha coefficients")
-    starts = range(0, games, shard_games)
-    return [Chunk(k, s, min(shard_games, games - s), seed, boards, **options) for k, s in enumerate(starts)]
+    starts = range(start, start + games, shard_games)
+    end = start + games
+    return [Chunk(k, s, min(shard_games, end - s), seed, boards, **options) for k, s in enumerate(starts)]
 
 
 def play_chunk(chunk: Chunk) -> Shard:
     """Play one chunk's games with the Manhattan player and record its rows (a worker's task)."""
     if chunk.rows == "substates":
-        episode = simulate(ManhattanPlayer, chunk.coefficients, chunk.games, chunk.seed, chunk.boards, start=chunk.start)
+        episode = simulate(chunk.player, chunk.coefficients, chunk.games, chunk.seed, chunk.boards, start=chunk.start)
         data = Dataset(episode.x, episode.y, episode.game, SUBSTATE_NAMES)
         return Shard(chunk.number, data, chunk.start, chunk.games, episode.won, len(episode.y), episode.seconds)
     collected = collect(
-        ManhattanPlayer,
+        chunk.player,
         chunk.games,
         chunk.seed,
         chunk.boards,
@@ -257,6 +264,61 @@ def totals(metas: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def data_settings(
+    rows: str,
+    seed: int,
+    games: int,
+    shard_games: int,
+    boards: BoardRange,
+    probability: str = "dsscsp",
+    extra: int = 8,
+    coefficients: Sequence[float] | None = None,
+    alpha_games: int = 100,
+) -> dict[str, Any]:
+    """What makes a data folder's rows (``run.json``'s settings: a resumed run must have the same)."""
+    settings: dict[str, Any] = {
+        "rows": rows,
+        "seed": seed,
+        "games": games,
+        "shard_games": shard_games,
+        "boards": boards_manifest(boards),
+    }
+    if rows == "features":
+        settings.update(probability=probability, extra_candidates=extra)
+    else:
+        settings.update(alpha=list(coefficients) if coefficients else None, alpha_games=None if coefficients else alpha_games)
+    return settings
+
+
+def data_manifest(
+    settings: dict[str, Any],
+    metas: Iterable[dict[str, Any]],
+    command: str,
+    executor: str,
+    wall: float,
+    coefficients: Sequence[float] | None = None,
+    alpha_fit: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The manifest of a data set: its settings, columns, label, totals, and how it was made."""
+    substates = settings["rows"] == "substates"
+    manifest = {
+        "command": command,
+        "player": "dsscsp-manhattan",
+        "features": list(SUBSTATE_NAMES if substates else FEATURE_NAMES),
+        "label": "y = the guess's linearly discounted return in [-1, 1] (seed 003 equation (11) as reconstructed)"
+        if substates
+        else "y = 1 for a mine, 0 for a safe cell",
+        "executor": executor,
+        **settings,
+        **totals(metas),
+        "wall_seconds": wall,
+    }
+    if substates and coefficients is not None:
+        manifest["alpha_coefficients"] = list(coefficients)
+        manifest["alpha_fit"] = alpha_fit
+    return manifest
+
+
 def generate(
     chunks: list[Chunk],
     executor: Executor,
@@ -316,6 +378,29 @@ def load_substates(path: Path) -> tuple[Episode, tuple[float, ...]]:
     return episode, tuple(float(c) for c in coefficients)
 
 
+def play_on(
+    executor: Executor,
+    player: Callable[[int], WatchedStrategy],
+    games: int,
+    seed: int,
+    boards: BoardRange,
+    *,
+    start: int = 0,
+    rows: str = "features",
+    coefficients: Sequence[float] = (),
+    progress: Callable[[int], None] | None = None,
+) -> Shard:
+    """Games ``start`` to ``start + games - 1`` played by ``player`` on ``executor`` in chunks (a few per worker),
+    their rows joined in order: the rows :func:`~sweeplab.learn.data.collect` (features) or
+    :func:`~sweeplab.learn.episodes.simulate` (substates) record in one process, with the games' totals."""
+    size = max(1, min(SHARD_GAMES, -(-games // (4 * max(1, executor.workers)))))
+    chunks = plan(games, seed, boards, size, start, rows=rows, coefficients=tuple(coefficients), player=player)
+    shards = generate(chunks, executor, progress=progress)
+    data = join(shards)
+    won, positions = sum(s.won for s in shards), sum(s.positions for s in shards)
+    return Shard(0, data, start, games, won, positions, sum(s.seconds for s in shards))
+
+
 def join(shards: list[Shard]) -> Dataset:
     """The rows of ``shards`` in order, as one data set."""
     return Dataset.concat([s.data for s in shards])
@@ -328,12 +413,15 @@ __all__ = [
     "Chunk",
     "DataFolder",
     "Shard",
+    "data_manifest",
+    "data_settings",
     "fitted_alpha",
     "generate",
     "join",
     "load_substates",
     "plan",
     "play_chunk",
+    "play_on",
     "save_shard",
     "shard_meta",
     "shard_name",

@@ -5,7 +5,7 @@ from sweeplab.bench.executors import LocalExecutor
 from sweeplab.bench.journal import OutputError
 from sweeplab.core.rules import make_rules
 from sweeplab.learn.data import BoardRange, DataError, Dataset, collect
-from sweeplab.learn.dqn import simulate
+from sweeplab.learn.episodes import simulate
 from sweeplab.learn.players import ManhattanPlayer
 from sweeplab.learn.shards import DataFolder, generate, join, plan, shard_meta, totals
 
@@ -82,3 +82,25 @@ def test_an_unfinished_folder_is_not_data_and_stray_shards_are_protected(tmp_pat
     (tmp_path / "d" / "run.json").unlink()
     with pytest.raises(OutputError, match=r"no run\.json"):
         DataFolder(tmp_path / "d", SETTINGS)
+
+
+def test_a_trainers_model_player_plays_on_workers_with_the_rows_of_one_process():
+    """Iterative training plays its latest model on the executor: the scorer travels to the workers (pickled) and
+    the rows, exploration included, are those of one process."""
+    from functools import partial
+
+    from sweeplab.learn.models import shipped
+    from sweeplab.learn.players import DQNStrategy, NNStrategy
+    from sweeplab.learn.scorers import load_scorer
+    from sweeplab.learn.shards import play_on
+
+    nn = partial(NNStrategy, scorer=load_scorer("nn", shipped("nn")))
+    dqn = partial(DQNStrategy, scorer=load_scorer("dqn", shipped("dqn")), explore=0.3)
+    coefficients = (0.1, 0.0, 0.0, 0.0)
+    with LocalExecutor(2) as two:
+        features = play_on(two, nn, 6, 8, BoardRange(), start=10)
+        substates = play_on(two, dqn, 6, 8, BoardRange(), start=10, rows="substates", coefficients=coefficients)
+    assert same(features.data, collect(nn, 6, 8, BoardRange(), start=10).data)
+    episode = simulate(dqn, coefficients, 6, 8, BoardRange(), start=10)
+    assert np.array_equal(substates.data.x, episode.x) and np.array_equal(substates.data.y, episode.y)
+    assert substates.won == episode.won and substates.games == 6
