@@ -22,11 +22,12 @@ every chunk is done, the manifest ``data.json`` (settings, totals, the shards in
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import re
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -71,11 +72,14 @@ class Chunk:
     extra: int = 8
     coefficients: tuple[float, ...] = ()
     player: Callable[[int], WatchedStrategy] = ManhattanPlayer
+    #: the worker compresses the shard's file itself and sends back only the bytes (what a data folder saves)
+    encode: bool = False
 
 
 @dataclass
 class Shard:
-    """What one chunk recorded: its rows and its games' outcomes (``positions``: the guesses recorded)."""
+    """What one chunk recorded: its rows and its games' outcomes (``positions``: the guesses recorded). An encoded
+    shard carries its file's bytes in ``blob`` instead of its rows (``data`` is then empty, ``rows`` its count)."""
 
     number: int
     data: Dataset
@@ -84,6 +88,8 @@ class Shard:
     won: int
     positions: int
     seconds: float
+    blob: bytes | None = None
+    rows: int | None = None
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -92,9 +98,18 @@ class Shard:
             "games": self.games,
             "won": self.won,
             "positions": self.positions,
-            "rows": len(self.data),
+            "rows": self.rows if self.rows is not None else len(self.data),
             "cpu_seconds": round(self.seconds, 3),
         }
+
+    def encoded(self) -> Shard:
+        """This shard as its file's bytes (an ``.npz``: the rows and the meta), without the rows in memory."""
+        d = self.data
+        meta = {k: v for k, v in self.meta().items() if k in _META}
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, x=d.x, y=d.y, game=d.game, names=np.array(d.names), **meta)
+        empty = Dataset(d.x[:0], d.y[:0], d.game[:0], d.names)
+        return replace(self, data=empty, blob=buffer.getvalue(), rows=len(d))
 
 
 def plan(
@@ -118,7 +133,12 @@ def plan(
 
 
 def play_chunk(chunk: Chunk) -> Shard:
-    """Play one chunk's games with the Manhattan player and record its rows (a worker's task)."""
+    """Play one chunk's games and record its rows (a worker's task); encoded if the chunk says so."""
+    shard = _play(chunk)
+    return shard.encoded() if chunk.encode else shard
+
+
+def _play(chunk: Chunk) -> Shard:
     if chunk.rows == "substates":
         episode = simulate(chunk.player, chunk.coefficients, chunk.games, chunk.seed, chunk.boards, start=chunk.start)
         data = Dataset(episode.x, episode.y, episode.game, SUBSTATE_NAMES)
@@ -137,12 +157,11 @@ def play_chunk(chunk: Chunk) -> Shard:
 
 def save_shard(folder: Path, shard: Shard) -> Path:
     """Write ``shard`` into ``folder`` whole or not at all (a temporary name, then a rename)."""
+    blob = (shard if shard.blob is not None else shard.encoded()).blob
+    assert blob is not None
 
     def write(temp: Path) -> None:
-        d = shard.data
-        meta = {k: v for k, v in shard.meta().items() if k in _META}
-        with temp.open("wb") as handle:
-            np.savez_compressed(handle, x=d.x, y=d.y, game=d.game, names=np.array(d.names), **meta)
+        temp.write_bytes(blob)
 
     return atomic(write, Path(folder) / shard_name(shard.number))
 
@@ -327,9 +346,9 @@ def generate(
 ) -> list[Shard]:
     """Play the chunks on ``executor``; with ``folder``, skip the chunks it has and save each new shard as it comes.
 
-    Returns the new shards in chunk order (without ``folder``: all of them). ``progress(games)`` is called after
-    each chunk."""
-    todo = [c for c in chunks if folder is None or not folder.keep(c)]
+    Returns the new shards in chunk order (without ``folder``: all of them, with their rows; with ``folder``, the
+    workers compress the shards and only the files keep the rows). ``progress(games)`` is called after each chunk."""
+    todo = [c if folder is None else replace(c, encode=True) for c in chunks if folder is None or not folder.keep(c)]
     new: dict[int, Shard] = {}
     stream = executor.imap_unordered(play_chunk, todo, len(todo))
     with contextlib.closing(stream):

@@ -65,6 +65,7 @@ def test_an_interrupted_folder_resumes_with_its_shards_and_the_same_rows(tmp_pat
         new = generate(chunks, LocalExecutor(1), folder, played.append)
         folder.finish({"games": 6})
     assert [s.number for s in new] == [1, 2] and played == [2, 2]
+    assert all(s.blob and not len(s.data) for s in new)  # the workers compressed them; only the files hold rows
     assert same(Dataset.load(tmp_path / "d"), whole)
     assert shard_meta(tmp_path / "d" / "shard-000002.npz")["start"] == 4
     with DataFolder(tmp_path / "d", SETTINGS, resume=True) as folder:
