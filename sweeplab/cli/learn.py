@@ -427,7 +427,7 @@ def train_command(
 
             if data is not None:
                 dataset = Dataset.load(data)
-                source: dict[str, Any] = {"file": str(data), "rows": len(dataset)}
+                source: dict[str, Any] = {"file": str(data), "rows": len(dataset), **_provenance(data)}
             else:
                 with progress_bar(sys.stderr.isatty(), "playing") as bar:
                     task = bar.add_task("games", total=games) if bar is not None else None
@@ -501,7 +501,7 @@ def train_command(
                         executor=ex,
                     )
                     if single is not None:
-                        card["data"] = {"file": str(data), "rows": len(single.y), "games": single.games}
+                        card["data"] = {"file": str(data), "rows": len(single.y), **_provenance(data)}
                     save_network(network, card, out)
             card["command"] = _command()
             card["reproducible"] = (
@@ -519,6 +519,17 @@ def train_command(
     if not v.get("rows"):
         v = "not measured (no held-out games: train on more games to hold 10% out)"
     click.echo(f"{kind} model -> {out} (card: {out / 'card.json'}); validation {v}; training {card['training_seconds']}")
+
+
+def _provenance(data: Path | None) -> dict[str, Any]:
+    """What a data set's manifest says made it (games, seed, command), for a model card; nothing if it has none."""
+    from sweeplab.learn.data import DataError, read_manifest
+
+    try:
+        manifest = read_manifest(data) if data is not None else {}
+    except DataError:
+        return {}
+    return {k: manifest[k] for k in ("games", "won", "seed", "command") if k in manifest}
 
 
 @learn_group.command("compare", short_help="Learned against exact mine probabilities.")
