@@ -6,12 +6,13 @@ from __future__ import annotations
 import importlib.util
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import click
 
-from sweeplab.cli.app import BOARD_HELP, RULE_CHOICE, friendly_errors, main, progress_bar
+from sweeplab.cli.app import BOARD_HELP, EXECUTOR_CHOICE, RULE_CHOICE, executor_for, friendly_errors, main, progress_bar
 from sweeplab.cli.outputs import check_regular_file, check_writable
 from sweeplab.core.errors import SweeplabError
 
@@ -42,6 +43,10 @@ def _command() -> str:
             words.insert(len(ctx.command_path.split()), str(value))
             continue
         flag = max(param.opts, key=len)
+        if isinstance(param, click.Option) and param.is_flag:
+            if value:
+                words.append(flag)
+            continue
         for item in value if isinstance(value, tuple) else (value,):
             words += [flag, str(item)]
     return shlex.join(words)
@@ -109,84 +114,214 @@ def learn_group() -> None:
     """Seed 003's learned players: make data, train models (needs the learn extra: pip install 'sweeplab[learn]')."""
 
 
-@learn_group.command("data", short_help="Play games and record candidate-cell features.")
+def _coefficients(text: str | None) -> tuple[float, ...] | None:
+    if text is None:
+        return None
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) != 4:
+        raise click.BadParameter(f"{text!r} is not four numbers C0,C1,C2,C3", param_hint="--alpha")
+    return values
+
+
+def _resume_command() -> str:
+    """The command being run without --force, with --resume (how to continue it after an interruption)."""
+    words = [w for w in shlex.split(_command()) if w not in ("--force", "--resume")]
+    return shlex.join([*words, "--resume"])
+
+
+_ROWS_HELP = (
+    "features: the classifiers' rows (candidate cells' features, y = 1 for a mine); substates: deep Q-learning's "
+    "single pass (each guess's sub-state and its discounted return), for `learn train dqn --data`"
+)
+
+
+_executor_options = [
+    click.option(
+        "--jobs",
+        "-j",
+        "--workers",
+        "jobs",
+        type=click.IntRange(min=1),
+        default=None,
+        help="worker processes (or LocalCluster workers) playing the games; the rows do not depend on it  [default: all cores]",
+    ),
+    click.option(
+        "--executor",
+        type=EXECUTOR_CHOICE,
+        default="local",
+        show_default=True,
+        help="local processes, or Dask (needs sweeplab[dask])",
+    ),
+    click.option(
+        "--scheduler", default=None, metavar="tcp://HOST:PORT", help="an existing Dask scheduler (with --executor dask)"
+    ),
+]
+
+
+def executor_options(fn: Any) -> Any:
+    for option in reversed(_executor_options):
+        fn = option(fn)
+    return fn
+
+
+@learn_group.command("data", short_help="Play games and record training rows (features or sub-states).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), required=True, help="games to play")
 @click.option(
     "--out",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     required=True,
-    help="data file to write (.npz); a manifest FILE.json goes beside it",
+    help="a data folder (shards written as they finish, resumable; data.json lists them), or one FILE.npz (a "
+    "manifest FILE.npz.json goes beside it)",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="root seed: fixes boards, layouts and the player")
+@click.option("--rows", type=click.Choice(["features", "substates"]), default="features", show_default=True, help=_ROWS_HELP)
 @click.option(
     "--probability",
     type=click.Choice(["dsscsp", "exact"]),
     default="dsscsp",
     show_default=True,
-    help="mine probability recorded in the features",
+    help="features: mine probability recorded in the features",
 )
 @click.option(
     "--extra",
     type=click.IntRange(0, 10_000),
     default=8,
     show_default=True,
-    help="random covered cells off the frontier recorded per position",
+    help="features: random covered cells off the frontier recorded per position",
 )
+@click.option(
+    "--alpha",
+    default=None,
+    metavar="C0,C1,C2,C3",
+    help="substates: equation (10)'s coefficients (e.g. a dqn card's parameters.alpha_coefficients)  "
+    "[default: fitted first, with --alpha-games]",
+)
+@click.option(
+    "--alpha-games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=100,
+    show_default=True,
+    help="substates without --alpha: games per (board, alpha) when fitting equation (10)",
+)
+@click.option(
+    "--shard-games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=1000,
+    show_default=True,
+    help="games per chunk: one task for a worker, one shard of the folder",
+)
+@executor_options
+@click.option("--resume", is_flag=True, help="continue the data folder interrupted in --out (same settings; its shards are kept)")
+@click.option("--force", is_flag=True, help="replace the data found in the --out folder and start afresh")
 @board_options
 @friendly_errors
 def data_command(
     games: int,
     out: Path,
     seed: int,
+    rows: str,
     probability: str,
     extra: int,
+    alpha: str | None,
+    alpha_games: int,
+    shard_games: int,
+    jobs: int | None,
+    executor: str,
+    scheduler: str | None,
+    resume: bool,
+    force: bool,
     widths: str,
     heights: str,
     densities: str,
     board: str | None,
     rule: str,
 ) -> None:
-    """Play GAMES games with seed 003's Manhattan version and record, at every guess, the features of the candidate
-    cells and whether each was a mine."""
-    from sweeplab.learn.data import boards_manifest, collect, manifest_path
-    from sweeplab.learn.features import FEATURE_NAMES
-    from sweeplab.learn.players import ManhattanPlayer
+    """Play GAMES games with seed 003's Manhattan version and record training rows: at every guess, the features
+    of the candidate cells and whether each was a mine (--rows features), or the guess's sub-state and discounted
+    return (--rows substates).
+
+    Games are played in chunks of --shard-games on --jobs workers; the rows are the same whatever the workers. With
+    a folder --out, each chunk is saved as a shard as soon as it is done; SIGINT or SIGTERM stops the run, and the
+    printed command with --resume plays only the missing chunks. Progress goes to stderr."""
+    from sweeplab.bench.signals import Interrupted, interruptible
+    from sweeplab.cli.progress import game_progress
+    from sweeplab.learn.data import read_manifest
+    from sweeplab.learn.shards import DataFolder, data_manifest, data_settings, generate, join, plan
 
     boards = _boards(widths, heights, densities, board, rule)
-    check_regular_file(out, f"--out {out}")
-    check_writable(manifest_path(out), f"--out {out} (its manifest)")
-    with progress_bar(sys.stderr.isatty(), "playing") as bar:
-        task = bar.add_task("games", total=games) if bar is not None else None
-        collected = collect(
-            ManhattanPlayer,
-            games,
-            seed,
-            boards,
-            probability=probability,
-            extra=extra,
-            progress=(lambda n: bar.advance(task, n)) if bar is not None else None,
-        )
-    manifest = {
-        "command": _command(),
-        "seed": seed,
-        "games": games,
-        "won": collected.won,
-        "positions": collected.positions,
-        "player": "dsscsp-manhattan",
-        "probability": probability,
-        "extra_candidates": extra,
-        "boards": boards_manifest(boards),
-        "features": list(FEATURE_NAMES),
-        "label": "y = 1 for a mine, 0 for a safe cell",
-        "cpu_seconds": round(collected.seconds, 2),
-    }
-    collected.data.save(out, manifest)
-    size = out.stat().st_size
-    click.echo(
-        f"{len(collected.data)} rows from {collected.positions} guesses in {games} games "
-        f"({collected.won} won) -> {out} ({size / 1e6:.1f} MB) and {out}.json"
-    )
+    coefficients = _coefficients(alpha)
+    single = out.suffix == ".npz" or (out.exists() and not out.is_dir())
+    if single and (resume or force):
+        raise click.BadParameter("needs a data folder --out DIR, not a .npz file", param_hint="--resume" if resume else "--force")
+    if single:
+        from sweeplab.learn.data import manifest_path
+
+        check_regular_file(out, f"--out {out}")
+        check_writable(manifest_path(out), f"--out {out} (its manifest)")
+    settings = data_settings(rows, seed, games, shard_games, boards, probability, extra, coefficients, alpha_games)
+    folder = None
+    resume_command = _resume_command()
+    try:
+        with interruptible():
+            if not single:
+                folder = DataFolder(out, settings, resume=resume, force=force, command=_command())
+                for note in folder.notes:
+                    click.echo(f"note: {note}", err=True)
+                if folder.finished:
+                    m = read_manifest(out)
+                    click.echo(f"{out} is complete: {m.get('rows')} rows from {m.get('games')} games (--force makes it again)")
+                    return
+            wall = time.perf_counter()
+            with executor_for(executor, jobs, scheduler) as ex:
+                alpha_fit = None
+                if rows == "substates" and coefficients is None:
+                    from sweeplab.learn.episodes import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
+                    from sweeplab.learn.shards import fitted_alpha
+
+                    total = alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
+                    with game_progress("alpha fit", total) as advance:
+                        alpha_fit = fitted_alpha(alpha_games, seed, ex, folder, advance)
+                    coefficients = tuple(float(c) for c in alpha_fit["coefficients"])
+                    click.echo(f"alpha = {alpha_fit['coefficients']} (r^2 {alpha_fit['r_squared']})", err=True)
+                chunks = plan(
+                    games,
+                    seed,
+                    boards,
+                    shard_games,
+                    rows=rows,
+                    probability=probability,
+                    extra=extra,
+                    coefficients=coefficients or (),
+                )
+                done = sum(c.games for c in chunks if folder is not None and folder.keep(c))
+                with game_progress("data", games, done) as advance:
+                    shards = generate(chunks, ex, folder, advance)
+                workers = ex.describe()
+            metas = [s.meta() for s in shards] if folder is None else [folder.done[k] for k in sorted(folder.done)]
+            wall = round(time.perf_counter() - wall, 2)
+            manifest = data_manifest(settings, metas, _command(), workers, wall, coefficients, alpha_fit)
+            if folder is None:
+                join(shards).save(out, dict(manifest, extra_candidates=extra))
+                where = f"{out} ({out.stat().st_size / 1e6:.1f} MB) and {out}.json"
+            else:
+                path = folder.finish(manifest, wall)
+                where = f"{len(metas)} shards in {out} (manifest {path})"
+            click.echo(
+                f"{manifest['rows']} rows from {manifest['positions']} guesses in {games} games "
+                f"({manifest['won']} won, {manifest['cpu_seconds']} CPU s of play) -> {where}"
+            )
+    except Interrupted as error:
+        click.echo(f"stopped by {error.name}", err=True)
+        if folder is not None:
+            click.echo(f"the finished shards are kept in {out}; to continue:\n  {resume_command}", err=True)
+        sys.exit(error.exit_status)
+    finally:
+        if folder is not None:
+            folder.close()
 
 
 @learn_group.command("train", short_help="Train a model (xgboost, nn, dqn) and its card.")
@@ -201,9 +336,10 @@ def data_command(
 @click.option("--seed", type=int, default=0, show_default=True, help="seed for data, shuffling and initial weights")
 @click.option(
     "--data",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=None,
-    help="xgboost: data file from `learn data` (else --games are played); nn: episode 1's batch",
+    help="a data folder or file from `learn data`: xgboost trains on it (else --games are played); nn: episode 1's "
+    "batch; dqn: the single pass's rows (`learn data --rows substates`, whose alpha coefficients it takes)",
 )
 @click.option(
     "--games",
@@ -230,6 +366,17 @@ def data_command(
     show_default=True,
     help="dqn: games per (board, alpha) when fitting equation (10)",
 )
+@click.option(
+    "--without",
+    default=None,
+    metavar="FEATURE[,FEATURE]",
+    help="xgboost, nn: train without these features (names as a card's features lists them, 'window' for the whole "
+    "local window, or patterns such as '*_flagged'); "
+    "the card lists the kept ones under features and the dropped ones under without, and the player feeds the model "
+    "only the kept ones. A model's top feature: an xgboost card's top_feature (XGBoost's gain importance, all of it "
+    "under importance); train again --without it to see what it was worth",
+)
+@executor_options
 @board_options
 @friendly_errors
 def train_command(
@@ -242,6 +389,10 @@ def train_command(
     epochs: int | None,
     rounds: int | None,
     alpha_games: int,
+    without: str | None,
+    jobs: int | None,
+    executor: str,
+    scheduler: str | None,
     widths: str,
     heights: str,
     densities: str,
@@ -255,93 +406,111 @@ def train_command(
     boards = _boards(widths, heights, densities, board, rule)
     if kind == "nn" and episodes == 0:
         raise LearnSetupError("--episodes 0: nn trains in episodes, give at least 1 (0 means a single pass for dqn only)")
+    dropped = [w.strip() for w in (without or "").split(",") if w.strip()]
+    if without is not None and kind == "dqn":
+        raise LearnSetupError("--without applies to xgboost and nn (the Q-network's input is the sub-state of scores)")
+    if without is not None:
+        from sweeplab.learn.classifiers import kept_columns
+
+        kept_columns(dropped)  # an unknown feature is refused before anything runs
     check_directory(out)
-    log = click.echo
-    if kind == "xgboost":
-        _need("xgboost", "training the xgboost model")
-        if episodes is not None or epochs is not None:
-            raise LearnSetupError("--episodes and --epochs do not apply to xgboost (it trains in one pass)")
-        from sweeplab.learn.classifiers import XGBOOST_ROUNDS, save_xgboost, train_xgboost
-        from sweeplab.learn.data import Dataset, boards_manifest, collect
-        from sweeplab.learn.players import ManhattanPlayer
+    with executor_for(executor, jobs, scheduler) as ex:
+        log = click.echo
+        if kind == "xgboost":
+            _need("xgboost", "training the xgboost model")
+            if episodes is not None or epochs is not None:
+                raise LearnSetupError("--episodes and --epochs do not apply to xgboost (it trains in one pass)")
+            from sweeplab.learn.classifiers import XGBOOST_ROUNDS, save_xgboost, train_xgboost
+            from sweeplab.learn.data import Dataset, boards_manifest
+            from sweeplab.learn.players import ManhattanPlayer
+            from sweeplab.learn.shards import play_on
 
-        if data is not None:
-            dataset = Dataset.load(data)
-            source: dict[str, Any] = {"file": str(data), "rows": len(dataset)}
-        else:
-            with progress_bar(sys.stderr.isatty(), "playing") as bar:
-                task = bar.add_task("games", total=games) if bar is not None else None
-                collected = collect(
-                    ManhattanPlayer, games, seed, boards, progress=(lambda n: bar.advance(task, n)) if bar else None
-                )
-            dataset = collected.data
-            source = {
-                "games": games,
-                "won": collected.won,
-                "positions": collected.positions,
-                "rows": len(dataset),
-                "player": "dsscsp-manhattan",
-                "seed": seed,
-                "boards": boards_manifest(boards),
-                "play_cpu_seconds": round(collected.seconds, 2),
-            }
-        booster, card = train_xgboost(dataset, _training_seed(seed), rounds or XGBOOST_ROUNDS)
-        card["data"] = source
-        card["command"] = _command()
-        card["reproducible"] = "bit-exact on the same XGBoost version and CPU (nthread=1, fixed seed, deterministic data)"
-        save_xgboost(booster, card, out)
-    else:
-        _need("torch", f"training the {kind} model")
-        total = games * ((episodes if episodes is not None else (5 if kind == "nn" else 4)) + (0 if kind == "nn" else 1))
-        if kind == "dqn":
-            from sweeplab.learn.dqn import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
-
-            total += alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
-        with progress_bar(sys.stderr.isatty(), "playing") as bar:
-            task = bar.add_task("games", total=total) if bar is not None else None
-            advance = (lambda n: bar.advance(task, n)) if bar is not None else None
-            if kind == "nn":
-                from sweeplab.learn.classifiers import train_nn
-                from sweeplab.learn.data import Dataset
-                from sweeplab.learn.network import save_network
-
-                first = Dataset.load(data) if data is not None else None
-                network, card = train_nn(
-                    episodes if episodes is not None else 5,
-                    games,
-                    _training_seed(seed),
-                    boards,
-                    epochs or 2,
-                    first=first,
-                    progress=advance,
-                    log=log,
-                )
-                save_network(network, card, out)
+            if data is not None:
+                dataset = Dataset.load(data)
+                source: dict[str, Any] = {"file": str(data), "rows": len(dataset), **_provenance(data)}
             else:
-                if data is not None:
-                    raise LearnSetupError("--data does not apply to dqn: it plays its own games (sub-states and rewards)")
-                from sweeplab.learn.dqn import EPOCHS, train_dqn
-                from sweeplab.learn.network import save_network
+                with progress_bar(sys.stderr.isatty(), "playing") as bar:
+                    task = bar.add_task("games", total=games) if bar is not None else None
+                    collected = play_on(
+                        ex, ManhattanPlayer, games, seed, boards, progress=(lambda n: bar.advance(task, n)) if bar else None
+                    )
+                dataset = collected.data
+                source = {
+                    "games": games,
+                    "won": collected.won,
+                    "positions": collected.positions,
+                    "rows": len(dataset),
+                    "player": "dsscsp-manhattan",
+                    "seed": seed,
+                    "boards": boards_manifest(boards),
+                    "play_cpu_seconds": round(collected.seconds, 2),
+                }
+            booster, card = train_xgboost(dataset, _training_seed(seed), rounds or XGBOOST_ROUNDS, without=dropped)
+            card["data"] = source
+            card["command"] = _command()
+            card["reproducible"] = "bit-exact on the same XGBoost version and CPU (nthread=1, fixed seed, deterministic data)"
+            save_xgboost(booster, card, out)
+        else:
+            _need("torch", f"training the {kind} model")
+            total = games * ((episodes if episodes is not None else (5 if kind == "nn" else 4)) + (0 if kind == "nn" else 1))
+            if kind == "dqn" and data is not None:
+                total -= games  # the single pass's rows are given, and their alpha with them
+            elif kind == "dqn":
+                from sweeplab.learn.episodes import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
 
-                network, card = train_dqn(
-                    games,
-                    episodes if episodes is not None else 4,
-                    _training_seed(seed),
-                    boards,
-                    alpha_games,
-                    epochs=epochs or EPOCHS,
-                    progress=advance,
-                    log=log,
-                )
-                save_network(network, card, out)
-        card["command"] = _command()
-        card["reproducible"] = (
-            "bit-exact on the same PyTorch version and CPU (one thread, torch.manual_seed, deterministic algorithms, "
-            "deterministic data); another CPU or library version may differ in the last bits of the weights"
-        )
-        from sweeplab.learn.models import write_card
+                total += alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
+            with progress_bar(sys.stderr.isatty(), "playing") as bar:
+                task = bar.add_task("games", total=total) if bar is not None else None
+                advance = (lambda n: bar.advance(task, n)) if bar is not None else None
+                if kind == "nn":
+                    from sweeplab.learn.classifiers import train_nn
+                    from sweeplab.learn.data import Dataset
+                    from sweeplab.learn.network import save_network
 
-        write_card(out, card)
+                    first = Dataset.load(data) if data is not None else None
+                    network, card = train_nn(
+                        episodes if episodes is not None else 5,
+                        games,
+                        _training_seed(seed),
+                        boards,
+                        epochs or 2,
+                        first=first,
+                        progress=advance,
+                        log=log,
+                        without=dropped,
+                        executor=ex,
+                    )
+                    save_network(network, card, out)
+                else:
+                    from sweeplab.learn.dqn import EPOCHS, train_dqn
+                    from sweeplab.learn.network import save_network
+                    from sweeplab.learn.shards import load_substates
+
+                    single, coefficients = load_substates(data) if data is not None else (None, None)
+                    network, card = train_dqn(
+                        games,
+                        episodes if episodes is not None else 4,
+                        _training_seed(seed),
+                        boards,
+                        alpha_games,
+                        coefficients=coefficients,
+                        epochs=epochs or EPOCHS,
+                        progress=advance,
+                        log=log,
+                        first=single,
+                        executor=ex,
+                    )
+                    if single is not None:
+                        card["data"] = {"file": str(data), "rows": len(single.y), **_provenance(data)}
+                    save_network(network, card, out)
+            card["command"] = _command()
+            card["reproducible"] = (
+                "bit-exact on the same PyTorch version and CPU (one thread, torch.manual_seed, deterministic algorithms, "
+                "deterministic data); another CPU or library version may differ in the last bits of the weights"
+            )
+            from sweeplab.learn.models import write_card
+
+            write_card(out, card)
     from sweeplab.learn.curves import plot_curves
 
     if plot_curves(card, out / "curve.png") is not None:
@@ -350,6 +519,17 @@ def train_command(
     if not v.get("rows"):
         v = "not measured (no held-out games: train on more games to hold 10% out)"
     click.echo(f"{kind} model -> {out} (card: {out / 'card.json'}); validation {v}; training {card['training_seconds']}")
+
+
+def _provenance(data: Path | None) -> dict[str, Any]:
+    """What a data set's manifest says made it (games, seed, command), for a model card; nothing if it has none."""
+    from sweeplab.learn.data import DataError, read_manifest
+
+    try:
+        manifest = read_manifest(data) if data is not None else {}
+    except DataError:
+        return {}
+    return {k: manifest[k] for k in ("games", "won", "seed", "command") if k in manifest}
 
 
 @learn_group.command("compare", short_help="Learned against exact mine probabilities.")

@@ -22,15 +22,17 @@ constant mine rate's); 10% of each batch's games are held out for the episode's 
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import platform
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from sweeplab.bench.executors import Executor
 from sweeplab.core.errors import whole_number
 from sweeplab.learn.data import BoardRange, Collected, DataError, Dataset, boards_manifest, collect
 from sweeplab.learn.features import FEATURE_NAMES
@@ -38,6 +40,7 @@ from sweeplab.learn.models import ModelError, write_card
 from sweeplab.learn.network import Network, fit, from_torch, set_deterministic, torch_model
 from sweeplab.learn.players import LearnedStrategy, ManhattanPlayer, NNStrategy
 from sweeplab.learn.scorers import ClassifierScorer
+from sweeplab.learn.shards import play_on
 
 XGBOOST_PARAMS: dict[str, Any] = {
     "objective": "binary:logistic",
@@ -81,27 +84,79 @@ def environment() -> dict[str, str]:
     return out
 
 
+#: The name that stands for every column of the local window in ``--without``.
+WINDOW_COLUMNS = "window"
+
+
+def kept_columns(without: Sequence[str] = ()) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The feature columns a model keeps when trained ``without`` some (names; shell-style patterns such as
+    ``*_flagged``; ``window`` for the whole local window): their indices in :data:`FEATURE_NAMES` and their names.
+    Unknown names and dropping every column are refused (:class:`ModelError`).
+
+    >>> kept_columns(["probability", "window"])[1][-3:]
+    ('above_min', 'location_score', 'covered_neighbours')
+    """
+    dropped: set[str] = set()
+    for pattern in without:
+        if pattern == WINDOW_COLUMNS:
+            pattern = "w[-+]*"
+        found = fnmatch.filter(FEATURE_NAMES, pattern)
+        if not found:
+            examples = ", ".join(FEATURE_NAMES[:16])
+            raise ModelError(
+                f"--without {pattern!r}: no such feature; the features are {examples} and the window's w{{dx}}{{dy}}_"
+                "{revealed,number,flagged,outside} ('window' for all of them; patterns such as '*_flagged' match several)"
+            )
+        dropped.update(found)
+    keep = [i for i, name in enumerate(FEATURE_NAMES) if name not in dropped]
+    if not keep:
+        raise ModelError("--without drops every feature: keep at least one")
+    return np.array(keep, dtype=np.intp), tuple(FEATURE_NAMES[i] for i in keep)
+
+
+def _without_card(names: tuple[str, ...]) -> dict[str, Any]:
+    return {"features": list(names), "without": [n for n in FEATURE_NAMES if n not in names]}
+
+
+def gain_importance(booster: Any) -> list[list[Any]]:
+    """XGBoost's gain importance of each feature the trees split on, best first: ``[[name, gain], ...]``."""
+    gains = booster.get_score(importance_type="gain")
+    return [[name, round(float(gain), 6)] for name, gain in sorted(gains.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
 # ----- XGBoost -----
 def train_xgboost(
-    data: Dataset, seed: int = 0, rounds: int = XGBOOST_ROUNDS, params: dict[str, Any] | None = None
+    data: Dataset,
+    seed: int = 0,
+    rounds: int = XGBOOST_ROUNDS,
+    params: dict[str, Any] | None = None,
+    without: Sequence[str] = (),
 ) -> tuple[Any, dict[str, Any]]:
-    """Train the single-pass XGBoost classifier on ``data`` (the last 10% of its games held out for validation).
+    """Train the single-pass XGBoost classifier on ``data`` (the last 10% of its games held out for validation),
+    on every feature but those ``without`` names (see :func:`kept_columns`).
 
     The card's ``curve`` has the accuracy and log loss on the training and held-out rows after the rounds of
-    :func:`curve_rounds` (the first ``k`` trees of the trained model)."""
+    :func:`curve_rounds` (the first ``k`` trees of the trained model); ``importance`` is XGBoost's gain per feature,
+    best first, and ``top_feature`` the first of them."""
     import xgboost
 
     if tuple(data.names) != FEATURE_NAMES:
-        raise ModelError("the data set's columns are not this sweeplab's features; make it again with `sweeplab learn data`")
+        raise ModelError(
+            "the data set's columns are not this sweeplab's features (sub-state rows are for dqn); make it with "
+            "`sweeplab learn data --rows features`"
+        )
+    columns, names = kept_columns(without)
     train, valid = data.split(0.1)
     if not len(train) or not len(valid):
         raise ModelError(
             f"too little data to train on ({len(data)} rows from {len(np.unique(data.game))} games): play more games"
         )
+    if len(names) < len(FEATURE_NAMES):
+        train, valid = train.columns(columns), valid.columns(columns)
     params = dict(XGBOOST_PARAMS, seed=seed, **(params or {}))
     start = time.perf_counter()
     cpu = time.process_time()
-    dtrain = xgboost.DMatrix(train.x, label=train.y, feature_names=list(FEATURE_NAMES))
+    dtrain = xgboost.DMatrix(train.x, label=train.y, feature_names=list(names))
     booster = xgboost.train(params, dtrain, num_boost_round=rounds)
     seconds = {"wall": round(time.perf_counter() - start, 2), "cpu": round(time.process_time() - cpu, 2)}
     p = booster.inplace_predict(valid.x)
@@ -121,10 +176,13 @@ def train_xgboost(
         "train_rows": len(train),
         "validation": scores(p, valid.y),
         "curve": curve,
-        "features": list(FEATURE_NAMES),
+        **_without_card(names),
         "probability": "dsscsp",
         "environment": environment(),
     }
+    importance = gain_importance(booster)
+    card["importance"] = {"type": "gain", "features": importance}
+    card["top_feature"] = importance[0][0] if importance else None
     return booster, card
 
 
@@ -174,6 +232,8 @@ def train_nn(
     first: Dataset | None = None,
     progress: Callable[[int], None] | None = None,
     log: Callable[[str], None] | None = None,
+    without: Sequence[str] = (),
+    executor: Executor | None = None,
 ) -> tuple[Network, dict[str, Any]]:
     """Algorithm 4: ``episodes`` rounds of (play ``games`` games with the latest model, train on them).
 
@@ -181,12 +241,18 @@ def train_nn(
     Episode ``e`` plays games ``(e-1)*games`` to ``e*games-1`` of root seed ``seed``, so no two episodes share a layout.
     ``episodes`` must be at least 1 (:class:`~sweeplab.core.errors.ArgumentError` otherwise).
     Each episode's entry in the card has its learning curve: before training (epoch 0) and after every pass, the
-    accuracy and log loss on the episode's training rows and on its held-out games.
+    accuracy and log loss on the episode's training rows and on its held-out games. ``without`` names features the
+    network does not see (see :func:`kept_columns`). With ``executor``, each episode's games are played on it in
+    chunks (the same rows, so the same network).
     """
     whole_number(episodes, "episodes", minimum=1)
+    columns, names = kept_columns(without)
+    subset = columns if len(names) < len(FEATURE_NAMES) else None
+    if first is not None and tuple(first.names) != FEATURE_NAMES:
+        raise ModelError("the data set's columns are not this sweeplab's features; make it with `sweeplab learn data`")
     torch = set_deterministic(seed)
     boards = boards or BoardRange()
-    model = torch_model(nn_sizes(len(FEATURE_NAMES)), NN_ACTIVATIONS)
+    model = torch_model(nn_sizes(len(names)), NN_ACTIVATIONS)
     optimizer = None
     history: list[dict[str, Any]] = []
     mean = std = None
@@ -201,10 +267,16 @@ def train_nn(
         else:
             factory: Callable[[int], ManhattanPlayer | LearnedStrategy] = ManhattanPlayer
             if network is not None:
-                factory = partial(NNStrategy, scorer=ClassifierScorer("nn", {}, network))
-            played = collect(factory, games, seed, boards, start=episode * games, progress=progress)
+                factory = partial(NNStrategy, scorer=ClassifierScorer("nn", {}, network, columns=subset))
+            if executor is not None:
+                shard = play_on(executor, factory, games, seed, boards, start=episode * games, progress=progress)
+                played = Collected(shard.data, games, shard.won, shard.positions, shard.seconds)
+            else:
+                played = collect(factory, games, seed, boards, start=episode * games, progress=progress)
             batch = played.data
             total_cpu += played.seconds
+        if subset is not None:
+            batch = batch.columns(subset)
         if not len(batch):
             raise DataError("no candidate cells were recorded (the games needed no guess): play more games, or a denser board")
         if mean is None or std is None:
@@ -249,7 +321,7 @@ def train_nn(
         "kind": "nn",
         "version": "+ Supervised Learning using Iterative Approach (seed 003 Table 3, Table 1, Algorithm 4)",
         "parameters": {
-            "layers": nn_sizes(len(FEATURE_NAMES)),
+            "layers": nn_sizes(len(names)),
             "activations": list(NN_ACTIVATIONS),
             "loss": "binary cross-entropy",
             "optimizer": "Adam",
@@ -267,7 +339,7 @@ def train_nn(
         "train_rows": rows,
         "episodes": history,
         "validation": history[-1]["validation"],
-        "features": list(FEATURE_NAMES),
+        **_without_card(names),
         "probability": "dsscsp",
         "environment": environment(),
     }
@@ -276,9 +348,12 @@ def train_nn(
 
 __all__ = [
     "NN_ACTIVATIONS",
+    "WINDOW_COLUMNS",
     "XGBOOST_PARAMS",
     "XGBOOST_ROUNDS",
     "curve_rounds",
+    "gain_importance",
+    "kept_columns",
     "nn_sizes",
     "save_xgboost",
     "scores",

@@ -16,6 +16,10 @@ Choices where the paper is silent or its numbers were lost:
   the cell with the least).
 * Game ``i`` of root seed ``S`` draws its board, layout and player seeds from
   ``numpy.random.SeedSequence(S, spawn_key=(i,))``, as the benchmark runner does, so a seed fixes the data.
+
+A data set is one ``.npz`` file (with ``FILE.json`` beside it), or a data folder written in shards by
+:mod:`sweeplab.learn.shards` (``shard-000000.npz``, ... and the manifest ``data.json`` listing them in order);
+:meth:`Dataset.load` reads either.
 """
 
 from __future__ import annotations
@@ -108,6 +112,10 @@ class Dataset:
         held = self.game >= cut
         return self._take(~held), self._take(held)
 
+    def columns(self, keep: np.ndarray) -> Dataset:
+        """The same rows with only the columns ``keep`` (indices, in order)."""
+        return Dataset(np.ascontiguousarray(self.x[:, keep]), self.y, self.game, tuple(self.names[i] for i in keep))
+
     def _take(self, mask: np.ndarray) -> Dataset:
         return Dataset(self.x[mask], self.y[mask], self.game[mask], self.names)
 
@@ -125,7 +133,10 @@ class Dataset:
 
     @classmethod
     def load(cls, path: Path) -> Dataset:
+        """The data in ``path``: an ``.npz`` file, or a data folder (every shard its ``data.json`` lists, in order)."""
         path = Path(path)
+        if path.is_dir():
+            return cls.concat([cls.load(path / name) for name in folder_shards(path)])
         try:
             with np.load(path, allow_pickle=False) as data:
                 return cls(data["x"], data["y"], data["game"], tuple(str(n) for n in data["names"]))
@@ -136,6 +147,12 @@ class Dataset:
 
     @classmethod
     def concat(cls, parts: list[Dataset]) -> Dataset:
+        """The rows of ``parts`` one after the other (they must have the same columns)."""
+        if not parts:
+            raise DataError("no data to join: the data folder lists no shards")
+        for part in parts[1:]:
+            if part.names != parts[0].names:
+                raise DataError("the shards have different columns: make the data folder again")
         return cls(
             np.concatenate([p.x for p in parts]),
             np.concatenate([p.y for p in parts]),
@@ -145,7 +162,44 @@ class Dataset:
 
 
 def manifest_path(path: Path) -> Path:
-    return Path(str(path) + ".json")
+    """The manifest of a data set: ``FILE.npz.json`` beside a file, ``data.json`` inside a data folder."""
+    path = Path(path)
+    return path / FOLDER_MANIFEST if path.is_dir() else Path(str(path) + ".json")
+
+
+#: The manifest of a data folder: the settings, totals and the shards in order (written when the folder is complete).
+FOLDER_MANIFEST = "data.json"
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """The manifest of a data file or folder; :class:`DataError` names the file when there is none or it is broken."""
+    where = manifest_path(path)
+    try:
+        data = json.loads(where.read_text())
+    except FileNotFoundError:
+        if Path(path).is_dir() and (Path(path) / "run.json").exists():
+            raise DataError(
+                f"{path}: the data folder is unfinished (no {FOLDER_MANIFEST}): finish it with the same "
+                "`sweeplab learn data` command and --resume"
+            ) from None
+        raise DataError(f"{where}: no manifest; make the data with `sweeplab learn data --out {path}`") from None
+    except (OSError, ValueError) as error:
+        raise DataError(f"{where}: not a readable manifest ({error})") from None
+    if not isinstance(data, dict):
+        raise DataError(f"{where}: not a manifest (a JSON object)")
+    return data
+
+
+def folder_shards(folder: Path) -> list[str]:
+    """The shard files of a complete data folder, in order, as its manifest lists them."""
+    shards = read_manifest(folder).get("shards")
+    if not isinstance(shards, list) or not all(isinstance(s, dict) and isinstance(s.get("file"), str) for s in shards):
+        raise DataError(f"{manifest_path(folder)}: lists no shards (a list of {{'file': ...}})")
+    names = [str(s["file"]) for s in shards]
+    for name in names:
+        if Path(name).name != name:
+            raise DataError(f"{manifest_path(folder)}: shard {name!r} is not a file name inside the folder")
+    return names
 
 
 @dataclass
@@ -227,6 +281,7 @@ def boards_manifest(boards: BoardRange) -> dict[str, Any]:
 
 
 __all__ = [
+    "FOLDER_MANIFEST",
     "BoardRange",
     "Collected",
     "DataError",
@@ -235,5 +290,7 @@ __all__ = [
     "boards_manifest",
     "collect",
     "deals",
+    "folder_shards",
     "manifest_path",
+    "read_manifest",
 ]

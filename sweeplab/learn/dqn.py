@@ -35,174 +35,34 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from sweeplab.core.game import Game, GameState, Move
-from sweeplab.core.observation import Observation
+from sweeplab.bench.executors import Executor
 from sweeplab.learn.classifiers import environment
-from sweeplab.learn.data import BoardRange, boards_manifest, deals
+from sweeplab.learn.data import BoardRange, boards_manifest
+from sweeplab.learn.episodes import (
+    ALPHAS,
+    AlphaPoint,
+    Episode,
+    ScorePlayer,
+    alpha_wins,
+    fit_alpha,
+    returns,
+    reward,
+    simulate,
+)
 from sweeplab.learn.network import Network, fit, from_torch, set_deterministic, torch_model
 from sweeplab.learn.players import DQNStrategy, LearnedStrategy, ManhattanPlayer
 from sweeplab.learn.scorers import DQNScorer
-from sweeplab.learn.substates import SIDE, alpha_for, scores, substates
-from sweeplab.strategies.base import play
-from sweeplab.strategies.dss import MANHATTAN_TOLERANCE, DSScspStrategy, pick_guess
+from sweeplab.learn.shards import play_on
+from sweeplab.learn.substates import SIDE
 
 DQN_ACTIVATIONS = ("relu", "tanh", "linear", "linear", "tanh")
-ALPHAS = (0.0, 0.1, 0.2, 0.4, 0.8)
-ALPHA_BOARDS = ((9, 9), (16, 16), (30, 16))
-ALPHA_DENSITIES = (0.12, 0.16, 0.20)
 EXPLORE = 0.1
 EPOCHS = 20  #: passes over each episode's rows (a few thousand rows: 5 passes were some 50 Adam steps, too few to learn)
-
-
-def returns(rewards: Sequence[float]) -> list[float]:
-    """For each step, the weighted mean of the rewards from it to the end, weights 1, 2, 3, ... (linear discount).
-
-    >>> returns([0.2, -1.0])  # (1*0.2 + 2*(-1)) / 3, then -1
-    [-0.6, -1.0]
-    """
-    out = []
-    n = len(rewards)
-    for t in range(n):
-        weights = np.arange(1, n - t + 1, dtype=np.float64)
-        out.append(round(float(np.dot(weights, rewards[t:]) / weights.sum()), 12))
-    return out
-
-
-def reward(uncovered: int, lost: bool, side: int = SIDE) -> float:
-    """Equation (11) as reconstructed: -1 for a mine, else the cells uncovered with certainty over ``side**2``, at most 1."""
-    return -1.0 if lost else min(1.0, uncovered / (side * side))
-
-
-class ScorePlayer(DSScspStrategy):
-    """The heuristic of 4.2.1 on ``Sc`` instead of ``P`` (for fitting alpha): DSScsp's certain moves, then among the
-    cells within the tolerance of the best score the one nearest the border."""
-
-    name = "dsscsp-score"
-
-    def __init__(self, seed: int | None = None, *, alpha: float = 0.0) -> None:
-        super().__init__(seed)
-        self.alpha = alpha
-
-    def choose_guess(self, observation: Observation, problem: Any, probabilities: dict[int, float]) -> Move:
-        grid = scores(observation, probabilities, self.alpha).reshape(-1)
-        negative = {c: -float(grid[c]) for c in probabilities}
-        board = observation.board
-        cell = pick_guess(negative, self.rng, {c: board.edge_distance(c) for c in probabilities}, MANHATTAN_TOLERANCE)
-        return self.guess(observation, cell, "educated", 1.0 - probabilities[cell])
-
-
-def fit_alpha(
-    games: int,
-    seed: int = 0,
-    alphas: Sequence[float] = ALPHAS,
-    boards: Sequence[tuple[int, int]] = ALPHA_BOARDS,
-    densities: Sequence[float] = ALPHA_DENSITIES,
-    progress: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
-    """Section 5.2.2: the best alpha per board (most wins in ``games`` paired games) and equation (10)'s least squares."""
-    rows = []
-    for width, height in boards:
-        for density in densities:
-            fixed = BoardRange((width, width), (height, height), (density, density))
-            wins = []
-            for alpha in alphas:
-                won = 0
-                for deal in deals(seed, games, fixed):
-                    game = play(ScorePlayer(deal.player_seed, alpha=alpha), Game(deal.rules, deal.game_seed))
-                    won += game.state is GameState.WON
-                    if progress is not None:
-                        progress(1)
-                wins.append(won)
-            best = alphas[int(np.argmax(wins))]
-            rows.append({"width": width, "height": height, "density": density, "wins": wins, "best_alpha": best})
-    a = np.array([[1.0, r["width"], r["height"], r["density"]] for r in rows])
-    b = np.array([r["best_alpha"] for r in rows])
-    coefficients, *_ = np.linalg.lstsq(a, b, rcond=None)
-    fitted = a @ coefficients
-    total = float(np.sum((b - b.mean()) ** 2))
-    r2 = 1.0 - float(np.sum((b - fitted) ** 2)) / total if total > 0 else 1.0
-    return {
-        "coefficients": [round(float(c), 9) for c in coefficients],
-        "r_squared": round(r2, 6),
-        "games_per_point": games,
-        "alphas": list(alphas),
-        "boards": rows,
-    }
-
-
-@dataclass
-class Episode:
-    """Sub-states of the guesses of a batch of games and their returns."""
-
-    x: np.ndarray
-    y: np.ndarray
-    game: np.ndarray
-    games: int
-    won: int
-    seconds: float
-
-
-def simulate(
-    player: Callable[[int], ManhattanPlayer | LearnedStrategy],
-    coefficients: Sequence[float],
-    games: int,
-    seed: int,
-    boards: BoardRange,
-    start: int = 0,
-    progress: Callable[[int], None] | None = None,
-) -> Episode:
-    """Play ``games`` games with ``player`` and record, for each guess, its sub-state and its return."""
-    xs: list[np.ndarray] = []
-    ys: list[float] = []
-    gs: list[int] = []
-    won = 0
-    t0 = time.process_time()
-    for deal in deals(seed, games, boards, start):
-        game = Game(deal.rules, deal.game_seed)
-        strategy = player(deal.player_seed)
-        alpha = alpha_for(deal.rules.width, deal.rules.height, deal.rules.density, coefficients)
-        grids: dict[int, np.ndarray] = {}  # move number -> the score grid at that guess
-
-        def watch(
-            observation: Observation, probabilities: dict[int, float], grids: dict[int, np.ndarray] = grids, alpha: float = alpha
-        ) -> None:
-            grids[observation.moves] = scores(observation, probabilities, alpha)
-
-        strategy.watcher = watch
-        counts: list[int] = []  # cells revealed after each move
-
-        def count(g: Game, move: Move, counts: list[int] = counts) -> None:
-            counts.append(sum(1 for v in g.observation().view if v >= 0))
-
-        play(strategy, game, on_move=count)
-        won += game.state is GameState.WON
-        guesses = [gu for gu in strategy.guesses if gu.move in grids]
-        states = [substates(grids[gu.move], [gu.cell])[0] for gu in guesses]
-        rewards = []
-        for i, gu in enumerate(guesses):
-            before = counts[gu.move - 1] if gu.move > 0 else 0
-            after = counts[guesses[i + 1].move - 1] if i + 1 < len(guesses) else counts[-1]
-            rewards.append(reward(after - before, gu.outcome is False))
-        for state, value in zip(states, returns(rewards), strict=True):
-            xs.append(state)
-            ys.append(value)
-            gs.append(deal.index)
-        if progress is not None:
-            progress(1)
-    return Episode(
-        np.array(xs, dtype=np.float32).reshape(-1, SIDE * SIDE),
-        np.array(ys, dtype=np.float32),
-        np.array(gs, dtype=np.int32),
-        games,
-        won,
-        time.process_time() - t0,
-    )
 
 
 def _split(episode: Episode, validation: float = 0.1) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
@@ -262,10 +122,17 @@ def train_dqn(
     validation: float = 0.1,
     progress: Callable[[int], None] | None = None,
     log: Callable[[str], None] | None = None,
+    first: Episode | None = None,
+    executor: Executor | None = None,
 ) -> tuple[Network, dict[str, Any]]:
     """Fit alpha (unless ``coefficients`` are given), train on ``games`` games of the Manhattan player (the single
     pass), then ``episodes`` iterative episodes of ``games`` games played by the network itself. The last
     ``validation`` share of each episode's games is held out.
+
+    ``first`` replaces the single pass's games by rows made beforehand (``sweeplab learn data --rows substates``,
+    with the same ``coefficients``); the iterative episodes then play games ``(e - 1) * games + first.games`` on,
+    so they never replay the single pass's layouts. With ``executor``, the games (and alpha's fit) are played on
+    it in chunks: the same rows, so the same network.
 
     Inputs are standardised with the first episode's training rows (saved in the network). Each episode's entry in
     the card has its learning curve: before training (epoch 0) and after every pass, the mean squared error and
@@ -276,7 +143,7 @@ def train_dqn(
     cpu0 = time.process_time()
     alpha_fit = None
     if coefficients is None:
-        alpha_fit = fit_alpha(alpha_games, seed, progress=progress)
+        alpha_fit = fit_alpha(alpha_games, seed, progress=progress, executor=executor)
         coefficients = alpha_fit["coefficients"]
         if log is not None:
             log(f"alpha = {coefficients} (r^2 {alpha_fit['r_squared']})")
@@ -288,11 +155,31 @@ def train_dqn(
     scaling: tuple[np.ndarray, np.ndarray] | None = None
     history: list[dict[str, Any]] = []
     rows = 0
+    worker_cpu = 0.0  # the games played on the executor's workers (this process's clock does not see them)
     for episode in range(episodes + 1):
         factory: Callable[[int], ManhattanPlayer | LearnedStrategy] = ManhattanPlayer
         if network is not None:
             factory = partial(DQNStrategy, scorer=DQNScorer("dqn", {}, network, coefficients), explore=explore)  # type: ignore[arg-type]
-        batch = simulate(factory, coefficients, games, seed, boards, start=episode * games, progress=progress)
+        if episode == 0 and first is not None:
+            batch = first
+        else:
+            start = episode * games if first is None else (episode - 1) * games + first.games
+            if executor is not None:
+                shard = play_on(
+                    executor,
+                    factory,
+                    games,
+                    seed,
+                    boards,
+                    start=start,
+                    rows="substates",
+                    coefficients=coefficients,
+                    progress=progress,
+                )
+                batch = Episode(shard.data.x, shard.data.y, shard.data.game, games, shard.won, shard.seconds)
+                worker_cpu += shard.seconds
+            else:
+                batch = simulate(factory, coefficients, games, seed, boards, start=start, progress=progress)
         (xt, yt), (xv, yv) = _split(batch, validation)
         if scaling is None:
             scaling = standardiser(xt if len(xt) else batch.x)
@@ -359,12 +246,17 @@ def train_dqn(
             "threads": torch.get_num_threads(),
         },
         "alpha_fit": alpha_fit,
-        "training_seconds": {"wall": round(time.perf_counter() - wall, 2), "cpu": round(time.process_time() - cpu0, 2)},
+        "training_seconds": {
+            "wall": round(time.perf_counter() - wall, 2),
+            "cpu": round(time.process_time() - cpu0 + worker_cpu, 2),
+        },
         "train_rows": rows,
         "episodes": history,
         "validation": history[-1]["validation"],
         "environment": environment(),
     }
+    if first is not None:
+        card["parameters"]["single_pass_games"] = first.games
     return network, card
 
 
@@ -372,8 +264,10 @@ __all__ = [
     "ALPHAS",
     "DQN_ACTIVATIONS",
     "EPOCHS",
+    "AlphaPoint",
     "Episode",
     "ScorePlayer",
+    "alpha_wins",
     "fit_alpha",
     "q_scores",
     "returns",

@@ -38,10 +38,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from sweeplab.analysis.analyzer import Analyzer
+from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 from sweeplab.strategies.dss import DSScspStrategy
 
@@ -78,6 +80,7 @@ def window_offsets(radius: int = WINDOW) -> list[tuple[int, int]]:
     return [(dx, dy) for dy in range(-radius, radius + 1) for dx in range(-radius, radius + 1) if dx or dy]
 
 
+@lru_cache(maxsize=8)
 def feature_names(radius: int = WINDOW) -> tuple[str, ...]:
     """The column names for a window of ``radius``."""
     window = [f"w{dx:+d}{dy:+d}_{ch}" for dx, dy in window_offsets(radius) for ch in _CHANNELS]
@@ -109,13 +112,48 @@ def probabilities_for(observation: Observation, source: str = "dsscsp", seed: in
     raise ValueError(f"unknown probability source {source!r}: choose one of {', '.join(PROBABILITY_SOURCES)}")
 
 
+@lru_cache(maxsize=64)
+def _geometry(width: int, height: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per cell of a board: its neighbours padded to 8 with the index ``cells`` (a slot past the board, always
+    False in the masks below), its number of neighbours, and its distance to the border."""
+    table = Board(width, height).neighbours
+    cells = width * height
+    padded = np.full((cells, 8), cells, dtype=np.intp)
+    for c, row in enumerate(table):
+        padded[c, : len(row)] = row
+    counts = np.array([len(row) for row in table], dtype=np.float64)
+    x, y = np.arange(cells) % width, np.arange(cells) // width
+    edge = np.minimum(np.minimum(x, y), np.minimum(width - 1 - x, height - 1 - y))
+    return padded, counts, edge
+
+
+def _masks(view: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(revealed, covered) per cell of ``view``, each with one False slot appended (the padding of :func:`_geometry`)."""
+    v = np.fromiter(view, dtype=np.int16, count=len(view))
+    return np.append(v >= 0, False), np.append(v == COVERED, False)
+
+
+def frontier_mask(observation: Observation) -> np.ndarray:
+    """Per cell: whether it has a revealed neighbour (for a covered cell: whether it lies on the frontier)."""
+    board = observation.board
+    padded = _geometry(board.width, board.height)[0]
+    return _masks(observation.view)[0][padded].any(axis=1)
+
+
 def location_scores(observation: Observation, cells: Sequence[int]) -> np.ndarray:
     """Equation (4) as reconstructed: ``(1 - rho) ** neighbours`` with ``rho`` the density of the cells left."""
-    covered = sum(1 for v in observation.view if v == COVERED)
+    covered = observation.view.count(COVERED)
     rho = observation.mines_left / covered if covered else 0.0
     rho = min(1.0, max(0.0, rho))
-    n = np.array([len(observation.board.neighbours[c]) for c in cells], dtype=np.float64)
+    board = observation.board
+    n = _geometry(board.width, board.height)[1][np.asarray(cells, dtype=np.intp)]
     return np.power(1.0 - rho, n)
+
+
+@lru_cache(maxsize=8)
+def _offsets(radius: int) -> tuple[np.ndarray, np.ndarray]:
+    offsets = window_offsets(radius)
+    return np.array([o[0] for o in offsets]), np.array([o[1] for o in offsets])
 
 
 def _window(observation: Observation, cells: Sequence[int], radius: int) -> np.ndarray:
@@ -125,13 +163,11 @@ def _window(observation: Observation, cells: Sequence[int], radius: int) -> np.n
     view = np.asarray(observation.view, dtype=np.int16).reshape(h, w)
     pad = np.full((h + 2 * radius, w + 2 * radius), -3, dtype=np.int16)  # -3: off the board
     pad[radius : radius + h, radius : radius + w] = view
-    offsets = window_offsets(radius)
-    xs = np.array([c % w for c in cells])
-    ys = np.array([c // w for c in cells])
-    dx = np.array([o[0] for o in offsets])
-    dy = np.array([o[1] for o in offsets])
+    dx, dy = _offsets(radius)
+    at = np.asarray(cells, dtype=np.intp)
+    xs, ys = at % w, at // w
     values = pad[ys[:, None] + radius + dy[None, :], xs[:, None] + radius + dx[None, :]]
-    out = np.empty((len(cells), len(offsets), 4), dtype=np.float64)
+    out = np.empty((len(cells), len(dx), 4), dtype=np.float64)
     out[:, :, 0] = values >= 0
     out[:, :, 1] = np.where(values >= 0, values, 0)
     out[:, :, 2] = values == FLAGGED
@@ -165,12 +201,16 @@ def build_features(
     matrix = np.zeros((len(cells), len(names)), dtype=np.float64)
     if not cells:
         return Features(cells, matrix, names)
-    covered = sum(1 for v in view if v == COVERED)
+    padded, _, edge = _geometry(board.width, board.height)
+    revealed, is_covered = _masks(view)
+    at = np.asarray(cells, dtype=np.intp)
+    near = padded[at]
+    covered = view.count(COVERED)
     mines_left = observation.mines_left
-    frontier = [any(view[n] >= 0 for n in board.neighbours[c]) for c in cells]
-    frontier_size = sum(1 for c, v in enumerate(view) if v == COVERED and any(view[n] >= 0 for n in board.neighbours[c]))
+    frontier = revealed[near].any(axis=1)
+    frontier_size = int(np.count_nonzero(is_covered[:-1] & revealed[padded].any(axis=1)))
     p = np.array([probabilities[c] for c in cells], dtype=np.float64)
-    least = float(min(probabilities[c] for c in cells))
+    least = float(p.min())
     w, h = board.width, board.height
     matrix[:, 0] = w
     matrix[:, 1] = h
@@ -178,16 +218,16 @@ def build_features(
     matrix[:, 3] = mines_left
     matrix[:, 4] = covered
     matrix[:, 5] = mines_left / covered if covered else 0.0
-    matrix[:, 6] = [(c % w) / (w - 1) if w > 1 else 0.0 for c in cells]
-    matrix[:, 7] = [(c // w) / (h - 1) if h > 1 else 0.0 for c in cells]
-    matrix[:, 8] = [board.edge_distance(c) for c in cells]
+    matrix[:, 6] = (at % w) / (w - 1) if w > 1 else 0.0
+    matrix[:, 7] = (at // w) / (h - 1) if h > 1 else 0.0
+    matrix[:, 8] = edge[at]
     matrix[:, 9] = frontier
     matrix[:, 10] = p
     matrix[:, 11] = frontier_size
     matrix[:, 12] = least
     matrix[:, 13] = p - least
     matrix[:, 14] = location_scores(observation, cells)
-    matrix[:, 15] = [sum(1 for n in board.neighbours[c] if view[n] == COVERED) for c in cells]
+    matrix[:, 15] = np.count_nonzero(is_covered[near], axis=1)
     matrix[:, len(_SCALARS) :] = _window(observation, cells, radius)
     return Features(cells, matrix, names)
 
@@ -196,13 +236,14 @@ def sample_candidates(
     observation: Observation, probabilities: Mapping[int, float], rng: random.Random, extra: int = 8
 ) -> list[int]:
     """Seed 003's training candidates: every frontier cell, plus up to ``extra`` random covered cells off it."""
-    board, view = observation.board, observation.view
+    view = observation.view
+    front = frontier_mask(observation)
     on: list[int] = []
     off: list[int] = []
     for c in probabilities:
         if view[c] != COVERED:
             continue
-        (on if any(view[n] >= 0 for n in board.neighbours[c]) else off).append(c)
+        (on if front[c] else off).append(c)
     if len(off) > extra:
         off = sorted(rng.sample(off, extra))
     return sorted(on + off)
@@ -215,6 +256,7 @@ __all__ = [
     "Features",
     "build_features",
     "feature_names",
+    "frontier_mask",
     "location_scores",
     "probabilities_for",
     "sample_candidates",

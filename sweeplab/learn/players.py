@@ -17,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
+import numpy as np
+
 from sweeplab.analysis.constraints import Problem
 from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation
@@ -48,20 +50,30 @@ class ManhattanPlayer(DSScspManhattanStrategy):
 class LearnedStrategy(DSScspStrategy):
     """DSScsp's certain moves, else the candidate the model scores best (see the module docstring).
 
-    Options: ``model`` (a model folder; empty for the shipped one) and ``explore`` (the chance of a uniformly random
-    candidate instead, used when the Q-network generates its own training games; 0 when playing). ``scorer`` sets
-    a model object directly (from Python, during training).
+    Options: ``model`` (a model folder; empty for the shipped one), ``explore`` (the chance of a uniformly random
+    candidate instead, used when the Q-network generates its own training games; 0 when playing) and ``noise`` (an
+    ablation: ``noise=1`` replaces the model's output by uniform noise drawn from the player's seeded generator, one
+    value per candidate, so the player is otherwise unchanged: DSScsp's certain moves first, the same candidates,
+    and the guess goes to the highest value; compare ``xgboost`` with ``xgboost[noise=1]`` on the same games to see
+    what the model's choice is worth). ``scorer`` sets a model object directly (from Python, during training).
+    To see which feature a classifier uses most, train it again without it (``sweeplab learn train xgboost
+    --without NAME``); the top feature of an XGBoost model is its card's ``top_feature`` (XGBoost's gain importance).
     """
 
     source = "seed 003 (003_f5c1155f4ddfa843.txt), sections 4.2.2-4.2.3, 5.2, Table 3"
     kind: ClassVar[str] = ""
     default_model: ClassVar[str] = ""
 
-    def __init__(self, seed: int | None = None, *, model: str = "", explore: float = 0.0, scorer: Scorer | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, *, model: str = "", explore: float = 0.0, noise: int = 0, scorer: Scorer | None = None
+    ) -> None:
         super().__init__(seed)
         if not 0.0 <= explore <= 1.0:
             raise StrategyError(f"strategy {self.name!r}: explore must be between 0 and 1, not {explore}")
+        if noise not in (0, 1):
+            raise StrategyError(f"strategy {self.name!r}: noise must be 0 (the model) or 1 (uniform noise instead), not {noise}")
         self.explore = explore
+        self.noise = noise
         if scorer is not None and not callable(getattr(scorer, "values", None)):
             raise StrategyError(f"strategy {self.name!r}: scorer must be a model object (set it from Python), not {scorer!r}")
         self.scorer: Scorer = (
@@ -76,23 +88,32 @@ class LearnedStrategy(DSScspStrategy):
         if self.explore and self.rng.random() < self.explore:
             cell = self.rng.choice(cells)
             return self.guess(observation, cell, "random", 1.0 - probabilities[cell])
-        values = self.scorer.values(observation, cells, probabilities)
+        if self.noise:
+            values = np.array([self.rng.random() for _ in cells])
+        else:
+            values = self.scorer.values(observation, cells, probabilities)
         best = float(values.max())
         ties = [c for c, v in zip(cells, values, strict=True) if v >= best - TIE]
         cell = ties[0] if len(ties) == 1 else self.rng.choice(ties)
         index = cells.index(cell)
-        safety = float(self.scorer.safety(observation, cells, probabilities, values)[index])
+        if self.noise:
+            safety = 1.0 - probabilities[cell]
+        else:
+            safety = float(self.scorer.safety(observation, cells, probabilities, values)[index])
         kind = "unconstrained" if cell in problem.unconstrained else "educated"
         figures = {
-            "model": self.scorer.kind,
+            "model": self.scorer.kind + (" replaced by uniform noise" if self.noise else ""),
             "score": round(float(values[index]), 6),
             "dsscsp_mine_probability": round(probabilities[cell], 6),
             "candidates": len(cells),
         }
-        what = "expected reward" if self.scorer.kind == "dqn" else "safety"
+        what = (
+            "noise value (noise=1: the model is not asked)"
+            if self.noise
+            else "model " + ("expected reward" if self.scorer.kind == "dqn" else "safety")
+        )
         text = (
-            f"{self.name}: {observation.board.name(cell)} has the best model {what} ({values[index]:.3f}) "
-            f"of {len(cells)} covered cells"
+            f"{self.name}: {observation.board.name(cell)} has the best {what} ({values[index]:.3f}) of {len(cells)} covered cells"
         )
         return self.guess(observation, cell, kind, safety, Explanation(text, figures))
 

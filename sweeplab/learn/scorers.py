@@ -65,18 +65,22 @@ def load_scorer(kind: str, folder: Path) -> Scorer:
 
 @dataclass
 class ClassifierScorer:
-    """A mine-probability model over :func:`build_features` rows, as a player uses it."""
+    """A mine-probability model over :func:`build_features` rows, as a player uses it; ``columns`` (indices into
+    :data:`FEATURE_NAMES`) are the features a model trained ``--without`` some was fed, None for all."""
 
     kind: str
     card: dict
     predict: Callable[[np.ndarray], np.ndarray]
     probability: str = "dsscsp"
+    columns: np.ndarray | None = None
 
     def mine_probability(self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float]) -> np.ndarray:
         if self.probability != "dsscsp":
             probabilities = probabilities_for(observation, self.probability)
-        features = build_features(observation, cells, probabilities)
-        return np.asarray(self.predict(features.matrix.astype(np.float32)), dtype=np.float64)
+        matrix = build_features(observation, cells, probabilities).matrix.astype(np.float32)
+        if self.columns is not None:
+            matrix = np.ascontiguousarray(matrix[:, self.columns])
+        return np.asarray(self.predict(matrix), dtype=np.float64)
 
     def values(self, observation: Observation, cells: Sequence[int], probabilities: dict[int, float]) -> np.ndarray:
         return 1.0 - self.mine_probability(observation, cells, probabilities)
@@ -87,15 +91,23 @@ class ClassifierScorer:
         return values
 
 
-def _check_columns(card: dict, folder: Path) -> None:
-    if tuple(card.get("features", ())) != FEATURE_NAMES:
+def _check_columns(card: dict, folder: Path) -> np.ndarray | None:
+    """The columns the model was trained on (its card's ``features``, in :data:`FEATURE_NAMES` order): None for
+    all of them, else their indices; a feature this sweeplab does not build is refused."""
+    names = tuple(card.get("features", ()))
+    if names == FEATURE_NAMES:
+        return None
+    index = {name: i for i, name in enumerate(FEATURE_NAMES)}
+    columns = [index.get(name, -1) for name in names]
+    if not names or -1 in columns or columns != sorted(set(columns)):
         raise ModelError(f"{folder}: the model was trained on other features than this sweeplab builds; retrain it")
+    return np.array(columns, dtype=np.intp)
 
 
 def load_xgboost(folder: Path, card: dict) -> ClassifierScorer:
     import xgboost
 
-    _check_columns(card, folder)
+    columns = _check_columns(card, folder)
     booster = xgboost.Booster()
     try:
         booster.load_model(str(folder / "model.ubj"))
@@ -106,16 +118,16 @@ def load_xgboost(folder: Path, card: dict) -> ClassifierScorer:
     def predict(x: np.ndarray) -> np.ndarray:
         return np.asarray(booster.inplace_predict(x))
 
-    return ClassifierScorer("xgboost", card, predict, card.get("probability", "dsscsp"))
+    return ClassifierScorer("xgboost", card, predict, card.get("probability", "dsscsp"), columns)
 
 
 def load_nn(folder: Path, card: dict) -> ClassifierScorer:
-    _check_columns(card, folder)
+    columns = _check_columns(card, folder)
     try:
         network = Network.load(folder / "model.npz")
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
         raise ModelError(f"{folder / 'model.npz'}: cannot load the network ({error})") from None
-    return ClassifierScorer("nn", card, network, card.get("probability", "dsscsp"))
+    return ClassifierScorer("nn", card, network, card.get("probability", "dsscsp"), columns)
 
 
 @dataclass

@@ -15,6 +15,19 @@ REVEALED = -1.0
 OUTSIDE = -2.0
 
 
+def substate_names(side: int = SIDE) -> tuple[str, ...]:
+    """Column names of a sub-state row, row by row: ``s{dx:+d}{dy:+d}`` (the centre, the action, is ``s+0+0``).
+
+    >>> substate_names(3)[:2], substate_names(3)[4]
+    (('s-1-1', 's+0-1'), 's+0+0')
+    """
+    r = side // 2
+    return tuple(f"s{dx:+d}{dy:+d}" for dy in range(-r, r + 1) for dx in range(-r, r + 1))
+
+
+SUBSTATE_NAMES = substate_names()
+
+
 def alpha_for(width: int, height: int, density: float, coefficients: Sequence[float]) -> float:
     """Equation (10): ``c0 + c1 w + c2 h + c3 r`` (never below 0).
 
@@ -56,4 +69,4 @@ def substates(grid: np.ndarray, cells: Sequence[int], side: int = SIDE) -> np.nd
     return pad[rows, cols].reshape(len(cells), side * side)
 
 
-__all__ = ["OUTSIDE", "REVEALED", "SIDE", "alpha_for", "scores", "substates"]
+__all__ = ["OUTSIDE", "REVEALED", "SIDE", "SUBSTATE_NAMES", "alpha_for", "scores", "substate_names", "substates"]

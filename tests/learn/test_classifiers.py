@@ -62,3 +62,37 @@ def test_train_nn_refuses_zero_episodes_naming_them():
 
     with pytest.raises(ArgumentError, match="episodes must be at least 1, not 0"):
         train_nn(0, 1)
+
+
+def test_without_drops_features_by_name_pattern_or_window():
+    from sweeplab.learn.classifiers import kept_columns
+    from sweeplab.learn.features import FEATURE_NAMES
+    from sweeplab.learn.models import ModelError
+
+    columns, names = kept_columns(["probability", "window"])
+    assert "probability" not in names and "width" in names and not any(n.startswith("w-") for n in names)
+    assert [FEATURE_NAMES[i] for i in columns] == list(names)
+    assert len(kept_columns(["*_flagged"])[1]) == len(FEATURE_NAMES) - 24
+    with pytest.raises(ModelError, match="no such feature"):
+        kept_columns(["nope"])
+    with pytest.raises(ModelError, match="every feature"):
+        kept_columns(["*"])
+
+
+def test_models_trained_without_a_feature_record_it_and_play(data, tmp_path):
+    from sweeplab.core.game import Game
+    from sweeplab.core.rules import Rules
+    from sweeplab.strategies.base import play
+
+    booster, card = train_xgboost(data, seed=0, rounds=5, without=["probability"])
+    assert card["without"] == ["probability"] and "probability" not in card["features"]
+    assert card["top_feature"] == card["importance"]["features"][0][0] and card["top_feature"] != "probability"
+    save_xgboost(booster, card, tmp_path / "x")
+    scorer = load_xgboost(tmp_path / "x", read_card(tmp_path / "x"))
+    assert len(scorer.columns) == len(card["features"])
+    network, ncard = train_nn(1, 10, seed=0, boards=BOARDS, epochs=1, first=data, without=["window"])
+    assert ncard["parameters"]["layers"][0] == len(ncard["features"]) == 16
+    save_network(network, ncard, tmp_path / "n")
+    for strategy in (XGBoostStrategy(1, model=str(tmp_path / "x")), NNStrategy(1, model=str(tmp_path / "n"))):
+        game = play(strategy, Game(Rules(16, 16, 40, "safe"), 1))
+        assert game.state.value in ("won", "lost")

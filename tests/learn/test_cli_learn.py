@@ -40,7 +40,7 @@ def test_bad_input_exits_2_with_a_reason(tmp_path):
     junk = runner.invoke(main, ["learn", "train", "xgboost", "--data", str(tmp_path / "junk.npz"), "--out", str(tmp_path / "m")])
     assert junk.exit_code == 2 and "not a sweeplab data file" in junk.output
     dqn = runner.invoke(main, ["learn", "train", "dqn", "--data", str(tmp_path / "junk.npz"), "--out", str(tmp_path / "m")])
-    assert dqn.exit_code == 2 and "--data does not apply to dqn" in dqn.output
+    assert dqn.exit_code == 2 and "not a sweeplab data file" in dqn.output
 
 
 def test_strategies_lists_the_learned_players():

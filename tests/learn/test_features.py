@@ -66,3 +66,35 @@ def test_candidates_are_the_frontier_plus_random_others():
     cells = sample_candidates(obs, probabilities, random.Random(0), extra=5)
     assert {1, 6, 7} <= set(cells) and len(cells) == 8
     assert sample_candidates(obs, probabilities, random.Random(0), extra=5) == cells
+
+
+def test_array_features_match_their_per_cell_definitions_on_played_positions():
+    """The vectorised columns equal the plain definitions: frontier, frontier size, covered neighbours, border
+    distance, coordinates, on positions of real games with flags."""
+    from sweeplab.core.game import Game
+    from sweeplab.core.observation import COVERED
+    from sweeplab.core.rules import Rules
+    from sweeplab.learn.players import ManhattanPlayer
+    from sweeplab.strategies.base import play
+
+    seen = []
+    for seed in range(6):
+        player = ManhattanPlayer(seed)
+        player.watcher = lambda observation, probabilities: seen.append((observation, probabilities))
+        play(player, Game(Rules(13, 9, 20, "safe"), seed))
+    assert len(seen) > 3
+    for obs, probabilities in seen:
+        board, view = obs.board, obs.view
+        cells = sorted(probabilities)
+        f = build_features(obs, cells, probabilities)
+        front = [any(view[n] >= 0 for n in board.neighbours[c]) for c in cells]
+        assert f.column("frontier").tolist() == [float(x) for x in front]
+        size = sum(1 for c, v in enumerate(view) if v == COVERED and any(view[n] >= 0 for n in board.neighbours[c]))
+        assert set(f.column("frontier_size")) == {size}
+        assert f.column("covered_neighbours").tolist() == [
+            sum(1 for n in board.neighbours[c] if view[n] == COVERED) for c in cells
+        ]
+        assert f.column("edge_distance").tolist() == [board.edge_distance(c) for c in cells]
+        assert f.column("x").tolist() == [(c % board.width) / (board.width - 1) for c in cells]
+        on = [c for c in cells if view[c] == COVERED and front[cells.index(c)]]
+        assert [c for c in sample_candidates(obs, probabilities, random.Random(0), 0)] == on

@@ -47,3 +47,22 @@ def test_model_option_and_clear_errors(tmp_path):
         make("nn", seed=0, model=str(shipped("dqn")))
     with pytest.raises(StrategyError, match="explore must be between 0 and 1"):
         make("dqn", seed=0, explore=2.0)
+
+
+@pytest.mark.parametrize("name", LEARNED)
+def test_noise_replaces_the_model_and_nothing_else(name):
+    """noise=1: the same certain moves and candidates, the guess from the seeded generator (every learned player
+    then plays the same game); the model's own choice differs somewhere."""
+    rules = Rules(16, 16, 40, "safe")
+    noisy = [make_spec(f"{n}[noise=1]", seed=3) for n in (name, "xgboost")]
+    games = [play(p, Game(rules, 3)) for p in noisy]
+    assert games[0].history == games[1].history
+    assert all("noise" in g.explanation.text for g in noisy[0].guesses if g.kind != "first")
+    differs = False
+    for seed in range(10):
+        a = play(make_spec(f"{name}[noise=1]", seed=seed), Game(rules, seed)).history
+        b = play(make(name, seed=seed), Game(rules, seed)).history
+        differs |= a != b
+    assert differs
+    with pytest.raises(StrategyError, match="noise must be 0"):
+        make(name, seed=0, noise=2)
