@@ -25,7 +25,7 @@ from sweeplab.core.observation import Observation
 from sweeplab.learn.models import shipped
 from sweeplab.learn.scorers import INSTALL, Scorer, _missing, load_scorer
 from sweeplab.strategies.base import Explanation, StrategyError
-from sweeplab.strategies.dss import DSScspManhattanStrategy, DSScspStrategy
+from sweeplab.strategies.dss import DSScspManhattanStrategy, DSScspStrategy, pick_guess
 
 TIE = 1e-9
 
@@ -56,6 +56,9 @@ class LearnedStrategy(DSScspStrategy):
     value per candidate, so the player is otherwise unchanged: DSScsp's certain moves first, the same candidates,
     and the guess goes to the highest value; compare ``xgboost`` with ``xgboost[noise=1]`` on the same games to see
     what the model's choice is worth). ``scorer`` sets a model object directly (from Python, during training).
+    ``heuristic=manhattan`` (a sweeplab trial, not in seed 003: its learned versions follow the Manhattan version in
+    Table 3, but the text does not say they keep its rule) applies section 4.2.1's rule to the model's values: among
+    the candidates within ``tolerance`` (0.05) of the best value, the one nearest the border, then the best value.
     To see which feature a classifier uses most, train it again without it (``sweeplab learn train xgboost
     --without NAME``); the top feature of an XGBoost model is its card's ``top_feature`` (XGBoost's gain importance).
     """
@@ -65,9 +68,18 @@ class LearnedStrategy(DSScspStrategy):
     default_model: ClassVar[str] = ""
 
     def __init__(
-        self, seed: int | None = None, *, model: str = "", explore: float = 0.0, noise: int = 0, scorer: Scorer | None = None
+        self,
+        seed: int | None = None,
+        *,
+        model: str = "",
+        explore: float = 0.0,
+        noise: int = 0,
+        heuristic: str = "none",
+        scorer: Scorer | None = None,
     ) -> None:
-        super().__init__(seed)
+        if heuristic not in ("none", "manhattan"):
+            raise StrategyError(f"strategy {self.name!r}: heuristic must be none or manhattan, not {heuristic!r}")
+        super().__init__(seed, heuristic=heuristic)
         if not 0.0 <= explore <= 1.0:
             raise StrategyError(f"strategy {self.name!r}: explore must be between 0 and 1, not {explore}")
         if noise not in (0, 1):
@@ -92,9 +104,14 @@ class LearnedStrategy(DSScspStrategy):
             values = np.array([self.rng.random() for _ in cells])
         else:
             values = self.scorer.values(observation, cells, probabilities)
-        best = float(values.max())
-        ties = [c for c, v in zip(cells, values, strict=True) if v >= best - TIE]
-        cell = ties[0] if len(ties) == 1 else self.rng.choice(ties)
+        if self.heuristic == "manhattan":
+            board = observation.board
+            cost = {c: -float(v) for c, v in zip(cells, values, strict=True)}  # pick_guess takes the least
+            cell = pick_guess(cost, self.rng, {c: board.edge_distance(c) for c in cells}, self.tolerance)
+        else:
+            best = float(values.max())
+            ties = [c for c, v in zip(cells, values, strict=True) if v >= best - TIE]
+            cell = ties[0] if len(ties) == 1 else self.rng.choice(ties)
         index = cells.index(cell)
         if self.noise:
             safety = 1.0 - probabilities[cell]

@@ -66,3 +66,35 @@ def test_noise_replaces_the_model_and_nothing_else(name):
     assert differs
     with pytest.raises(StrategyError, match="noise must be 0"):
         make(name, seed=0, noise=2)
+
+
+@pytest.mark.parametrize("name", ["xgboost", "dqn"])
+def test_manhattan_heuristic_takes_the_near_best_cell_nearest_the_border(name):
+    """heuristic=manhattan: every guess is within the tolerance of the model's best value and no candidate that close
+    lies nearer the border; without it, the guess is the model's best."""
+    rules = Rules(16, 16, 40, "safe")
+    seen = 0
+    for seed in range(6):
+        game = Game(rules, seed)
+        player = make_spec(f"{name}[heuristic=manhattan]", seed=seed)
+        checked: list[tuple[int, int, float]] = []
+
+        def watch(observation, probabilities, checked=checked, player=player):
+            cells = sorted(probabilities)
+            values = player.scorer.values(observation, cells, probabilities)
+            best = float(values.max())
+            near = [c for c, v in zip(cells, values, strict=True) if v >= best - player.tolerance - 1e-9]
+            checked.append((observation.moves, min(observation.board.edge_distance(c) for c in near), best))
+
+        player.watcher = watch
+        play(player, game)
+        for guess in player.guesses:
+            match = [c for c in checked if c[0] == guess.move]
+            if guess.kind == "first" or guess.kind == "random" or not match:
+                continue
+            _, nearest, _ = match[0]
+            assert game.board.edge_distance(guess.cell) == nearest
+            seen += 1
+    assert seen > 0
+    with pytest.raises(StrategyError, match="heuristic must be none or manhattan"):
+        make(name, seed=0, heuristic="location")
