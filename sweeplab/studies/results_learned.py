@@ -35,6 +35,23 @@ def _learn_outcomes(path: Path) -> dict[str, dict[int, bool]]:
     return outcomes
 
 
+def _board_runs(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The bench runs of one board: ``folder`` and its subfolders that hold a ``bench.json``, each with that file
+    read. They must share board, rule and seed (so game ``i`` is one layout in all of them); players may be split
+    between them (a run per model, as models finish training)."""
+    found = (
+        [f for f in (folder, *sorted(p for p in folder.iterdir() if p.is_dir())) if (f / "bench.json").exists()]
+        if folder.exists()
+        else []
+    )
+    runs = [(f, json.loads((f / "bench.json").read_text())) for f in found]
+    keys = ("board", "rule", "seed")
+    for f, bench in runs[1:]:
+        if any(bench["settings"].get(k) != runs[0][1]["settings"].get(k) for k in keys):
+            raise ValueError(f"{f / 'bench.json'}: its board, rule and seed differ from {runs[0][0] / 'bench.json'}'s")
+    return runs
+
+
 def _learn_paired(outcomes: dict[str, dict[int, bool]], a: str, b: str) -> tuple[float, float] | None:
     """a minus b over the games both played (paired on the layout), or None without both."""
     from sweeplab.bench.stats import paired_difference
@@ -127,14 +144,15 @@ def _learned_players(doc: Doc) -> None:
     claims: list[dict[str, Any]] = []
     closing = []
     for board in LEARN_BOARDS:
-        folder = root / "winrates" / board
-        bench_path = folder / "bench.json"
-        if not bench_path.exists():
+        runs = _board_runs(root / "winrates" / board)
+        if not runs:
             continue
-        bench = json.loads(bench_path.read_text())
-        outcomes = _learn_outcomes(folder / "games.csv.gz")
-        by_name = {s["strategy"]: s for s in bench["summaries"]}
-        for s in bench["summaries"]:
+        summaries = [s for _, bench in runs for s in bench["summaries"]]
+        outcomes: dict[str, dict[int, bool]] = {}
+        for folder, _ in runs:
+            outcomes |= _learn_outcomes(folder / "games.csv.gz")
+        by_name = {s["strategy"]: s for s in summaries}
+        for s in summaries:
             name = s["strategy"]
             cells = []
             for base in ("dsscsp-manhattan", "exact"):
@@ -155,17 +173,18 @@ def _learned_players(doc: Doc) -> None:
                     s.get("timeouts", 0),
                 ]
             )
-        games = max(s["games"] for s in bench["summaries"])
-        command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
+        games = max(s["games"] for s in summaries)
         asked = "" if games >= LEARN_GAMES_ASKED else f" {games:,} games per player, below the {LEARN_GAMES_ASKED:,} asked."
-        run = doc.run_record(f"learn/winrates/{board}")
         missing = [n for n in LEARN_VERSIONS if n not in by_name]
-        sources.append(
-            f"- {board}: `results/learn/winrates/{board}/` (`bench.json`, `games.csv.gz`, `run.json`), produced by "
-            f"`{command}`.{asked}"
-            + (f" Not played on this board: {', '.join(missing)}." if missing else "")
-            + (f" {run}" if run else "")
-        )
+        for folder, _ in runs:
+            command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
+            name = folder.relative_to(doc.results).as_posix()
+            run = doc.run_record(name)
+            sources.append(
+                f"- {board}: `results/{name}/` (`bench.json`, `games.csv.gz`, `run.json`), produced by `{command}`."
+                + (f" {run}" if run else "")
+            )
+        sources[-1] += asked + (f" Not played on this board: {', '.join(missing)}." if missing else "")
         claims += _learn_claims(board, outcomes)
         learned = [n for n in ("xgboost", "nn", "dqn", "dqn-single") if n in by_name]
         if learned and "exact" in by_name:
@@ -299,16 +318,19 @@ def _ablations(doc: Doc, root: Path) -> None:
         if not (folder / "bench.json").exists():
             continue
         bench = json.loads((folder / "bench.json").read_text())
-        full_path = root / "winrates" / board / "bench.json"
-        if not full_path.exists():
+        full = _board_runs(root / "winrates" / board)
+        if not full:
             continue
         keys = ("board", "rule", "seed")
-        full_settings = json.loads(full_path.read_text())["settings"]
-        if any(bench["settings"].get(k) != full_settings.get(k) for k in keys):
+        if any(bench["settings"].get(k) != full[0][1]["settings"].get(k) for k in keys):
             raise ValueError(
-                f"{folder / 'bench.json'}: its board, rule and seed differ from {full_path}'s, so its games do not pair"
+                f"{folder / 'bench.json'}: its board, rule and seed differ from {full[0][0] / 'bench.json'}'s, so its games "
+                "do not pair"
             )
-        outcomes = _learn_outcomes(root / "winrates" / board / "games.csv.gz") | _learn_outcomes(folder / "games.csv.gz")
+        outcomes: dict[str, dict[int, bool]] = {}
+        for f, _ in full:
+            outcomes |= _learn_outcomes(f / "games.csv.gz")
+        outcomes |= _learn_outcomes(folder / "games.csv.gz")
         for summary in bench["summaries"]:
             spec = summary["strategy"]
             base = spec.split("[", 1)[0]

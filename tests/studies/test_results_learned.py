@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sweeplab.studies.results_learned import _ablations
+from sweeplab.studies.results_learned import _ablations, _learned_players
 from sweeplab.studies.results_page import Doc
 
 SETTINGS = {"board": "9x9x10", "rule": "safe", "seed": 0}
@@ -18,7 +18,17 @@ def _bench(folder: Path, won: dict[str, list[int]], settings: dict[str, object] 
     summaries = []
     for name, wins in won.items():
         rate = sum(wins) / len(wins)
-        summaries.append({"strategy": name, "board": "9x9x10", "games": len(wins), "win_rate": rate, "sem": 0.01})
+        summaries.append(
+            {
+                "strategy": name,
+                "board": "9x9x10",
+                "games": len(wins),
+                "win_rate": rate,
+                "sem": 0.01,
+                "cpu_mean": 0.001,
+                "cpu_median": 0.001,
+            }
+        )
     (folder / "bench.json").write_text(json.dumps({"settings": settings, "summaries": summaries}))
     with gzip.open(folder / "games.csv.gz", "wt", newline="") as handle:
         writer = csv.writer(handle)
@@ -58,3 +68,18 @@ def test_an_ablation_run_on_other_layouts_is_refused(tmp_path):
     _bench(learn / "ablations" / "beginner", {"xgboost[noise=1]": [0, 0]}, {**SETTINGS, "seed": 1})
     with pytest.raises(ValueError, match="do not pair"):
         _page(tmp_path)
+
+
+def test_players_split_between_runs_of_one_board_pair_across_them(tmp_path):
+    learn = tmp_path / "learn"
+    _bench(learn / "winrates" / "beginner", {"dsscsp-manhattan": [1, 0, 1, 0], "exact": [1, 1, 1, 0]})
+    _bench(learn / "winrates" / "beginner" / "dqn", {"dqn": [1, 1, 1, 1]})
+    doc = Doc(tmp_path, {})
+    _learned_players(doc)
+    page = "".join(doc.parts)
+    row = next(line for line in page.splitlines() if line.startswith("| 9x9x10 (beginner) | dqn |"))
+    assert "| +50.00 ± " in row and "| +25.00 ± " in row  # against dsscsp-manhattan, then exact
+    assert "`results/learn/winrates/beginner/dqn/`" in page
+    _bench(learn / "winrates" / "beginner" / "other", {"nn": [1, 1, 1, 1]}, {**SETTINGS, "rule": "unsafe"})
+    with pytest.raises(ValueError, match="differ"):
+        _learned_players(Doc(tmp_path, {}))
