@@ -38,15 +38,19 @@ What this player does
 2. When a guess is needed, the candidates are the covered cells at most ``tolerance`` riskier than the safest one
    (at most ``width`` of them, safest first, ties in exact's order; at most two cells no number touches, since those
    differ only by place).
-3. ``sims`` simulations of UCT: each draws a layout uniformly among those consistent with the position (the
-   generative model: :class:`LayoutSampler`, exact, from the engine's components), walks down the tree choosing a
-   candidate by UCB1 (``mean + explore * sqrt(ln n / n_a)``, untried candidates first), opens it in the drawn layout
-   (a mine scores 0), plays every certain-safe cell of the new position in that layout, and goes on until ``depth``
-   guesses were made. There it stops with the optimistic heuristic: the position is scored as if the game were won
-   once the next guess survives, that is ``1 - min p``, the best next cell's safety (a won position scores 1). That
-   value is an upper bound on the position's true win chance, hence "optimistic"; it rewards guesses that lead to
-   free moves or to safer next guesses, which the myopic CSP player cannot see.
-4. The guess played is the most visited candidate (ties: the higher mean, then exact's order).
+3. ``sims`` simulations of UCT: each picks a candidate by UCB1 (``value + explore * sqrt(ln n / n_a)``, untried
+   candidates first), draws a layout uniformly among those consistent with the position and with that candidate
+   safe (the generative model: :class:`LayoutSampler`, exact, from the engine's components, with rejection), opens
+   the candidate in the drawn layout, plays every certain-safe cell of the new position in it, and goes on the same
+   way (UCB1 at each guess) until ``depth`` guesses were made. There it stops with the optimistic heuristic: the
+   position is scored as if the game were won once the next guess survives, ``1 - min p``, the safety of the
+   safest covered cell (a won position scores 1). That is an upper bound on the position's win chance, hence
+   "optimistic"; it rewards guesses that lead to free moves or to safer next guesses, which the myopic CSP player
+   cannot see. A candidate's value is its exact safety (from the engine) times the mean score of the continuations
+   simulated after it: the mine risk enters as a known factor rather than as 0/1 noise, which a few hundred
+   simulations could not average out (a deeper guess whose cell holds a mine in the drawn layout has no
+   continuation to add: the simulation returns that candidate's value so far).
+4. The guess played is the candidate of highest value (ties: exact's order).
 
 Positions are nodes keyed by what the player sees, shared between simulations that reach them. When the engine
 returns an estimate (a frontier too large to count) or a component has more than ``MAX_COMPONENT_LAYOUTS`` mine
@@ -165,7 +169,8 @@ class Node:
     safe: tuple[int, ...] = ()
     best: float = 1.0  # the safety of the safest covered cell (1 when won or a cell is certain)
     candidates: list[int] = field(default_factory=list)
-    visits: list[int] = field(default_factory=list)
+    risk: list[float] = field(default_factory=list)  # each candidate's exact mine probability
+    visits: list[int] = field(default_factory=list)  # continuations simulated (the candidate safe)
     total: list[float] = field(default_factory=list)
     n: int = 0
 
@@ -175,7 +180,7 @@ class OHStrategy(ExactStrategy):
     simulation scored with the optimistic horizon (see the module docstring for the sources and the choices).
 
     Options: ``sims`` simulations per guess (default 200), ``depth`` guesses searched before the optimistic score
-    (1-4, default 2), ``explore`` the UCB1 constant (default 0.7), ``width`` candidates at most (default 8) and
+    (1-4, default 2), ``explore`` the UCB1 constant (default 0.3), ``width`` candidates at most (default 8) and
     ``tolerance`` how much riskier than the safest cell a candidate may be (default 0.1). Deterministic for a seed.
     """
 
@@ -188,7 +193,7 @@ class OHStrategy(ExactStrategy):
         seed: int | None = None,
         sims: int = 200,
         depth: int = 2,
-        explore: float = 0.7,
+        explore: float = 0.3,
         width: int = 8,
         tolerance: float = 0.1,
         budget: Budget = DEFAULT_BUDGET,
@@ -220,17 +225,22 @@ class OHStrategy(ExactStrategy):
         root = self._node_of(observation, result)
         if len(root.candidates) > 1:
             self._nodes = {observation.view: root}
-            view0 = list(observation.view)
+            start = list(observation.view)
             for _ in range(self.sims):
-                self._simulate(observation, root, list(view0), sampler.draw(self.rng), self.depth)
+                i = self._select(root)
+                mines = sampler.draw(self.rng)
+                while mines[root.candidates[i]]:  # the root's draws are conditioned on its candidate being safe
+                    mines = sampler.draw(self.rng)
+                self._open(observation, root, i, list(start), mines, self.depth)
             self._nodes = {}
-        index = max(range(len(root.candidates)), key=lambda i: (root.visits[i], _mean(root, i), -i))
+        index = max(range(len(root.candidates)), key=lambda i: (value(root, i), -i))
         cell = root.candidates[index]
         explanation = LazyExplanation(lambda: explain(observation, result, root, cell))
         return self.guess(observation, cell, guess_kind(observation, result, cell), 1 - result.probability(cell), explanation)
 
     def _simulate(self, observation: Observation, node: Node, view: list[int], mines: bytearray, depth: int) -> float:
-        """One simulation from ``node`` in the drawn layout ``mines``: its score, added to the statistics on its path."""
+        """One simulation from ``node`` in the drawn layout ``mines``: its score (an estimate of the position's
+        optimistic value), added to the statistics on its path."""
         while node.safe:  # certain cells are safe in every consistent layout: open them all
             open_cells(observation, view, mines, node.safe)
             node = self._child(observation, view)
@@ -239,26 +249,30 @@ class OHStrategy(ExactStrategy):
         if not node.candidates:
             self._fill(node)
         i = self._select(node)
-        cell = node.candidates[i]
-        if mines[cell]:
-            score = 0.0
-        else:
-            open_cells(observation, view, mines, (cell,))
-            score = self._simulate(observation, self._child(observation, view), view, mines, depth - 1)
+        if mines[node.candidates[i]]:  # no continuation to sample: the candidate's value so far stands for it
+            return value(node, i) if node.visits[i] else 1.0 - node.risk[i]
+        return self._open(observation, node, i, view, mines, depth)
+
+    def _open(self, observation: Observation, node: Node, i: int, view: list[int], mines: bytearray, depth: int) -> float:
+        """Open candidate ``i`` of ``node`` (safe in ``mines``), simulate on and return its chance-weighted score:
+        the exact safety times the continuation, whose mean the candidate's statistics keep."""
+        open_cells(observation, view, mines, (node.candidates[i],))
+        score = self._simulate(observation, self._child(observation, view), view, mines, depth - 1)
         node.visits[i] += 1
         node.total[i] += score
         node.n += 1
-        return score
+        return (1.0 - node.risk[i]) * score
 
     def _select(self, node: Node) -> int:
-        """UCB1 over the node's candidates: an untried one first (in order), else the highest upper bound."""
-        visits, total = node.visits, node.total
+        """UCB1 over the node's candidates: an untried one first (in order), else the highest upper bound on the
+        value (exact safety times the mean continuation)."""
+        visits = node.visits
         for i, v in enumerate(visits):
             if not v:
                 return i
         log_n = math.log(node.n)
         c = self.explore
-        return max(range(len(visits)), key=lambda i: (total[i] / visits[i] + c * math.sqrt(log_n / visits[i]), -i))
+        return max(range(len(visits)), key=lambda i: (value(node, i) + c * math.sqrt(log_n / visits[i]), -i))
 
     # ----- positions -----
     def _child(self, observation: Observation, view: list[int]) -> Node:
@@ -299,6 +313,7 @@ class OHStrategy(ExactStrategy):
             ((p, border[c], -sum(1 for n in neighbours[c] if view[n] == COVERED), c) for c, p in result.covered()),
         )
         chosen: list[int] = []
+        risk: list[float] = []
         loose = 0
         for p, _, _, c in ranked:
             if p > p0 + self.tolerance + TIE or p >= 1 - TIE or len(chosen) == self.width:
@@ -308,15 +323,18 @@ class OHStrategy(ExactStrategy):
                     continue
                 loose += 1
             chosen.append(c)
+            risk.append(p)
         if not chosen:  # every cell at or past the tolerance: the safest one
-            chosen = [ranked[0][3]]
+            chosen, risk = [ranked[0][3]], [ranked[0][0]]
         node.candidates = chosen
+        node.risk = risk
         node.visits = [0] * len(chosen)
         node.total = [0.0] * len(chosen)
 
 
-def _mean(node: Node, i: int) -> float:
-    return node.total[i] / node.visits[i] if node.visits[i] else 0.0
+def value(node: Node, i: int) -> float:
+    """Candidate ``i``'s estimated value: its exact safety times the mean of its simulated continuations (0 untried)."""
+    return (1.0 - node.risk[i]) * node.total[i] / node.visits[i] if node.visits[i] else 0.0
 
 
 def explain(observation: Observation, result: Probabilities, root: Node, cell: int) -> Explanation:
@@ -327,15 +345,15 @@ def explain(observation: Observation, result: Probabilities, root: Node, cell: i
             "cell": observation.board.xy(c),
             "safety": 1.0 - result.probability(c),
             "visits": root.visits[i],
-            "value": _mean(root, i),
+            "value": value(root, i),
         }
         for i, c in enumerate(root.candidates)
     ]
     i = root.candidates.index(cell)
     if root.n:
         text = (
-            f"UCT over {root.n} sampled layouts: {name(cell)} ({1.0 - result.probability(cell):.2%} safe) was tried most, "
-            f"{root.visits[i]} times, optimistic value {_mean(root, i):.3f}"
+            f"UCT over {root.n} sampled layouts: {name(cell)} ({1.0 - result.probability(cell):.2%} safe) has the highest "
+            f"optimistic value, {value(root, i):.3f}, over {root.visits[i]} simulations"
         )
     else:
         text = f"the only candidate: {name(cell)}, {1.0 - result.probability(cell):.2%} safe"
