@@ -10,21 +10,24 @@ the row "OH [5]" of seed 003's Table 4. What the sources sweeplab could read say
   upper-confidence-tree (UCT) player of Sebag and Teytaud and the HCSP heuristics of Legendre et al., which lets
   UCT, until then usable only on small boards, play large ones.
 * Sebag and Teytaud, "Upper Confidence Tree-Based Consistent Reactive Planning: Application to MineSweeper" (LION
-  2012, https://link.springer.com/chapter/10.1007/978-3-642-34413-8_16): a CSP solver gives a consistent estimate of
-  the belief state (layouts that agree with what is seen), and UCT uses it both in its tree and in its Monte-Carlo
-  simulator, so the policy tends to the optimal one as the number of simulations grows.
+  2012, https://link.springer.com/chapter/10.1007/978-3-642-34413-8_16; seed 003's [19]): a CSP solver gives a
+  consistent estimate of the belief state (layouts that agree with what is seen), and UCT uses it both in its tree
+  and in its Monte-Carlo simulator, so the policy tends to the optimal one as the number of simulations grows.
 * Couetoux and Teytaud's slides "MineSweeper" (http://www.slideshare.net/teytaud/minesweeper-slides3): the CSP
   player lists the solutions, takes each cell's mine frequency and opens the least likely cell (ties at random); it
   is fast but myopic, while UCT is slow but consistent, hence their combination.
 * Legendre, Hollard, Buffet, Dutech, "MineSweeper: Where to Probe?", INRIA RR-8041, 2012 (hal-00723550; a copy at
-  https://m.moam.info/minesweeper-where-to-probe_5b7cf9ef097c476e338b46d8.html): the game as a POMDP and a family of
-  probe-selection heuristics over exact CSP probabilities (HCSP), the corner being the best opening.
-* Published win rates of OH, as later papers and projects cite them (the paper's own tables could not be read):
-  80.2% beginner, 74.4% intermediate (16x16, 40 mines), 38.7% expert (30x16, 99 mines), e.g. the comparison tables
-  that follow Tu et al., "Exploring Efficient Strategies for Minesweeper" (AAAI workshops 2017,
-  https://aitopics.org/doc/conferences:7046D951), whose beginner board is 8x8 with 10 mines. Another summary gives
-  90.5% / 76.4% / 38.1% over 10^5 games; 90.5% fits the 9x9 board with 10 mines that seed 003 uses. The first-move
-  rule and the time per move behind these figures were not in any source at hand.
+  https://m.moam.info/minesweeper-where-to-probe_5b7cf9ef097c476e338b46d8.html; seed 003's [14]): the game as a POMDP
+  and heuristics over exact CSP probabilities (HCSP) for the choice of the next cell, including the first move; at
+  equal probability they prefer the cells nearest the frontier.
+* Published win rates of OH, as public solver write-ups tabulate them (the paper's own tables could not be read):
+  80.2% beginner, 74.4% intermediate (16x16, 40 mines), 38.7% expert (30x16, 99 mines), under a beginner column of
+  8x8 with 10 mines, next to Tu et al.'s PSEQ ("Exploring Efficient Strategies for Minesweeper", 2017,
+  https://aitopics.org/doc/conferences:7046D951) and Legendre et al.'s cSimEnuLoClf; the expert 38.7% also in
+  https://github.com/leezhongjun/MinesweeperAI. Another write-up attributes 90.5% beginner, 76.4% intermediate and
+  38.1% expert to the paper over "105" games (read: 10^5); 90.5% would fit the 9x9 board with 10 mines that seed 003
+  uses, but that write-up does not say. The first-move rule and the time per move behind these figures were not in
+  any source at hand.
 
 The slides at es.slideshare.net/teytaud/mines-ics2 (the ICS talk) were not in the stored sources, so the exact
 combination, the number of simulations and the exploration constant are not known here. The choices below are
