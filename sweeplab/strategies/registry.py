@@ -41,6 +41,7 @@ _BUILTIN: dict[str, str] = {
     "optimal": "sweeplab.strategies.optimal:OptimalStrategy",
     "best": "sweeplab.strategies.best:BestStrategy",
     "corners": "sweeplab.strategies.corners:CornersStrategy",
+    "oh": "sweeplab.strategies.oh:OHStrategy",  # Buffet et al. 2012, seed 003 reference [5]
     "sa": "sweeplab.strategies.local_search:SimulatedAnnealingStrategy",
     "ga": "sweeplab.strategies.local_search:GeneticAlgorithmStrategy",
     "xgboost": "sweeplab.learn.players:XGBoostStrategy",
