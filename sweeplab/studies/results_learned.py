@@ -236,6 +236,7 @@ def _learned_players(doc: Doc) -> None:
             '(classification) methods in general, but not always".'
         )
         doc.claims({"claims": claims})
+    _table4(doc, root)
     _ablations(doc, root)
     summary_path = root / "probabilities" / "summary.json"
     if summary_path.exists():
@@ -371,4 +372,48 @@ def _ablations(doc: Doc, root: Path) -> None:
             )
             + "\nData and commands:\n\n"
             + "\n".join(sources)
+        )
+
+
+def _table4(doc: Doc, root: Path) -> None:
+    """Seed 003's Table 4: every version of Table 3 and Buffet et al.'s OH (its reference [5]) on the standard
+    beginner board, gathered from the runs that measured them (the versions experiment, the learned players' bench,
+    the OH bench). The paper's accuracy column was lost in extraction."""
+    from sweeplab.studies.seed003_claims import SEED_003_LEARNED
+
+    rows = []
+    seed003 = doc.results / "seed003" / "data.json"
+    if seed003.exists():
+        data = json.loads(seed003.read_text())
+        for point in data["points"]:
+            if point["group"] == "versions" and point["strategy"] not in {spec for _, spec in SEED_003_LEARNED}:
+                rows.append(
+                    [
+                        point["paper_label"],
+                        point["strategy"],
+                        f"{point['games']:,}",
+                        _pm(point["win_rate"], point["sem"]),
+                        "`results/seed003/`",
+                    ]
+                )
+    runs = _board_runs(root / "winrates" / "beginner")
+    by_name = {s["strategy"]: s for _, bench in runs for s in bench["summaries"]}
+    for label, spec in SEED_003_LEARNED:
+        if spec in by_name:
+            s = by_name[spec]
+            rows.append([label, spec, f"{s['games']:,}", _pm(s["win_rate"], s["sem"]), "`results/learn/winrates/beginner/`"])
+    oh = doc.results / "oh-beginner" / "bench.json"
+    if oh.exists():
+        for s in json.loads(oh.read_text())["summaries"]:
+            if s["strategy"] == "oh":
+                rows.append(["OH [5]", "oh", f"{s['games']:,}", _pm(s["win_rate"], s["sem"]), "`results/oh-beginner/`"])
+    if rows:
+        doc.add(
+            "### Seed 003's Table 4: every version on the beginner board\n\nSeed 003's Table 4 gives each version's "
+            "accuracy on 9x9 with 10 mines beside OH, Buffet et al.'s optimistic heuristics (its reference [5]); every "
+            "number was lost in extraction, so only our measurements are shown (first click safe, seed 0). `oh` is our "
+            "reading of Buffet et al. 2012 (`sweeplab/strategies/oh.py` says what was found of the paper and what was "
+            "chosen); `results/oh-beginner/README.md` has its command, its paired difference with `exact` and the "
+            "figures published for it elsewhere.\n\n"
+            + _table(["seed 003's version", "sweeplab strategy", "games", "win % ± SE", "data"], rows)
         )
