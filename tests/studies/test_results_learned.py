@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sweeplab.studies.results_learned import _ablations, _learned_players
+from sweeplab.studies.results_learned import _ablations, _learned_players, _table4
 from sweeplab.studies.results_page import Doc
 
 SETTINGS = {"board": "9x9x10", "rule": "safe", "seed": 0}
@@ -83,3 +83,16 @@ def test_players_split_between_runs_of_one_board_pair_across_them(tmp_path):
     _bench(learn / "winrates" / "beginner" / "other", {"nn": [1, 1, 1, 1]}, {**SETTINGS, "rule": "unsafe"})
     with pytest.raises(ValueError, match="differ"):
         _learned_players(Doc(tmp_path, {}))
+
+
+def test_table4_gathers_the_versions_the_learned_players_and_oh(tmp_path):
+    point = {"group": "versions", "paper_label": "+DSS", "strategy": "dss", "games": 100, "win_rate": 0.9, "sem": 0.01}
+    (tmp_path / "seed003").mkdir()
+    (tmp_path / "seed003" / "data.json").write_text(json.dumps({"points": [point, {**point, "group": "ratio"}]}))
+    _bench(tmp_path / "learn" / "winrates" / "beginner", {"nn": [1, 0], "exact": [1, 1]})
+    _bench(tmp_path / "oh-beginner", {"exact": [1, 1, 1], "oh": [1, 1, 0]})
+    doc = Doc(tmp_path, {})
+    _table4(doc, tmp_path / "learn")
+    rows = [line for line in "".join(doc.parts).splitlines() if line.startswith("| ") and "games" not in line]
+    assert [r.split(" | ")[1] for r in rows] == ["dss", "nn", "oh"]
+    assert rows[2].startswith("| OH [5] | oh | 3 | 66.7 ± 1.0 |")
