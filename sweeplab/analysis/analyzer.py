@@ -47,7 +47,9 @@ class Analyzer:
         tallies: list[Tally | None] = []
         for comp in components:
             tallies.append(self._cache.get(comp.key()))
-        components, tallies = self._count(components, tallies, clock, len(problem.unconstrained), problem.mines_left)
+        components, tallies = self._count(
+            components, tallies, clock, len(problem.unconstrained), problem.mines_left, observation.board.width
+        )
         return _combine(observation, problem.unconstrained, problem.mines_left, components, tallies, clock)
 
     def analyze_patiently(self, observation: Observation) -> Probabilities:
@@ -77,7 +79,13 @@ class Analyzer:
             return None
 
     def _count(
-        self, components: list[Component], tallies: list[Tally | None], clock: _Clock, unconstrained: int, mines_left: int
+        self,
+        components: list[Component],
+        tallies: list[Tally | None],
+        clock: _Clock,
+        unconstrained: int,
+        mines_left: int,
+        width: int | None = None,
     ) -> tuple[list[Component], list[Tally | None]]:
         """Fill in the missing tallies: exact counts (smallest first) until the exact deadline, then estimates."""
         todo = sorted((i for i, t in enumerate(tallies) if t is None), key=lambda i: len(components[i].cells))
@@ -95,7 +103,7 @@ class Analyzer:
             if len(self._cache) >= self.cache_size:
                 self._cache.clear()
             self._cache[components[i].key()] = tally
-        return self._estimate(components, tallies, left, clock, unconstrained, mines_left)
+        return self._estimate(components, tallies, left, clock, unconstrained, mines_left, width)
 
     def _estimate(
         self,
@@ -105,6 +113,7 @@ class Analyzer:
         clock: _Clock,
         unconstrained: int,
         mines_left: int,
+        width: int | None = None,
     ) -> tuple[list[Component], list[Tally | None]]:
         """Estimate the components ``which`` together in the time left, by the chain over their solutions weighted by
         the others' exact counts (:func:`~sweeplab.analysis.chain.estimate`): they become one merged component,
@@ -119,7 +128,13 @@ class Analyzer:
         tally = None
         if all(t is not None for t in others) and time.perf_counter() < end:
             tally = estimate(
-                merged, [t for t in others if t is not None], unconstrained, mines_left, end, use_kernel=self.use_kernel
+                merged,
+                [t for t in others if t is not None],
+                unconstrained,
+                mines_left,
+                end,
+                use_kernel=self.use_kernel,
+                width=width,
             )
         return [components[i] for i in kept] + [merged], [*others, tally]
 
@@ -162,7 +177,9 @@ class Analyzer:
                 tallies[i] = count(components[i], self.budget, limit)
             except _TooBig:
                 left.append(i)
-        components, tallies = self._estimate(components, tallies, left, clock, len(unconstrained), observation.mines - flags)
+        components, tallies = self._estimate(
+            components, tallies, left, clock, len(unconstrained), observation.mines - flags, board.width
+        )
         try:
             return _combine(observation, unconstrained, observation.mines - flags, components, tallies, clock, explain)
         except InconsistentPositionError:

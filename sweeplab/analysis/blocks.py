@@ -21,6 +21,7 @@ class Blocks:
 
     def __init__(self, component: Component, rng: random.Random, block: int) -> None:
         self.sizes = [len(sc) for sc in component.supercells]
+        self.anchors = [min(sc) for sc in component.supercells]
         self.cons = [(js, m) for js, m, _ in component.constraints]
         n = len(self.sizes)
         self.touching: list[list[int]] = [[] for _ in range(n)]
@@ -57,24 +58,52 @@ class Blocks:
         moves."""
         got = self._prepared.get((center, size))
         if got is None:
-            block = self.ball(center, size)
-            local = {j: p for p, j in enumerate(block)}
-            seen: set[int] = set()
-            sub: list[tuple[tuple[int, ...], int, int]] = []
-            ids: list[tuple[int, list[int]]] = []
-            for j in block:
-                for i in self.touching[j]:
-                    if i not in seen:
-                        seen.add(i)
-                        inside = [k for k in self.cons[i][0] if k in local]
-                        sub.append((tuple(local[k] for k in inside), len(ids), i))
-                        ids.append((i, inside))
-            plan = _Plan(Component([(0,) * self.sizes[j] for j in block], sub), list(range(len(block))))
-            got = (block, plan, ids)
+            got = self.plan_of(self.ball(center, size))
             if len(self._prepared) >= PREPARED:
                 self._prepared.clear()
             self._prepared[(center, size)] = got
         return got
+
+    def plan_of(self, block: list[int]) -> tuple[list[int], _Plan, list[tuple[int, list[int]]]]:
+        """:meth:`prepared` for any block of super-cells, counted in the order given."""
+        local = {j: p for p, j in enumerate(block)}
+        seen: set[int] = set()
+        sub: list[tuple[tuple[int, ...], int, int]] = []
+        ids: list[tuple[int, list[int]]] = []
+        for j in block:
+            for i in self.touching[j]:
+                if i not in seen:
+                    seen.add(i)
+                    inside = [k for k in self.cons[i][0] if k in local]
+                    sub.append((tuple(local[k] for k in inside), len(ids), i))
+                    ids.append((i, inside))
+        plan = _Plan(Component([(0,) * self.sizes[j] for j in block], sub), list(range(len(block))))
+        return block, plan, ids
+
+    def strips(self, width: int, height: int) -> list[tuple[list[int], list[int]]]:
+        """Strips of ``height`` cells across the component's longer side, in two tilings offset by half a strip:
+        each strip's super-cells ordered along it (a banded order whose count keeps few numbers open however long
+        the strip is), and the positions in that list of its inner half (the middle ``height // 2`` rows), whose
+        conditional means the boundary sways least. The inner halves of the two tilings cover every super-cell
+        once. ``height`` is a multiple of 4; a super-cell lies where its first cell does."""
+        xs = [c % width for c in self.anchors]
+        ys = [c // width for c in self.anchors]
+        if max(xs) - min(xs) < max(ys) - min(ys):  # taller than wide: strips run down the board
+            xs, ys = ys, xs
+        low = min(ys)
+        across = [y - low for y in ys]
+        quarter = height // 4
+        out = []
+        for offset in (0, height // 2):
+            rows: dict[int, list[int]] = {}
+            for j, a in enumerate(across):
+                rows.setdefault((a + height - offset) // height, []).append(j)
+            for k in sorted(rows):
+                block = sorted(rows[k], key=lambda j: (xs[j], across[j]))
+                start = k * height - height + offset
+                inner = [p for p, j in enumerate(block) if start + quarter <= across[j] < start + height - quarter]
+                out.append((block, inner))
+        return out
 
     def needs(self, ids: list[tuple[int, list[int]]]) -> list[int]:
         """Each number touching a block (``ids``, from :meth:`prepared`) less the mines the assignment puts outside

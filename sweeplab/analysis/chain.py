@@ -42,6 +42,8 @@ MOVES_PER_BATCH = 20  # fewer batches when the moves expected would give fewer p
 POST_SECONDS = 4e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches
 STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possible ones
 STATES = 3000  # partial states a block's count may hold in one step
+STRIP = 16  # rows (or columns) of a strip at first, when the board's width is known; halved while one is too wide
+STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
 
 
 def completions(others: list[Tally], cells: int, unconstrained: int, mines_left: int) -> list[float]:
@@ -74,12 +76,18 @@ def _steepen(log_h: list[float]) -> list[float]:
 class _Chain(Blocks):
     """The chain: :class:`Blocks` whose moves redraw a block from its conditional distribution under ``log_h``."""
 
-    def __init__(self, component: Component, log_h: list[float], rng: random.Random, use_kernel: bool = True) -> None:
+    def __init__(
+        self, component: Component, log_h: list[float], rng: random.Random, use_kernel: bool = True, width: int | None = None
+    ) -> None:
         super().__init__(component, rng, BLOCK)
         self.log_h = _steepen(log_h)
         self.possible = [v > -math.inf for v in log_h]
         self.kernel = CHAIN if use_kernel else None
-        self.centers = self._cover()
+        self.width = width if self.kernel is not None and STRIP >= 4 else None
+        self.height = STRIP
+        self.strip_list = self.strips(width, self.height) if self.width is not None else None
+        self._strip_plans: dict[int, tuple[list[int], _Plan, list[tuple[int, list[int]]]]] = {}
+        self.centers = self._cover() if self.strip_list is None else []
         self.queue: list[int] = []
 
     def _cover(self) -> list[int]:
@@ -106,6 +114,8 @@ class _Chain(Blocks):
         distribution of the component's count given the rest, the new count), or None when the block's count passed
         :data:`STATES` partial states in a step (the block is then made smaller). The expectations, taken before the
         draw, are the Rao-Blackwellised averages: as unbiased as the state itself and far less spread."""
+        if self.strip_list is not None:
+            return self._strip_move(total)
         x = self.x
         if not self.queue:  # a sweep: every centre once, in a fresh random order
             self.queue = list(self.centers)
@@ -115,7 +125,14 @@ class _Chain(Blocks):
         for j in block:
             inside += x[j]
         if self.kernel is not None:
-            return self._move_in_c(block, plan, self.needs(ids), total - inside)
+            moved = self._move_in_c(block, plan, self.needs(ids), total - inside, STATES)
+            if moved is None:
+                self.block = max(self.block // 2, 2)
+                return None
+            if self.block < BLOCK and self.rng.random() < 0.05:
+                self.block += 1
+            expected, counts, count = moved
+            return block, expected, counts, count
         steps, sizes = self.steps(plan, ids), plan.sizes
         alpha: list[dict[tuple, float]] = [{(0,): 1.0}]
         for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(steps):
@@ -194,24 +211,57 @@ class _Chain(Blocks):
             self.block += 1
         return block, means, counts, outside + key[0]
 
+    def _strip_move(self, total: int) -> tuple[list[int], list[float], dict[int, float], int] | None:
+        """:meth:`move` over the strips (:meth:`~sweeplab.analysis.blocks.Blocks.strips`): a sweep redraws every
+        strip of both tilings once, in a random order; the means returned are those of the strip's inner half. A
+        strip whose count passes :data:`STRIP_STATES` partial states in a step halves the strips' height; below 4
+        rows the chain goes back to balls."""
+        assert self.strip_list is not None and self.width is not None
+        if not self.queue:
+            self.queue = list(range(len(self.strip_list)))
+            self.rng.shuffle(self.queue)
+        k = self.queue.pop()
+        block, inner = self.strip_list[k]
+        got = self._strip_plans.get(k)
+        if got is None:
+            got = self._strip_plans[k] = self.plan_of(block)
+        _, plan, ids = got
+        x = self.x
+        inside = 0
+        for j in block:
+            inside += x[j]
+        moved = self._move_in_c(block, plan, self.needs(ids), total - inside, STRIP_STATES)
+        if moved is None:
+            self.height //= 2
+            self.queue, self._strip_plans = [], {}
+            if self.height < 4:
+                self.strip_list = None
+                self.centers = self._cover()
+            else:
+                self.strip_list = self.strips(self.width, self.height)
+            return None
+        expected, counts, count = moved
+        return [block[p] for p in inner], [expected[p] for p in inner], counts, count
+
     def _move_in_c(
-        self, block: list[int], plan: _Plan, needs: list[int], outside: int
-    ) -> tuple[list[int], list[float], dict[int, float], int] | None:
+        self, block: list[int], plan: _Plan, needs: list[int], outside: int, states: int
+    ) -> tuple[list[float], dict[int, float], int] | None:
         """:meth:`move`'s count, backward pass and draw by the C kernel (``_chain.move``), the plan's steps holding
-        indices into ``needs``."""
+        indices into ``needs``: the block's expected mines per super-cell, the component's count's distribution
+        and its new count; None past ``states`` partial states in a step (or more open numbers than C holds)."""
         window = self.log_h[outside : outside + plan.cells + 1]
         top = max(window)
         weights = [math.exp(v - top) for v in window]
         assert self.kernel is not None  # move calls this only when the C chain is built
-        out = self.kernel.move(plan.sizes, plan.steps, needs, weights, STATES, self.rng.getrandbits(64) | 1)
+        try:
+            out = self.kernel.move(plan.sizes, plan.steps, needs, weights, states, self.rng.getrandbits(64) | 1)
+        except ValueError:  # a step with more open numbers than the C move's keys hold
+            return None
         if out is None:
-            self.block = max(self.block // 2, 2)
             return None
         drawn, expected, shares, count = out
         self.assign(block, drawn)
-        if self.block < BLOCK and self.rng.random() < 0.05:
-            self.block += 1
-        return block, expected, {outside + k: p for k, p in enumerate(shares) if p > 0}, outside + count
+        return expected, {outside + k: p for k, p in enumerate(shares) if p > 0}, outside + count
 
 
 def _draw(rng: random.Random, options: list[tuple[tuple, int, float]]) -> tuple[tuple, int, float]:
@@ -232,6 +282,7 @@ def estimate(
     deadline: float,
     seed: int = 0,
     use_kernel: bool = True,
+    width: int | None = None,
 ) -> Tally | None:
     """Estimate a component's tally by the chain until ``deadline`` (deterministic for a seed, given the time).
 
@@ -246,7 +297,7 @@ def estimate(
     log_h = completions(others, cells, unconstrained, mines_left)
     if all(v == -math.inf for v in log_h):
         return None
-    chain = _Chain(component, log_h, random.Random(seed), use_kernel)
+    chain = _Chain(component, log_h, random.Random(seed), use_kernel, width)
     if not chain.first(component, deadline - POST_SECONDS * cells * 4):  # time to tally and weigh two batches
         return None
     deadline -= POST_SECONDS * cells * (BATCHES + 2)  # the time the tally and the weighting of the batches take
