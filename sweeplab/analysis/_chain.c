@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_OPEN 64 /* open numbers a key holds */
+#define MAX_OPEN 250 /* open numbers a key holds (each a byte) */
 
 typedef struct {
     int size, n_active, n_opened, n_touch, n_keep;
-    int opened[MAX_OPEN], slot[MAX_OPEN], cap[MAX_OPEN], keep[MAX_OPEN];
+    int *opened, *slot, *cap, *keep; /* into one pool per call */
 } Step;
 
 static double binom[9][9];
@@ -104,8 +104,24 @@ static PyObject *move(PyObject *self, PyObject *args) {
     size_t *off = calloc((size_t)n + 2, sizeof(size_t)), *key_off = calloc((size_t)n + 2, sizeof(size_t));
     int *klen = calloc((size_t)n + 2, sizeof(int));
     double *hw = malloc(sizeof(double) * ((size_t)n_weights + 1));
+    int *pool = NULL;
+    size_t pool_used = 0, pool_size = 0;
     PyObject *result = NULL;
     if (!steps || !off || !key_off || !klen || !hw) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t t = 0; t < n; t++) { /* the pool's size: each step's opened, touched and kept numbers */
+        PyObject *item = PySequence_GetItem(plan, t);
+        if (!item) goto done;
+        for (int q = 1; q <= 3; q++) {
+            PyObject *part = PySequence_GetItem(item, q);
+            Py_ssize_t len = part ? PySequence_Size(part) : -1;
+            Py_XDECREF(part);
+            if (len < 0) { Py_DECREF(item); goto done; }
+            pool_size += (size_t)len * (q == 2 ? 2 : 1);
+        }
+        Py_DECREF(item);
+    }
+    pool = malloc(sizeof(int) * (pool_size + 1));
+    if (!pool) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t i = 0; i < n_weights; i++) {
         PyObject *item = PySequence_GetItem(weights, i);
         if (!item) goto done;
@@ -124,6 +140,10 @@ static PyObject *move(PyObject *self, PyObject *args) {
              st->size >= 0 && st->size <= 8;
         if (ok) {
             st->n_opened = (int)no; st->n_touch = (int)nt; st->n_keep = (int)nk;
+            st->opened = pool + pool_used; pool_used += (size_t)no;
+            st->slot = pool + pool_used; pool_used += (size_t)nt;
+            st->cap = pool + pool_used; pool_used += (size_t)nt;
+            st->keep = pool + pool_used; pool_used += (size_t)nk;
             for (int q = 0; ok && q < st->n_opened; q++) {
                 int index = -1;
                 ok = int_at(opened, q, &index) && index >= 0 && index < n_needs && int_at(need_list, index, &st->opened[q]);
@@ -300,7 +320,7 @@ static PyObject *move(PyObject *self, PyObject *args) {
         result = Py_BuildValue("(NNNi)", values, means, counts, kk[0] | (kk[1] << 8));
     }
 done:
-    free(steps); free(off); free(key_off); free(klen); free(hw);
+    free(pool); free(steps); free(off); free(key_off); free(klen); free(hw);
     return result;
 }
 

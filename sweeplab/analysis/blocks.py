@@ -64,15 +64,18 @@ class Blocks:
             self._prepared[(center, size)] = got
         return got
 
-    def plan_of(self, block: list[int]) -> tuple[list[int], _Plan, list[tuple[int, list[int]]]]:
-        """:meth:`prepared` for any block of super-cells, counted in the order given."""
+    def plan_of(
+        self, block: list[int], only: set[int] | None = None
+    ) -> tuple[list[int], _Plan, list[tuple[int, list[int]]]]:
+        """:meth:`prepared` for any block of super-cells, counted in the order given (under the numbers ``only``,
+        when given, instead of every number touching the block)."""
         local = {j: p for p, j in enumerate(block)}
         seen: set[int] = set()
         sub: list[tuple[tuple[int, ...], int, int]] = []
         ids: list[tuple[int, list[int]]] = []
         for j in block:
             for i in self.touching[j]:
-                if i not in seen:
+                if i not in seen and (only is None or i in only):
                     seen.add(i)
                     inside = [k for k in self.cons[i][0] if k in local]
                     sub.append((tuple(local[k] for k in inside), len(ids), i))
@@ -80,21 +83,25 @@ class Blocks:
         plan = _Plan(Component([(0,) * self.sizes[j] for j in block], sub), list(range(len(block))))
         return block, plan, ids
 
-    def strips(self, width: int, height: int) -> list[tuple[list[int], list[int]]]:
-        """Strips of ``height`` cells across the component's longer side, in two tilings offset by half a strip:
-        each strip's super-cells ordered along it (a banded order whose count keeps few numbers open however long
-        the strip is), and the positions in that list of its inner half (the middle ``height // 2`` rows), whose
-        conditional means the boundary sways least. The inner halves of the two tilings cover every super-cell
-        once. ``height`` is a multiple of 4; a super-cell lies where its first cell does."""
+    def axes(self, width: int) -> tuple[list[int], list[int]]:
+        """Each super-cell's place along the component's longer side and across it (from 0), by its first cell."""
         xs = [c % width for c in self.anchors]
         ys = [c // width for c in self.anchors]
         if max(xs) - min(xs) < max(ys) - min(ys):  # taller than wide: strips run down the board
             xs, ys = ys, xs
         low = min(ys)
-        across = [y - low for y in ys]
+        return xs, [y - low for y in ys]
+
+    def strips(self, width: int, height: int, tilings: int = 2) -> list[tuple[list[int], list[int]]]:
+        """Strips of ``height`` cells across the component's longer side, in two tilings offset by half a strip:
+        each strip's super-cells ordered along it (a banded order whose count keeps few numbers open however long
+        the strip is), and the positions in that list of its inner half (the middle ``height // 2`` rows), whose
+        conditional means the boundary sways least. The inner halves of the two tilings cover every super-cell
+        once. ``height`` is a multiple of 4; a super-cell lies where its first cell does."""
+        xs, across = self.axes(width)
         quarter = height // 4
         out = []
-        for offset in (0, height // 2):
+        for offset in (0, height // 2)[:tilings]:
             rows: dict[int, list[int]] = {}
             for j, a in enumerate(across):
                 rows.setdefault((a + height - offset) // height, []).append(j)

@@ -29,7 +29,7 @@ import time
 
 from sweeplab.analysis.blocks import Blocks
 from sweeplab.analysis.components import Component
-from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _Plan, _successors
+from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _order, _Plan, _successors
 from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.weighting import _weigh_numeric
 
@@ -42,8 +42,10 @@ MOVES_PER_BATCH = 20  # fewer batches when the moves expected would give fewer p
 POST_SECONDS = 4e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches
 STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possible ones
 STATES = 3000  # partial states a block's count may hold in one step
-STRIP = 16  # rows (or columns) of a strip at first, when the board's width is known; halved while one is too wide
+STRIP = 24  # rows (or columns) of a strip at first, when the board's width is known; 4 fewer while one is too wide
 STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
+FIRST_STRIP = 8  # rows of the strips drawn in turn for the first solution
+FIRST_STATES = 2000  # partial states the beam that draws the first solution keeps a step
 
 
 def completions(others: list[Tally], cells: int, unconstrained: int, mines_left: int) -> list[float]:
@@ -89,6 +91,59 @@ class _Chain(Blocks):
         self._strip_plans: dict[int, tuple[list[int], _Plan, list[tuple[int, list[int]]]]] = {}
         self.centers = self._cover() if self.strip_list is None else []
         self.queue: list[int] = []
+
+    def first(self, component: Component, deadline: float, patience: int = 2) -> bool:
+        """A first solution: strip by strip in C when the strips are known (:meth:`_first_by_strips`), else (or when
+        that meets a dead end) :meth:`Blocks.first <sweeplab.analysis.blocks.Blocks.first>`'s search in Python."""
+        if self.strip_list is not None and self.width is not None and self._first_by_strips(deadline):
+            return True
+        self.assign(list(range(len(self.x))), [0] * len(self.x))
+        return super().first(component, deadline, patience)
+
+    def _first_by_strips(self, deadline: float) -> bool:
+        """Draw the strips of one tiling in turn, across the board, each by the C move together with its fringe (the
+        later super-cells that share a number with it) under the numbers that lie wholly within the strips drawn so
+        far, the strip, its fringe and the next strip's first rows: every number touching the strip then holds, and
+        the rows ahead, drawn again with the next strip, make it likely that the rest can be completed. On a dead end
+        (a strip with no
+        solution given those before it, or one too wide) the strip's numbers are left out of the later strips' counts
+        and mended at the end by :meth:`~sweeplab.analysis.blocks.Blocks.repair`. False past ``deadline``."""
+        assert self.width is not None
+        along, across = self.axes(self.width)
+        n = len(self.x)
+        done = [False] * n
+        touching, cons = self.touching, self.cons
+        given_up: set[int] = set()
+        strips = [block for block, _ in self.strips(self.width, FIRST_STRIP, tilings=1)]
+        for at, block in enumerate(strips):
+            inside = set(block)
+            fringe = {k for j in block for i in touching[j] for k in cons[i][0] if not done[k] and k not in inside}
+            later = strips[at + 1] if at + 1 < len(strips) else []
+            start = min((across[j] for j in later), default=0)
+            for rows in (FIRST_STRIP, FIRST_STRIP // 2, 0):  # less of the next strip while the count is too wide
+                if time.perf_counter() > deadline:
+                    return False
+                ahead = fringe | {j for j in later if across[j] < start + rows}
+                whole = sorted(inside | ahead, key=lambda j: (along[j], across[j]))
+                near = {i for j in whole for i in touching[j]}
+                only = {i for i in near if i not in given_up and all(done[k] or k in inside or k in ahead for k in cons[i][0])}
+                _, plan, ids = self.plan_of(whole, only)
+                assert self.kernel is not None  # strips are used only with the C chain
+                weights = [1.0] * (plan.cells + 1)
+                try:
+                    out = self.kernel.move(
+                        plan.sizes, plan.steps, self.needs(ids), weights, STRIP_STATES, self.rng.getrandbits(64) | 1
+                    )
+                except ValueError:  # more open numbers than the C move's keys hold
+                    out = None
+                if out is not None:
+                    self.assign(whole, out[0])
+                    break
+            else:  # a dead end: the strip keeps what it holds, and its numbers are left to the repair
+                given_up.update(i for j in block for i in touching[j])
+            for j in block:
+                done[j] = True
+        return not any(self.residual) or self.repair(deadline)
 
     def _cover(self) -> list[int]:
         """The centres of the blocks: enough that every super-cell lies in some ball (a super-cell no ball covers
@@ -214,7 +269,7 @@ class _Chain(Blocks):
     def _strip_move(self, total: int) -> tuple[list[int], list[float], dict[int, float], int] | None:
         """:meth:`move` over the strips (:meth:`~sweeplab.analysis.blocks.Blocks.strips`): a sweep redraws every
         strip of both tilings once, in a random order; the means returned are those of the strip's inner half. A
-        strip whose count passes :data:`STRIP_STATES` partial states in a step halves the strips' height; below 4
+        strip whose count passes :data:`STRIP_STATES` partial states in a step makes every strip 4 rows lower; below 8
         rows the chain goes back to balls."""
         assert self.strip_list is not None and self.width is not None
         if not self.queue:
@@ -232,9 +287,9 @@ class _Chain(Blocks):
             inside += x[j]
         moved = self._move_in_c(block, plan, self.needs(ids), total - inside, STRIP_STATES)
         if moved is None:
-            self.height //= 2
+            self.height -= 4
             self.queue, self._strip_plans = [], {}
-            if self.height < 4:
+            if self.height < 8:
                 self.strip_list = None
                 self.centers = self._cover()
             else:
