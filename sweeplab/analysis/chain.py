@@ -85,7 +85,7 @@ class _Chain(Blocks):
         self.log_h = _steepen(log_h)
         self.possible = [v > -math.inf for v in log_h]
         self.kernel = CHAIN if use_kernel else None
-        self.width = width if self.kernel is not None and STRIP >= 4 else None
+        self.width = width if self.kernel is not None and STRIP >= 8 else None
         self.height = STRIP
         self.strip_list = self.strips(width, self.height) if self.width is not None else None
         self._strip_plans: dict[int, tuple[list[int], _Plan, list[tuple[int, list[int]]]]] = {}
