@@ -43,3 +43,22 @@ def test_no_time_no_solution():
     obs, _ = strewn(128, 128, 2000, 0.1)
     component = _largest(obs)
     assert not Blocks(component, random.Random(0), 48).first(component, time.perf_counter() - 1)
+
+
+def test_strips_tile_the_component_twice_and_their_inner_halves_once():
+    obs, _ = strewn(64, 48, 450, 0.1)
+    component = _largest(obs)
+    blocks = Blocks(component, random.Random(0), 48)
+    n = len(blocks.x)
+    for height in (8, 12, 24):
+        strips = blocks.strips(obs.board.width, height)
+        every = sorted(j for block, _ in strips for j in block)
+        assert every == sorted(list(range(n)) * 2)  # each tiling holds every super-cell once
+        inner = sorted(block[p] for block, positions in strips for p in positions)
+        assert inner == list(range(n)), height  # the inner halves hold each super-cell exactly once
+        along, across = blocks.axes(obs.board.width)
+        for block, _ in strips:  # each strip runs along the longer side, in order
+            assert [along[j] for j in block] == sorted(along[j] for j in block)
+            assert max(across[j] for j in block) - min(across[j] for j in block) < height
+    one = blocks.strips(obs.board.width, 8, tilings=1)
+    assert sorted(j for block, _ in one for j in block) == list(range(n))
