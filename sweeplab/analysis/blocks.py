@@ -64,9 +64,7 @@ class Blocks:
             self._prepared[(center, size)] = got
         return got
 
-    def plan_of(
-        self, block: list[int], only: set[int] | None = None
-    ) -> tuple[list[int], _Plan, list[tuple[int, list[int]]]]:
+    def plan_of(self, block: list[int], only: set[int] | None = None) -> tuple[list[int], _Plan, list[tuple[int, list[int]]]]:
         """:meth:`prepared` for any block of super-cells, counted in the order given (under the numbers ``only``,
         when given, instead of every number touching the block)."""
         local = {j: p for p, j in enumerate(block)}

@@ -29,7 +29,7 @@ import time
 
 from sweeplab.analysis.blocks import Blocks
 from sweeplab.analysis.components import Component
-from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _order, _Plan, _successors
+from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _Plan, _successors
 from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.weighting import _weigh_numeric
 
