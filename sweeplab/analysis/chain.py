@@ -45,7 +45,7 @@ STATES = 3000  # partial states a block's count may hold in one step
 STRIP = 24  # rows (or columns) of a strip at first, when the board's width is known; 4 fewer while one is too wide
 STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
 FIRST_STRIP = 8  # rows of the strips drawn in turn for the first solution
-FIRST_STATES = 2000  # partial states the beam that draws the first solution keeps a step
+FIRST_STATES = 100_000  # partial states their counts may hold in one step
 
 
 def completions(others: list[Tally], cells: int, unconstrained: int, mines_left: int) -> list[float]:
@@ -132,7 +132,7 @@ class _Chain(Blocks):
                 weights = [1.0] * (plan.cells + 1)
                 try:
                     out = self.kernel.move(
-                        plan.sizes, plan.steps, self.needs(ids), weights, STRIP_STATES, self.rng.getrandbits(64) | 1
+                        plan.sizes, plan.steps, self.needs(ids), weights, FIRST_STATES, self.rng.getrandbits(64) | 1
                     )
                 except ValueError:  # more open numbers than the C move's keys hold
                     out = None
