@@ -7,7 +7,18 @@ import time
 from array import array
 from dataclasses import replace
 
-from sweeplab.analysis.budget import DEFAULT_BUDGET, ESTIMATE_RESERVE, PATIENCE, WIDE_SHARE, Budget, _Clock, _TooBig
+from sweeplab.analysis.budget import (
+    DEFAULT_BUDGET,
+    ESTIMATE_RESERVE,
+    PATIENCE,
+    PROBE_CELLS,
+    PROBE_CPU,
+    PROBE_STATES,
+    WIDE_SHARE,
+    Budget,
+    _Clock,
+    _TooBig,
+)
 from sweeplab.analysis.chain import estimate
 from sweeplab.analysis.components import Component, build_components
 from sweeplab.analysis.constraints import _observation, constraints_from
@@ -138,6 +149,24 @@ class Analyzer:
             )
         return [components[i] for i in kept] + [merged], [*others, tally]
 
+    def _tally(self, raw: bytes, width: int, height: int, clock: _Clock) -> tuple:
+        """The kernel's count within the exact share. On a board of :data:`PROBE_CELLS` cells or more, a probe
+        first: the count under :data:`PROBE_STATES` partial states a step. Its answer stands when it counted every
+        component, or when it gave up within :data:`PROBE_CPU` CPU seconds (a frontier too wide from its start: the
+        full count would give up too, only later, and the estimate gets that time instead); else the full count
+        follows, its share lengthened by the probe's time."""
+        assert KERNEL is not None  # _analyze_with_kernel runs only with the kernel
+        budget, start = self.budget, time.perf_counter()
+        if width * height >= PROBE_CELLS and budget.max_states > PROBE_STATES:
+            cpu = time.process_time()
+            out = KERNEL.tally(raw, width, height, PROBE_STATES, budget.max_bytes, max(clock.exact - start, 0.0))
+            if out[0] == "local" or all(isinstance(item[2], tuple) for item in out[0]):
+                return out
+            if time.process_time() - cpu < PROBE_CPU or time.perf_counter() > clock.exact:
+                return out
+        seconds = max(clock.exact - time.perf_counter(), 0.0) + (time.perf_counter() - start)
+        return KERNEL.tally(raw, width, height, budget.max_states, budget.max_bytes, seconds)
+
     def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:
         if KERNEL is None:  # use_kernel is only true when the kernel is built
             raise RuntimeError("the C kernel is not built (sweeplab.analysis._kernel) or SWEEPLAB_PURE_PYTHON is set")
@@ -151,8 +180,7 @@ class Analyzer:
             if not explain:
                 raise InconsistentPositionError("more flags than mines")
             constraints_from(observation)  # raises, naming the flags
-        seconds = max(clock.exact - time.perf_counter(), 0.0)
-        out = KERNEL.tally(raw, board.width, board.height, self.budget.max_states, self.budget.max_bytes, seconds)
+        out = self._tally(raw, board.width, board.height, clock)
         if out[0] == "local":
             if explain:
                 constraints_from(observation)  # raises, naming the number in its own words
