@@ -13,6 +13,7 @@ from sweeplab.analysis.budget import (
     PATIENCE,
     PROBE_CELLS,
     PROBE_CPU,
+    PROBE_SHARE,
     PROBE_STATES,
     WIDE_SHARE,
     Budget,
@@ -152,20 +153,21 @@ class Analyzer:
     def _tally(self, raw: bytes, width: int, height: int, clock: _Clock) -> tuple:
         """The kernel's count within the exact share. On a board of :data:`PROBE_CELLS` cells or more, a probe
         first: the count under :data:`PROBE_STATES` partial states a step. Its answer stands when it counted every
-        component, or when it gave up within :data:`PROBE_CPU` CPU seconds (a frontier too wide from its start: the
-        full count would give up too, only later, and the estimate gets that time instead); else the full count
-        follows, its share lengthened by the probe's time."""
+        component; when it gave up within :data:`PROBE_CPU` CPU seconds (a frontier wide from its start, which the
+        full count is likely to give up on too, only later) the full count has :data:`PROBE_SHARE` of the budget
+        instead of the exact share, so that the estimate gets the rest; else the exact share, lengthened by the
+        probe's time."""
         assert KERNEL is not None  # _analyze_with_kernel runs only with the kernel
         budget, start = self.budget, time.perf_counter()
+        end = clock.exact
         if width * height >= PROBE_CELLS and budget.max_states > PROBE_STATES:
             cpu = time.process_time()
-            out = KERNEL.tally(raw, width, height, PROBE_STATES, budget.max_bytes, max(clock.exact - start, 0.0))
-            if out[0] == "local" or all(isinstance(item[2], tuple) for item in out[0]):
+            out = KERNEL.tally(raw, width, height, PROBE_STATES, budget.max_bytes, max(end - start, 0.0))
+            if out[0] == "local" or all(isinstance(item[2], tuple) for item in out[0]) or time.perf_counter() > end:
                 return out
-            if time.process_time() - cpu < PROBE_CPU or time.perf_counter() > clock.exact:
-                return out
-        seconds = max(clock.exact - time.perf_counter(), 0.0) + (time.perf_counter() - start)
-        return KERNEL.tally(raw, width, height, budget.max_states, budget.max_bytes, seconds)
+            now = time.perf_counter()
+            end = now + PROBE_SHARE * clock.seconds if time.process_time() - cpu < PROBE_CPU else end + now - start
+        return KERNEL.tally(raw, width, height, budget.max_states, budget.max_bytes, max(end - time.perf_counter(), 0.0))
 
     def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:
         if KERNEL is None:  # use_kernel is only true when the kernel is built
