@@ -2,15 +2,23 @@
 estimated :class:`Tally` out, weighted by the rest of the position (the other components' exact counts and the
 unconstrained cells), so the global mine count is respected.
 
-The chain's state is one solution: mines per super-cell. A move picks a block of super-cells (a breadth-first ball
-of :data:`BLOCK` around a random one), fixes every other super-cell, and redraws the block from its exact
+The chain's state is one solution: mines per super-cell. A move picks a block of super-cells, fixes every other
+super-cell, and redraws the block from its exact
 conditional distribution: dynamic programming over the block's super-cells (as
 :func:`~sweeplab.analysis.counting.count` does, merging equal partial states), each final block count k weighted by
 h(K_out + k), the completions of the rest of the position for that many mines in the component, then a backward
 pass and a forward draw (in C, ``_chain.c``, when it is built; :meth:`_Chain.move` is its pure-Python twin). Every
 move keeps the numbers satisfied, and a block moves many mines at once, so the chain mixes on frontiers of
 thousands of cells where a sequential count's partial states explode (a frontier that is wide in both directions:
-revealed cells strewn over a board). The first solution comes from :meth:`~sweeplab.analysis.blocks.Blocks.first`.
+revealed cells strewn over a board).
+
+When the board's width is known (as the analyzer gives it) the blocks are strips of :data:`STRIP` rows across the
+component's longer side, in two tilings offset by half a strip (:meth:`~sweeplab.analysis.blocks.Blocks.strips`):
+counted along its length, a strip keeps few numbers open however long it is, so one move redraws a fifth of a
+128x128 board, and each super-cell is averaged only from the strip whose inner half holds it, where the fixed rest
+sways its conditional mean least. The first solution is then drawn strip by strip (:meth:`_Chain.first`). Without
+the width, or without the C move, the blocks are breadth-first balls of :data:`BLOCK` around random super-cells and
+the first solution comes from :meth:`~sweeplab.analysis.blocks.Blocks.first`.
 
 The estimate averages, over the moves after a burn-in, each block's expected mines per super-cell and its count's
 distribution given the rest (the backward pass gives both: Rao-Blackwellised, far less spread than the drawn
