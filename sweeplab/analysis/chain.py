@@ -95,7 +95,7 @@ class _Chain(Blocks):
         self.kernel = CHAIN if use_kernel else None
         self.width = width if self.kernel is not None and STRIP >= 8 else None
         self.height = STRIP
-        self.strip_list = self.strips(width, self.height) if self.width is not None else None
+        self.strip_list = self.strips(self.width, self.height) if self.width is not None else None
         self._strip_plans: dict[int, tuple[list[int], _Plan, list[tuple[int, list[int]]]]] = {}
         self.centers = self._cover() if self.strip_list is None else []
         self.queue: list[int] = []
