@@ -324,7 +324,149 @@ done:
     return result;
 }
 
+/* plan(sizes, constraints) -> steps: counting.py's _Plan steps for super-cells counted in the order given (step t is
+ * super-cell t), constraints as (super-cell indices, mines) pairs: per step (open constraints before it, mines of the
+ * constraints it opens, [(slot, capacity left)] of those it touches, slots kept after it). */
+static PyObject *plan(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *sizes_obj, *cons_obj;
+    if (!PyArg_ParseTuple(args, "OO", &sizes_obj, &cons_obj)) return NULL;
+    Py_ssize_t n = PySequence_Size(sizes_obj), m = PySequence_Size(cons_obj);
+    if (n < 0 || m < 0) return NULL;
+    PyObject *result = NULL, *steps = NULL;
+    int *size = calloc((size_t)n + 1, sizeof(int)), *first = calloc((size_t)m + 1, sizeof(int));
+    int *last = calloc((size_t)m + 1, sizeof(int)), *mines = calloc((size_t)m + 1, sizeof(int));
+    long *remaining = calloc((size_t)m + 1, sizeof(long));
+    int *deg = calloc((size_t)n + 1, sizeof(int)), *start = calloc((size_t)n + 2, sizeof(int));
+    int *active = calloc((size_t)m + 1, sizeof(int)), *now = calloc((size_t)m + 1, sizeof(int));
+    int *slot_of = calloc((size_t)m + 1, sizeof(int));
+    int *members = NULL, *touch = NULL, *fill = NULL;
+    size_t total = 0;
+    if (!size || !first || !last || !mines || !remaining || !deg || !start || !active || !now || !slot_of) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t t = 0; t < n; t++)
+        if (!int_at(sizes_obj, t, &size[t])) goto done;
+    for (Py_ssize_t i = 0; i < m; i++) { /* first pass: sizes of the member lists */
+        PyObject *con = PySequence_GetItem(cons_obj, i);
+        if (!con) goto done;
+        PyObject *js = PySequence_GetItem(con, 0);
+        Py_ssize_t len = js ? PySequence_Size(js) : -1;
+        int ok = len >= 0 && int_at(con, 1, &mines[i]);
+        Py_XDECREF(js);
+        Py_DECREF(con);
+        if (!ok) goto done;
+        total += (size_t)len;
+    }
+    members = malloc(sizeof(int) * (total + 1));
+    touch = malloc(sizeof(int) * (total + 1));
+    fill = calloc((size_t)n + 1, sizeof(int));
+    if (!members || !touch || !fill) { PyErr_NoMemory(); goto done; }
+    {
+        size_t at = 0;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *con = PySequence_GetItem(cons_obj, i);
+            PyObject *js = con ? PySequence_GetItem(con, 0) : NULL;
+            Py_ssize_t len = js ? PySequence_Size(js) : -1;
+            int ok = len > 0;
+            first[i] = (int)n;
+            last[i] = -1;
+            remaining[i] = 0;
+            for (Py_ssize_t q = 0; ok && q < len; q++) {
+                int j;
+                ok = int_at(js, q, &j) && j >= 0 && j < n;
+                if (!ok) break;
+                members[at++] = j;
+                deg[j]++;
+                if (j < first[i]) first[i] = j;
+                if (j > last[i]) last[i] = j;
+                remaining[i] += size[j];
+            }
+            Py_XDECREF(js);
+            Py_XDECREF(con);
+            if (!ok) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a constraint of the plan is empty or names no step");
+                goto done;
+            }
+        }
+    }
+    for (Py_ssize_t t = 0; t < n; t++) start[t + 1] = start[t] + deg[t];
+    { /* touching lists, in constraint order (as _Plan builds them) */
+        size_t at = 0;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *con = PySequence_GetItem(cons_obj, i);
+            PyObject *js = con ? PySequence_GetItem(con, 0) : NULL;
+            Py_ssize_t len = js ? PySequence_Size(js) : 0;
+            Py_XDECREF(js);
+            Py_XDECREF(con);
+            for (Py_ssize_t q = 0; q < len; q++) {
+                int j = members[at++];
+                touch[start[j] + fill[j]++] = (int)i;
+            }
+        }
+    }
+    steps = PyList_New(n);
+    if (!steps) goto done;
+    int n_active = 0;
+    for (Py_ssize_t t = 0; t < n; t++) {
+        int n_now = n_active, n_open = 0;
+        memcpy(now, active, sizeof(int) * (size_t)n_active);
+        PyObject *opened = PyList_New(0), *touch_slots = PyList_New(0), *keep = NULL;
+        if (!opened || !touch_slots) { Py_XDECREF(opened); Py_XDECREF(touch_slots); goto done; }
+        for (int e = start[t]; e < start[t + 1]; e++) {
+            int i = touch[e];
+            if (first[i] == t) {
+                now[n_now++] = i;
+                n_open++;
+                PyObject *v = PyLong_FromLong(mines[i]);
+                if (!v || PyList_Append(opened, v) < 0) { Py_XDECREF(v); Py_DECREF(opened); Py_DECREF(touch_slots); goto done; }
+                Py_DECREF(v);
+            }
+        }
+        for (int s = 0; s < n_now; s++) slot_of[now[s]] = s;
+        for (int e = start[t]; e < start[t + 1]; e++) {
+            int i = touch[e];
+            remaining[i] -= size[t];
+            PyObject *pair = Py_BuildValue("(il)", slot_of[i], remaining[i]);
+            if (!pair || PyList_Append(touch_slots, pair) < 0) { Py_XDECREF(pair); Py_DECREF(opened); Py_DECREF(touch_slots); goto done; }
+            Py_DECREF(pair);
+        }
+        int n_after = 0;
+        keep = PyList_New(0);
+        if (!keep) { Py_DECREF(opened); Py_DECREF(touch_slots); goto done; }
+        for (int s = 0; s < n_now; s++) {
+            int i = now[s];
+            if (last[i] > t) {
+                active[n_after++] = i;
+                PyObject *v = PyLong_FromLong(s);
+                if (!v || PyList_Append(keep, v) < 0) {
+                    Py_XDECREF(v); Py_DECREF(opened); Py_DECREF(touch_slots); Py_DECREF(keep);
+                    goto done;
+                }
+                Py_DECREF(v);
+            }
+        }
+        PyObject *step = Py_BuildValue("(iNNN)", n_active, opened, touch_slots, keep);
+        if (!step) goto done;
+        PyList_SET_ITEM(steps, t, step);
+        n_active = n_after;
+        (void)n_open;
+    }
+    result = steps;
+    steps = NULL;
+done:
+    Py_XDECREF(steps);
+    free(size); free(first); free(last); free(mines); free(remaining); free(deg); free(start);
+    free(active); free(now); free(slot_of); free(members); free(touch); free(fill);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"plan", plan, METH_VARARGS,
+     "plan(sizes, constraints) -> steps\n"
+     "counting._Plan's steps for super-cells counted in the order given (step t is super-cell t, of sizes[t] cells),\n"
+     "constraints as (super-cell indices, mines) pairs."},
     {"move", move, METH_VARARGS,
      "move(sizes, steps, needs, weights, max_states, seed) -> (values per step, expected mines per step,\n"
      "[P(block count k)], block count) | None\n"

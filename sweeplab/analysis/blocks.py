@@ -11,6 +11,9 @@ from collections import deque
 
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.counting import _feasible, _Plan
+from sweeplab.analysis.kernel import CHAIN
+
+_PLAN = getattr(CHAIN, "plan", None)  # None without the C chain (or with one built before it had plans)
 
 PREPARED = 20_000  # blocks whose plans are remembered
 
@@ -71,14 +74,21 @@ class Blocks:
         seen: set[int] = set()
         sub: list[tuple[tuple[int, ...], int, int]] = []
         ids: list[tuple[int, list[int]]] = []
+        cons, add = self.cons, seen.add
         for j in block:
             for i in self.touching[j]:
                 if i not in seen and (only is None or i in only):
-                    seen.add(i)
-                    inside = [k for k in self.cons[i][0] if k in local]
-                    sub.append((tuple(local[k] for k in inside), len(ids), i))
+                    add(i)
+                    inside = [k for k in cons[i][0] if k in local]
+                    sub.append((tuple([local[k] for k in inside]), len(ids), i))
                     ids.append((i, inside))
-        plan = _Plan(Component([(0,) * self.sizes[j] for j in block], sub), list(range(len(block))))
+        if _PLAN is None:
+            plan = _Plan(Component([(0,) * self.sizes[j] for j in block], sub), list(range(len(block))))
+        else:  # the same plan, its steps built in C (a strip's plan has thousands of steps)
+            plan = _Plan.__new__(_Plan)
+            plan.order, plan.sizes = list(range(len(block))), [self.sizes[j] for j in block]
+            plan.cells, plan.mines = sum(plan.sizes), [m for _, m, _ in sub]
+            plan.steps = _PLAN(plan.sizes, [(js, m) for js, m, _ in sub])
         return block, plan, ids
 
     def axes(self, width: int) -> tuple[list[int], list[int]]:
