@@ -403,9 +403,32 @@ def estimate(
                     by_count[k] = by_count.get(k, 0.0) + p
         if by_count:
             batches.append((sums, visits, by_count, list(x)))
+    if chain.strip_list is not None:
+        batches = _whole(batches)
     if len(batches) < 2:
         return None
     return _tally(batches, chain, log_h)
+
+
+def _whole(batches: list[tuple[list[float], list[int], dict[int, float], list[int]]]) -> list:
+    """The batches with each that left a super-cell unvisited (a batch shorter than a sweep of the strips) merged
+    into the next (the last into the one before), when two or more batches remain: a super-cell's mean then always
+    comes from its strips' moves, not from the state at a batch's end."""
+    out: list[tuple[list[float], list[int], dict[int, float], list[int]]] = []
+    for sums, visits, by_count, state in batches:
+        if out and 0 in out[-1][1]:
+            last = out.pop()
+            sums = [a + b for a, b in zip(last[0], sums, strict=True)]
+            visits = [a + b for a, b in zip(last[1], visits, strict=True)]
+            by_count = {k: last[2].get(k, 0.0) + by_count.get(k, 0.0) for k in last[2].keys() | by_count.keys()}
+        out.append((sums, visits, by_count, state))
+    if len(out) > 1 and 0 in out[-1][1]:
+        last, before = out.pop(), out.pop()
+        sums = [a + b for a, b in zip(before[0], last[0], strict=True)]
+        visits = [a + b for a, b in zip(before[1], last[1], strict=True)]
+        by_count = {k: before[2].get(k, 0.0) + last[2].get(k, 0.0) for k in before[2].keys() | last[2].keys()}
+        out.append((sums, visits, by_count, last[3]))
+    return out if len(out) >= 2 else batches
 
 
 def _tally(batches: list[tuple[list[float], list[int], dict[int, float], list[int]]], chain: _Chain, log_h: list[float]) -> Tally:
