@@ -113,11 +113,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1], help="game seeds of the positions")
     parser.add_argument("--repeats", type=int, default=1, help="analyses per position and mode (medians are kept)")
     parser.add_argument("--no-check", action="store_true", help="skip the exact references (the checked positions)")
+    parser.add_argument("--shapes", nargs="+", metavar="WxH", help="only the positions of these shapes, such as 256x256")
     args = parser.parse_args(argv)
     print("$ python benchmarks/large_positions.py " + " ".join(sys.argv[1:] if argv is None else argv), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
     shapes = [(shape, False) for shape in ANSWERED] + ([] if args.no_check else [(shape, True) for shape in CHECKED])
+    if args.shapes:
+        shapes = [(shape, checked) for shape, checked in shapes if f"{shape[0]}x{shape[1]}" in args.shapes]
     for seed in args.seeds:
         for shape, checked in shapes:
             obs = strewn(*shape, seed)

@@ -91,22 +91,24 @@ class Blocks:
             plan.steps = _PLAN(plan.sizes, [(js, m) for js, m, _ in sub])
         return block, plan, ids
 
-    def axes(self, width: int) -> tuple[list[int], list[int]]:
-        """Each super-cell's place along the component's longer side and across it (from 0), by its first cell."""
+    def axes(self, width: int, turned: bool = False) -> tuple[list[int], list[int]]:
+        """Each super-cell's place along the component's longer side and across it (from 0), by its first cell
+        (along the shorter side when ``turned``)."""
         xs = [c % width for c in self.anchors]
         ys = [c // width for c in self.anchors]
-        if max(xs) - min(xs) < max(ys) - min(ys):  # taller than wide: strips run down the board
+        if (max(xs) - min(xs) < max(ys) - min(ys)) != turned:  # strips run down the board
             xs, ys = ys, xs
         low = min(ys)
         return xs, [y - low for y in ys]
 
-    def strips(self, width: int, height: int, tilings: int = 2) -> list[tuple[list[int], list[int]]]:
+    def strips(self, width: int, height: int, tilings: int = 2, turned: bool = False) -> list[tuple[list[int], list[int]]]:
         """Strips of ``height`` cells across the component's longer side, in two tilings offset by half a strip:
         each strip's super-cells ordered along it (a banded order whose count keeps few numbers open however long
         the strip is), and the positions in that list of its inner half (the middle ``height // 2`` rows), whose
         conditional means the boundary sways least. The inner halves of the two tilings cover every super-cell
-        once. ``height`` is a multiple of 4; a super-cell lies where its first cell does."""
-        xs, across = self.axes(width)
+        once. ``height`` is a multiple of 4; a super-cell lies where its first cell does. ``turned``: strips across
+        the shorter side instead."""
+        xs, across = self.axes(width, turned)
         quarter = height // 4
         out = []
         for offset in (0, height // 2)[:tilings]:

@@ -51,6 +51,7 @@ POST_SECONDS = 1.5e-6  # seconds per cell and batch kept back for the tally and 
 STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possible ones
 STATES = 3000  # partial states a block's count may hold in one step
 STRIP = 24  # rows (or columns) of a strip at first, when the board's width is known; 4 fewer while one is too wide
+SQUARE = 2.0  # a component less than this many times as long as it is wide has strips both ways
 STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
 FIRST_STRIP = 8  # rows of the strips drawn in turn for the first solution
 FIRST_STATES = 100_000  # partial states their counts may hold in one step
@@ -95,7 +96,7 @@ class _Chain(Blocks):
         self.kernel = CHAIN if use_kernel else None
         self.width = width if self.kernel is not None and STRIP >= 8 else None
         self.height = STRIP
-        self.strip_list = self.strips(self.width, self.height) if self.width is not None else None
+        self.strip_list = self._all_strips() if self.width is not None else None
         self._strip_plans: dict[int, tuple[list[int], _Plan, list[tuple[int, list[int]]]]] = {}
         self.centers = self._cover() if self.strip_list is None else []
         self.queue: list[int] = []
@@ -274,6 +275,17 @@ class _Chain(Blocks):
             self.block += 1
         return block, means, counts, outside + key[0]
 
+    def _all_strips(self) -> list[tuple[list[int], list[int]]]:
+        """The strips of :meth:`~sweeplab.analysis.blocks.Blocks.strips` at the current height, and on a board less
+        than :data:`SQUARE` times as long as it is wide the strips across them as well (a structure that runs across
+        the strips further than half a strip, such as a long column of cells, then mixes in the other strips)."""
+        assert self.width is not None
+        out = self.strips(self.width, self.height)
+        along, across = self.axes(self.width)
+        if max(along) + 1 < SQUARE * (max(across) + 1):
+            out += self.strips(self.width, self.height, turned=True)
+        return out
+
     def _strip_move(self, total: int) -> tuple[list[int], list[float], dict[int, float], int] | None:
         """:meth:`move` over the strips (:meth:`~sweeplab.analysis.blocks.Blocks.strips`): a sweep redraws every
         strip of both tilings once, in a random order; the means returned are those of the strip's inner half. A
@@ -301,7 +313,7 @@ class _Chain(Blocks):
                 self.strip_list = None
                 self.centers = self._cover()
             else:
-                self.strip_list = self.strips(self.width, self.height)
+                self.strip_list = self._all_strips()
             return None
         expected, counts, count = moved
         return [block[p] for p in inner], [expected[p] for p in inner], counts, count
