@@ -15,6 +15,7 @@ from sweeplab.analysis.budget import (
     PROBE_CPU,
     PROBE_SHARE,
     PROBE_STATES,
+    PROMISING_SHARE,
     WIDE_SHARE,
     Budget,
     _Clock,
@@ -155,8 +156,9 @@ class Analyzer:
         first: the count under :data:`PROBE_STATES` partial states a step. Its answer stands when it counted every
         component; when it gave up within :data:`PROBE_CPU` CPU seconds (a frontier wide from its start, which the
         full count is likely to give up on too, only later) the full count has :data:`PROBE_SHARE` of the budget
-        instead of the exact share, so that the estimate gets the rest; else the exact share, lengthened by the
-        probe's time."""
+        instead of the exact share, so that the estimate gets the rest; else (a frontier narrow for long, as on a
+        long board, whose count is likely to finish and whose estimate would need more than the rest)
+        :data:`PROMISING_SHARE` of it."""
         assert KERNEL is not None  # _analyze_with_kernel runs only with the kernel
         budget, start = self.budget, time.perf_counter()
         end = clock.exact
@@ -166,7 +168,10 @@ class Analyzer:
             if out[0] == "local" or all(isinstance(item[2], tuple) for item in out[0]) or time.perf_counter() > end:
                 return out
             now = time.perf_counter()
-            end = now + PROBE_SHARE * clock.seconds if time.process_time() - cpu < PROBE_CPU else end + now - start
+            if time.process_time() - cpu < PROBE_CPU:
+                end = now + PROBE_SHARE * clock.seconds
+            else:
+                end = max(end + now - start, clock.start + PROMISING_SHARE * clock.seconds)
         return KERNEL.tally(raw, width, height, budget.max_states, budget.max_bytes, max(end - time.perf_counter(), 0.0))
 
     def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:
