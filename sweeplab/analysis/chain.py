@@ -365,8 +365,10 @@ def estimate(
     cells no number touches and ``mines_left`` the mines to place; the moves run in C (``_chain.c``) when it is built
     and ``use_kernel``, else in pure Python (the same moves, slower). Once a first solution is found, every batch
     has at least one move even past the deadline (a late move costs about a millisecond), so a short budget still
-    gives an estimate, with a large error. Returns None when no first solution was found in time, or the moves kept
-    at counts the rest of the position does not allow: that proves nothing about consistency."""
+    gives an estimate, with a large error. Returns None when no first solution was found in time, when some
+    super-cell was in no move's block (less than a sweep: the batches would all hold its one state and call it
+    certain), or the moves kept at counts the rest of the position does not allow: that proves nothing about
+    consistency."""
     start = time.perf_counter()
     cells = len(component.cells)
     log_h = completions(others, cells, unconstrained, mines_left)
@@ -417,8 +419,8 @@ def estimate(
             batches.append((sums, visits, by_count, list(x)))
     if chain.strip_list is not None:
         batches = _whole(batches)
-    if len(batches) < 2:
-        return None
+    if len(batches) < 2 or not all(any(column) for column in zip(*(b[1] for b in batches), strict=True)):
+        return None  # too few batches, or a super-cell no move visited: its state is one draw, its spread unknown
     return _tally(batches, chain, log_h)
 
 
