@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_OPEN 64 /* open numbers a key holds */
+#define MAX_OPEN 250 /* open numbers a key holds (each a byte) */
 
 typedef struct {
     int size, n_active, n_opened, n_touch, n_keep;
-    int opened[MAX_OPEN], slot[MAX_OPEN], cap[MAX_OPEN], keep[MAX_OPEN];
+    int *opened, *slot, *cap, *keep; /* into one pool per call */
 } Step;
 
 static double binom[9][9];
@@ -104,8 +104,24 @@ static PyObject *move(PyObject *self, PyObject *args) {
     size_t *off = calloc((size_t)n + 2, sizeof(size_t)), *key_off = calloc((size_t)n + 2, sizeof(size_t));
     int *klen = calloc((size_t)n + 2, sizeof(int));
     double *hw = malloc(sizeof(double) * ((size_t)n_weights + 1));
+    int *pool = NULL;
+    size_t pool_used = 0, pool_size = 0;
     PyObject *result = NULL;
     if (!steps || !off || !key_off || !klen || !hw) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t t = 0; t < n; t++) { /* the pool's size: each step's opened, touched and kept numbers */
+        PyObject *item = PySequence_GetItem(plan, t);
+        if (!item) goto done;
+        for (int q = 1; q <= 3; q++) {
+            PyObject *part = PySequence_GetItem(item, q);
+            Py_ssize_t len = part ? PySequence_Size(part) : -1;
+            Py_XDECREF(part);
+            if (len < 0) { Py_DECREF(item); goto done; }
+            pool_size += (size_t)len * (q == 2 ? 2 : 1);
+        }
+        Py_DECREF(item);
+    }
+    pool = malloc(sizeof(int) * (pool_size + 1));
+    if (!pool) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t i = 0; i < n_weights; i++) {
         PyObject *item = PySequence_GetItem(weights, i);
         if (!item) goto done;
@@ -124,6 +140,10 @@ static PyObject *move(PyObject *self, PyObject *args) {
              st->size >= 0 && st->size <= 8;
         if (ok) {
             st->n_opened = (int)no; st->n_touch = (int)nt; st->n_keep = (int)nk;
+            st->opened = pool + pool_used; pool_used += (size_t)no;
+            st->slot = pool + pool_used; pool_used += (size_t)nt;
+            st->cap = pool + pool_used; pool_used += (size_t)nt;
+            st->keep = pool + pool_used; pool_used += (size_t)nk;
             for (int q = 0; ok && q < st->n_opened; q++) {
                 int index = -1;
                 ok = int_at(opened, q, &index) && index >= 0 && index < n_needs && int_at(need_list, index, &st->opened[q]);
@@ -300,11 +320,153 @@ static PyObject *move(PyObject *self, PyObject *args) {
         result = Py_BuildValue("(NNNi)", values, means, counts, kk[0] | (kk[1] << 8));
     }
 done:
-    free(steps); free(off); free(key_off); free(klen); free(hw);
+    free(pool); free(steps); free(off); free(key_off); free(klen); free(hw);
+    return result;
+}
+
+/* plan(sizes, constraints) -> steps: counting.py's _Plan steps for super-cells counted in the order given (step t is
+ * super-cell t), constraints as (super-cell indices, mines) pairs: per step (open constraints before it, mines of the
+ * constraints it opens, [(slot, capacity left)] of those it touches, slots kept after it). */
+static PyObject *plan(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *sizes_obj, *cons_obj;
+    if (!PyArg_ParseTuple(args, "OO", &sizes_obj, &cons_obj)) return NULL;
+    Py_ssize_t n = PySequence_Size(sizes_obj), m = PySequence_Size(cons_obj);
+    if (n < 0 || m < 0) return NULL;
+    PyObject *result = NULL, *steps = NULL;
+    int *size = calloc((size_t)n + 1, sizeof(int)), *first = calloc((size_t)m + 1, sizeof(int));
+    int *last = calloc((size_t)m + 1, sizeof(int)), *mines = calloc((size_t)m + 1, sizeof(int));
+    long *remaining = calloc((size_t)m + 1, sizeof(long));
+    int *deg = calloc((size_t)n + 1, sizeof(int)), *start = calloc((size_t)n + 2, sizeof(int));
+    int *active = calloc((size_t)m + 1, sizeof(int)), *now = calloc((size_t)m + 1, sizeof(int));
+    int *slot_of = calloc((size_t)m + 1, sizeof(int));
+    int *members = NULL, *touch = NULL, *fill = NULL;
+    size_t total = 0;
+    if (!size || !first || !last || !mines || !remaining || !deg || !start || !active || !now || !slot_of) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t t = 0; t < n; t++)
+        if (!int_at(sizes_obj, t, &size[t])) goto done;
+    for (Py_ssize_t i = 0; i < m; i++) { /* first pass: sizes of the member lists */
+        PyObject *con = PySequence_GetItem(cons_obj, i);
+        if (!con) goto done;
+        PyObject *js = PySequence_GetItem(con, 0);
+        Py_ssize_t len = js ? PySequence_Size(js) : -1;
+        int ok = len >= 0 && int_at(con, 1, &mines[i]);
+        Py_XDECREF(js);
+        Py_DECREF(con);
+        if (!ok) goto done;
+        total += (size_t)len;
+    }
+    members = malloc(sizeof(int) * (total + 1));
+    touch = malloc(sizeof(int) * (total + 1));
+    fill = calloc((size_t)n + 1, sizeof(int));
+    if (!members || !touch || !fill) { PyErr_NoMemory(); goto done; }
+    {
+        size_t at = 0;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *con = PySequence_GetItem(cons_obj, i);
+            PyObject *js = con ? PySequence_GetItem(con, 0) : NULL;
+            Py_ssize_t len = js ? PySequence_Size(js) : -1;
+            int ok = len > 0;
+            first[i] = (int)n;
+            last[i] = -1;
+            remaining[i] = 0;
+            for (Py_ssize_t q = 0; ok && q < len; q++) {
+                int j;
+                ok = int_at(js, q, &j) && j >= 0 && j < n;
+                if (!ok) break;
+                members[at++] = j;
+                deg[j]++;
+                if (j < first[i]) first[i] = j;
+                if (j > last[i]) last[i] = j;
+                remaining[i] += size[j];
+            }
+            Py_XDECREF(js);
+            Py_XDECREF(con);
+            if (!ok) {
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a constraint of the plan is empty or names no step");
+                goto done;
+            }
+        }
+    }
+    for (Py_ssize_t t = 0; t < n; t++) start[t + 1] = start[t] + deg[t];
+    { /* touching lists, in constraint order (as _Plan builds them) */
+        size_t at = 0;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *con = PySequence_GetItem(cons_obj, i);
+            PyObject *js = con ? PySequence_GetItem(con, 0) : NULL;
+            Py_ssize_t len = js ? PySequence_Size(js) : 0;
+            Py_XDECREF(js);
+            Py_XDECREF(con);
+            for (Py_ssize_t q = 0; q < len; q++) {
+                int j = members[at++];
+                touch[start[j] + fill[j]++] = (int)i;
+            }
+        }
+    }
+    steps = PyList_New(n);
+    if (!steps) goto done;
+    int n_active = 0;
+    for (Py_ssize_t t = 0; t < n; t++) {
+        int n_now = n_active, n_open = 0;
+        memcpy(now, active, sizeof(int) * (size_t)n_active);
+        PyObject *opened = PyList_New(0), *touch_slots = PyList_New(0), *keep = NULL;
+        if (!opened || !touch_slots) { Py_XDECREF(opened); Py_XDECREF(touch_slots); goto done; }
+        for (int e = start[t]; e < start[t + 1]; e++) {
+            int i = touch[e];
+            if (first[i] == t) {
+                now[n_now++] = i;
+                n_open++;
+                PyObject *v = PyLong_FromLong(mines[i]);
+                if (!v || PyList_Append(opened, v) < 0) { Py_XDECREF(v); Py_DECREF(opened); Py_DECREF(touch_slots); goto done; }
+                Py_DECREF(v);
+            }
+        }
+        for (int s = 0; s < n_now; s++) slot_of[now[s]] = s;
+        for (int e = start[t]; e < start[t + 1]; e++) {
+            int i = touch[e];
+            remaining[i] -= size[t];
+            PyObject *pair = Py_BuildValue("(il)", slot_of[i], remaining[i]);
+            if (!pair || PyList_Append(touch_slots, pair) < 0) { Py_XDECREF(pair); Py_DECREF(opened); Py_DECREF(touch_slots); goto done; }
+            Py_DECREF(pair);
+        }
+        int n_after = 0;
+        keep = PyList_New(0);
+        if (!keep) { Py_DECREF(opened); Py_DECREF(touch_slots); goto done; }
+        for (int s = 0; s < n_now; s++) {
+            int i = now[s];
+            if (last[i] > t) {
+                active[n_after++] = i;
+                PyObject *v = PyLong_FromLong(s);
+                if (!v || PyList_Append(keep, v) < 0) {
+                    Py_XDECREF(v); Py_DECREF(opened); Py_DECREF(touch_slots); Py_DECREF(keep);
+                    goto done;
+                }
+                Py_DECREF(v);
+            }
+        }
+        PyObject *step = Py_BuildValue("(iNNN)", n_active, opened, touch_slots, keep);
+        if (!step) goto done;
+        PyList_SET_ITEM(steps, t, step);
+        n_active = n_after;
+        (void)n_open;
+    }
+    result = steps;
+    steps = NULL;
+done:
+    Py_XDECREF(steps);
+    free(size); free(first); free(last); free(mines); free(remaining); free(deg); free(start);
+    free(active); free(now); free(slot_of); free(members); free(touch); free(fill);
     return result;
 }
 
 static PyMethodDef methods[] = {
+    {"plan", plan, METH_VARARGS,
+     "plan(sizes, constraints) -> steps\n"
+     "counting._Plan's steps for super-cells counted in the order given (step t is super-cell t, of sizes[t] cells),\n"
+     "constraints as (super-cell indices, mines) pairs."},
     {"move", move, METH_VARARGS,
      "move(sizes, steps, needs, weights, max_states, seed) -> (values per step, expected mines per step,\n"
      "[P(block count k)], block count) | None\n"

@@ -7,7 +7,20 @@ import time
 from array import array
 from dataclasses import replace
 
-from sweeplab.analysis.budget import DEFAULT_BUDGET, ESTIMATE_RESERVE, PATIENCE, WIDE_SHARE, Budget, _Clock, _TooBig
+from sweeplab.analysis.budget import (
+    DEFAULT_BUDGET,
+    ESTIMATE_RESERVE,
+    PATIENCE,
+    PROBE_CELLS,
+    PROBE_CPU,
+    PROBE_SHARE,
+    PROBE_STATES,
+    PROMISING_SHARE,
+    WIDE_SHARE,
+    Budget,
+    _Clock,
+    _TooBig,
+)
 from sweeplab.analysis.chain import estimate
 from sweeplab.analysis.components import Component, build_components
 from sweeplab.analysis.constraints import _observation, constraints_from
@@ -47,7 +60,9 @@ class Analyzer:
         tallies: list[Tally | None] = []
         for comp in components:
             tallies.append(self._cache.get(comp.key()))
-        components, tallies = self._count(components, tallies, clock, len(problem.unconstrained), problem.mines_left)
+        components, tallies = self._count(
+            components, tallies, clock, len(problem.unconstrained), problem.mines_left, observation.board.width
+        )
         return _combine(observation, problem.unconstrained, problem.mines_left, components, tallies, clock)
 
     def analyze_patiently(self, observation: Observation) -> Probabilities:
@@ -77,7 +92,13 @@ class Analyzer:
             return None
 
     def _count(
-        self, components: list[Component], tallies: list[Tally | None], clock: _Clock, unconstrained: int, mines_left: int
+        self,
+        components: list[Component],
+        tallies: list[Tally | None],
+        clock: _Clock,
+        unconstrained: int,
+        mines_left: int,
+        width: int | None = None,
     ) -> tuple[list[Component], list[Tally | None]]:
         """Fill in the missing tallies: exact counts (smallest first) until the exact deadline, then estimates."""
         todo = sorted((i for i, t in enumerate(tallies) if t is None), key=lambda i: len(components[i].cells))
@@ -95,7 +116,7 @@ class Analyzer:
             if len(self._cache) >= self.cache_size:
                 self._cache.clear()
             self._cache[components[i].key()] = tally
-        return self._estimate(components, tallies, left, clock, unconstrained, mines_left)
+        return self._estimate(components, tallies, left, clock, unconstrained, mines_left, width)
 
     def _estimate(
         self,
@@ -105,6 +126,7 @@ class Analyzer:
         clock: _Clock,
         unconstrained: int,
         mines_left: int,
+        width: int | None = None,
     ) -> tuple[list[Component], list[Tally | None]]:
         """Estimate the components ``which`` together in the time left, by the chain over their solutions weighted by
         the others' exact counts (:func:`~sweeplab.analysis.chain.estimate`): they become one merged component,
@@ -119,9 +141,38 @@ class Analyzer:
         tally = None
         if all(t is not None for t in others) and time.perf_counter() < end:
             tally = estimate(
-                merged, [t for t in others if t is not None], unconstrained, mines_left, end, use_kernel=self.use_kernel
+                merged,
+                [t for t in others if t is not None],
+                unconstrained,
+                mines_left,
+                end,
+                use_kernel=self.use_kernel,
+                width=width,
             )
         return [components[i] for i in kept] + [merged], [*others, tally]
+
+    def _tally(self, raw: bytes, width: int, height: int, clock: _Clock) -> tuple:
+        """The kernel's count within the exact share. On a board of :data:`PROBE_CELLS` cells or more, a probe
+        first: the count under :data:`PROBE_STATES` partial states a step. Its answer stands when it counted every
+        component; when it gave up within :data:`PROBE_CPU` CPU seconds (a frontier wide from its start, which the
+        full count is likely to give up on too, only later) the full count has :data:`PROBE_SHARE` of the budget
+        instead of the exact share, so that the estimate gets the rest; else (a frontier narrow for long, as on a
+        long board, whose count is likely to finish and whose estimate would need more than the rest)
+        :data:`PROMISING_SHARE` of it."""
+        assert KERNEL is not None  # _analyze_with_kernel runs only with the kernel
+        budget, start = self.budget, time.perf_counter()
+        end = clock.exact
+        if width * height >= PROBE_CELLS and budget.max_states > PROBE_STATES:
+            cpu = time.process_time()
+            out = KERNEL.tally(raw, width, height, PROBE_STATES, budget.max_bytes, max(end - start, 0.0))
+            if out[0] == "local" or all(isinstance(item[2], tuple) for item in out[0]) or time.perf_counter() > end:
+                return out
+            now = time.perf_counter()
+            if time.process_time() - cpu < PROBE_CPU:
+                end = now + PROBE_SHARE * clock.seconds
+            else:
+                end = max(end + now - start, clock.start + PROMISING_SHARE * clock.seconds)
+        return KERNEL.tally(raw, width, height, budget.max_states, budget.max_bytes, max(end - time.perf_counter(), 0.0))
 
     def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:
         if KERNEL is None:  # use_kernel is only true when the kernel is built
@@ -136,8 +187,7 @@ class Analyzer:
             if not explain:
                 raise InconsistentPositionError("more flags than mines")
             constraints_from(observation)  # raises, naming the flags
-        seconds = max(clock.exact - time.perf_counter(), 0.0)
-        out = KERNEL.tally(raw, board.width, board.height, self.budget.max_states, self.budget.max_bytes, seconds)
+        out = self._tally(raw, board.width, board.height, clock)
         if out[0] == "local":
             if explain:
                 constraints_from(observation)  # raises, naming the number in its own words
@@ -162,7 +212,9 @@ class Analyzer:
                 tallies[i] = count(components[i], self.budget, limit)
             except _TooBig:
                 left.append(i)
-        components, tallies = self._estimate(components, tallies, left, clock, len(unconstrained), observation.mines - flags)
+        components, tallies = self._estimate(
+            components, tallies, left, clock, len(unconstrained), observation.mines - flags, board.width
+        )
         try:
             return _combine(observation, unconstrained, observation.mines - flags, components, tallies, clock, explain)
         except InconsistentPositionError:

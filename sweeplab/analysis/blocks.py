@@ -11,6 +11,9 @@ from collections import deque
 
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.counting import _feasible, _Plan
+from sweeplab.analysis.kernel import CHAIN
+
+_PLAN = getattr(CHAIN, "plan", None)  # None without the C chain (or with one built before it had plans)
 
 PREPARED = 20_000  # blocks whose plans are remembered
 
@@ -21,6 +24,7 @@ class Blocks:
 
     def __init__(self, component: Component, rng: random.Random, block: int) -> None:
         self.sizes = [len(sc) for sc in component.supercells]
+        self.anchors = [min(sc) for sc in component.supercells]
         self.cons = [(js, m) for js, m, _ in component.constraints]
         n = len(self.sizes)
         self.touching: list[list[int]] = [[] for _ in range(n)]
@@ -57,24 +61,66 @@ class Blocks:
         moves."""
         got = self._prepared.get((center, size))
         if got is None:
-            block = self.ball(center, size)
-            local = {j: p for p, j in enumerate(block)}
-            seen: set[int] = set()
-            sub: list[tuple[tuple[int, ...], int, int]] = []
-            ids: list[tuple[int, list[int]]] = []
-            for j in block:
-                for i in self.touching[j]:
-                    if i not in seen:
-                        seen.add(i)
-                        inside = [k for k in self.cons[i][0] if k in local]
-                        sub.append((tuple(local[k] for k in inside), len(ids), i))
-                        ids.append((i, inside))
-            plan = _Plan(Component([(0,) * self.sizes[j] for j in block], sub), list(range(len(block))))
-            got = (block, plan, ids)
+            got = self.plan_of(self.ball(center, size))
             if len(self._prepared) >= PREPARED:
                 self._prepared.clear()
             self._prepared[(center, size)] = got
         return got
+
+    def plan_of(self, block: list[int], only: set[int] | None = None) -> tuple[list[int], _Plan, list[tuple[int, list[int]]]]:
+        """:meth:`prepared` for any block of super-cells, counted in the order given (under the numbers ``only``,
+        when given, instead of every number touching the block)."""
+        local = {j: p for p, j in enumerate(block)}
+        seen: set[int] = set()
+        sub: list[tuple[tuple[int, ...], int, int]] = []
+        ids: list[tuple[int, list[int]]] = []
+        cons, add = self.cons, seen.add
+        for j in block:
+            for i in self.touching[j]:
+                if i not in seen and (only is None or i in only):
+                    add(i)
+                    inside = [k for k in cons[i][0] if k in local]
+                    sub.append((tuple([local[k] for k in inside]), len(ids), i))
+                    ids.append((i, inside))
+        if _PLAN is None:
+            plan = _Plan(Component([(0,) * self.sizes[j] for j in block], sub), list(range(len(block))))
+        else:  # the same plan, its steps built in C (a strip's plan has thousands of steps)
+            plan = _Plan.__new__(_Plan)
+            plan.order, plan.sizes = list(range(len(block))), [self.sizes[j] for j in block]
+            plan.cells, plan.mines = sum(plan.sizes), [m for _, m, _ in sub]
+            plan.steps = _PLAN(plan.sizes, [(js, m) for js, m, _ in sub])
+        return block, plan, ids
+
+    def axes(self, width: int, turned: bool = False) -> tuple[list[int], list[int]]:
+        """Each super-cell's place along the component's longer side and across it (from 0), by its first cell
+        (along the shorter side when ``turned``)."""
+        xs = [c % width for c in self.anchors]
+        ys = [c // width for c in self.anchors]
+        if (max(xs) - min(xs) < max(ys) - min(ys)) != turned:  # strips run down the board
+            xs, ys = ys, xs
+        low = min(ys)
+        return xs, [y - low for y in ys]
+
+    def strips(self, width: int, height: int, tilings: int = 2, turned: bool = False) -> list[tuple[list[int], list[int]]]:
+        """Strips of ``height`` cells across the component's longer side, in two tilings offset by half a strip:
+        each strip's super-cells ordered along it (a banded order whose count keeps few numbers open however long
+        the strip is), and the positions in that list of its inner half (the middle ``height // 2`` rows), whose
+        conditional means the boundary sways least. The inner halves of the two tilings cover every super-cell
+        once. ``height`` is a multiple of 4; a super-cell lies where its first cell does. ``turned``: strips across
+        the shorter side instead."""
+        xs, across = self.axes(width, turned)
+        quarter = height // 4
+        out = []
+        for offset in (0, height // 2)[:tilings]:
+            rows: dict[int, list[int]] = {}
+            for j, a in enumerate(across):
+                rows.setdefault((a + height - offset) // height, []).append(j)
+            for k in sorted(rows):
+                block = sorted(rows[k], key=lambda j: (xs[j], across[j]))
+                start = k * height - height + offset
+                inner = [p for p, j in enumerate(block) if start + quarter <= across[j] < start + height - quarter]
+                out.append((block, inner))
+        return out
 
     def needs(self, ids: list[tuple[int, list[int]]]) -> list[int]:
         """Each number touching a block (``ids``, from :meth:`prepared`) less the mines the assignment puts outside

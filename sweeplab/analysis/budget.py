@@ -1,8 +1,10 @@
 """What one analysis may spend: :class:`Budget`, the clock of one call, and the exceptions a stage raises past its limits.
 
 The budget is a promise: ``Analyzer.analyze`` returns within ``seconds`` plus :data:`OVERHEAD_SECONDS`, with the best
-answer it has. The exact count may use the first :data:`EXACT_SHARE` of it; the estimate the rest, less
-:data:`ESTIMATE_RESERVE` for the weighting; the Python stages check the clock every :data:`_CHECK_EVERY` work items.
+answer it has. The exact count may use the first :data:`EXACT_SHARE` of it (on a large board, after a quick probe
+whose early failure cuts it to :data:`PROBE_SHARE`, leaving the estimate the rest, and whose late failure lengthens
+it to :data:`PROMISING_SHARE`: :data:`PROBE_CELLS`); the estimate the rest,
+less :data:`ESTIMATE_RESERVE` for the weighting; the Python stages check the clock every :data:`_CHECK_EVERY` work items.
 """
 
 from __future__ import annotations
@@ -17,6 +19,11 @@ EXACT_SHARE = 0.6  # the share of the budget the exact count may use before the 
 WIDE_SHARE = 0.15  # the share the pure-Python count may spend on a component too wide for the C kernel's keys
 ESTIMATE_RESERVE = 0.05  # the share kept back from the estimate for weighting and building the result
 OVERHEAD_SECONDS = 0.25  # stated overhead past the budget: finishing a check interval, weighting, building results
+PROBE_CELLS = 4096  # boards of this many cells or more are probed before the full exact count (Analyzer._tally)
+PROBE_STATES = 1000  # the probe's partial states a step
+PROBE_CPU = 0.03  # a probe that gives up within this many CPU seconds ...
+PROBE_SHARE = 0.2  # ... leaves the full exact count this share of the budget (not EXACT_SHARE)
+PROMISING_SHARE = 0.75  # the full count's share after a probe that gave up late
 PATIENCE = 15  # a player's second try at an undecided position gets this many times the budget's seconds
 _CHECK_EVERY = 4096  # work items between clock checks in the Python stages
 

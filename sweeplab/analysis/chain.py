@@ -2,15 +2,23 @@
 estimated :class:`Tally` out, weighted by the rest of the position (the other components' exact counts and the
 unconstrained cells), so the global mine count is respected.
 
-The chain's state is one solution: mines per super-cell. A move picks a block of super-cells (a breadth-first ball
-of :data:`BLOCK` around a random one), fixes every other super-cell, and redraws the block from its exact
+The chain's state is one solution: mines per super-cell. A move picks a block of super-cells, fixes every other
+super-cell, and redraws the block from its exact
 conditional distribution: dynamic programming over the block's super-cells (as
 :func:`~sweeplab.analysis.counting.count` does, merging equal partial states), each final block count k weighted by
 h(K_out + k), the completions of the rest of the position for that many mines in the component, then a backward
 pass and a forward draw (in C, ``_chain.c``, when it is built; :meth:`_Chain.move` is its pure-Python twin). Every
 move keeps the numbers satisfied, and a block moves many mines at once, so the chain mixes on frontiers of
 thousands of cells where a sequential count's partial states explode (a frontier that is wide in both directions:
-revealed cells strewn over a board). The first solution comes from :meth:`~sweeplab.analysis.blocks.Blocks.first`.
+revealed cells strewn over a board).
+
+When the board's width is known (as the analyzer gives it) the blocks are strips of :data:`STRIP` rows across the
+component's longer side, in two tilings offset by half a strip (:meth:`~sweeplab.analysis.blocks.Blocks.strips`):
+counted along its length, a strip keeps few numbers open however long it is, so one move redraws a fifth of a
+128x128 board, and each super-cell is averaged only from the strip whose inner half holds it, where the fixed rest
+sways its conditional mean least. The first solution is then drawn strip by strip (:meth:`_Chain.first`). Without
+the width, or without the C move, the blocks are breadth-first balls of :data:`BLOCK` around random super-cells and
+the first solution comes from :meth:`~sweeplab.analysis.blocks.Blocks.first`.
 
 The estimate averages, over the moves after a burn-in, each block's expected mines per super-cell and its count's
 distribution given the rest (the backward pass gives both: Rao-Blackwellised, far less spread than the drawn
@@ -38,10 +46,15 @@ BURN_IN = 0.15  # the share of the chain's time spent before averaging starts
 BLOCK = 48  # super-cells in a block at first; halved while a block's partial states pass STATES, grown back after
 CENTERS_EVERY = 8  # blocks are balls around one super-cell in this many (their plans are built once each)
 CENTERS_MIN = 256  # but around at least this many
-MOVES_PER_BATCH = 20  # fewer batches when the moves expected would give fewer per batch (at least 2 batches)
-POST_SECONDS = 4e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches
+MOVES_PER_BATCH = 20  # fewer batches when the moves expected would give fewer per batch (or a sweep of strips)
+POST_SECONDS = 1.5e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches (measured: 0.5e-6)
 STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possible ones
 STATES = 3000  # partial states a block's count may hold in one step
+STRIP = 24  # rows (or columns) of a strip at first, when the board's width is known; 4 fewer while one is too wide
+SQUARE = 2.0  # a component less than this many times as long as it is wide has strips both ways
+STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
+FIRST_STRIP = 8  # rows of the strips drawn in turn for the first solution
+FIRST_STATES = 100_000  # partial states their counts may hold in one step
 
 
 def completions(others: list[Tally], cells: int, unconstrained: int, mines_left: int) -> list[float]:
@@ -74,13 +87,72 @@ def _steepen(log_h: list[float]) -> list[float]:
 class _Chain(Blocks):
     """The chain: :class:`Blocks` whose moves redraw a block from its conditional distribution under ``log_h``."""
 
-    def __init__(self, component: Component, log_h: list[float], rng: random.Random, use_kernel: bool = True) -> None:
+    def __init__(
+        self, component: Component, log_h: list[float], rng: random.Random, use_kernel: bool = True, width: int | None = None
+    ) -> None:
         super().__init__(component, rng, BLOCK)
         self.log_h = _steepen(log_h)
         self.possible = [v > -math.inf for v in log_h]
         self.kernel = CHAIN if use_kernel else None
-        self.centers = self._cover()
+        self.width = width if self.kernel is not None and STRIP >= 8 else None
+        self.height = STRIP
+        self.strip_list = self._all_strips() if self.width is not None else None
+        self._strip_plans: dict[int, tuple[list[int], _Plan, list[tuple[int, list[int]]]]] = {}
+        self.centers = self._cover() if self.strip_list is None else []
         self.queue: list[int] = []
+
+    def first(self, component: Component, deadline: float, patience: int = 2) -> bool:
+        """A first solution: strip by strip in C when the strips are known (:meth:`_first_by_strips`), else (or when
+        that meets a dead end) :meth:`Blocks.first <sweeplab.analysis.blocks.Blocks.first>`'s search in Python."""
+        if self.strip_list is not None and self.width is not None and self._first_by_strips(deadline):
+            return True
+        self.assign(list(range(len(self.x))), [0] * len(self.x))
+        return super().first(component, deadline, patience)
+
+    def _first_by_strips(self, deadline: float) -> bool:
+        """Draw the strips of one tiling in turn, across the board, each by the C move together with its fringe (the
+        later super-cells that share a number with it) under the numbers that lie wholly within the strips drawn so
+        far, the strip, its fringe and the next strip's first rows: every number touching the strip then holds, and
+        the rows ahead, drawn again with the next strip, make it likely that the rest can be completed. On a dead end
+        (a strip with no
+        solution given those before it, or one too wide) the strip's numbers are left out of the later strips' counts
+        and mended at the end by :meth:`~sweeplab.analysis.blocks.Blocks.repair`. False past ``deadline``."""
+        assert self.width is not None
+        along, across = self.axes(self.width)
+        n = len(self.x)
+        done = [False] * n
+        touching, cons = self.touching, self.cons
+        given_up: set[int] = set()
+        strips = [block for block, _ in self.strips(self.width, FIRST_STRIP, tilings=1)]
+        for at, block in enumerate(strips):
+            inside = set(block)
+            fringe = {k for j in block for i in touching[j] for k in cons[i][0] if not done[k] and k not in inside}
+            later = strips[at + 1] if at + 1 < len(strips) else []
+            start = min((across[j] for j in later), default=0)
+            for rows in (FIRST_STRIP, FIRST_STRIP // 2, 0):  # less of the next strip while the count is too wide
+                if time.perf_counter() > deadline:
+                    return False
+                ahead = fringe | {j for j in later if across[j] < start + rows}
+                whole = sorted(inside | ahead, key=lambda j: (along[j], across[j]))
+                near = {i for j in whole for i in touching[j]}
+                only = {i for i in near if i not in given_up and all(done[k] or k in inside or k in ahead for k in cons[i][0])}
+                _, plan, ids = self.plan_of(whole, only)
+                assert self.kernel is not None  # strips are used only with the C chain
+                weights = [1.0] * (plan.cells + 1)
+                try:
+                    out = self.kernel.move(
+                        plan.sizes, plan.steps, self.needs(ids), weights, FIRST_STATES, self.rng.getrandbits(64) | 1
+                    )
+                except ValueError:  # more open numbers than the C move's keys hold
+                    out = None
+                if out is not None:
+                    self.assign(whole, out[0])
+                    break
+            else:  # a dead end: the strip keeps what it holds, and its numbers are left to the repair
+                given_up.update(i for j in block for i in touching[j])
+            for j in block:
+                done[j] = True
+        return not any(self.residual) or self.repair(deadline)
 
     def _cover(self) -> list[int]:
         """The centres of the blocks: enough that every super-cell lies in some ball (a super-cell no ball covers
@@ -106,6 +178,8 @@ class _Chain(Blocks):
         distribution of the component's count given the rest, the new count), or None when the block's count passed
         :data:`STATES` partial states in a step (the block is then made smaller). The expectations, taken before the
         draw, are the Rao-Blackwellised averages: as unbiased as the state itself and far less spread."""
+        if self.strip_list is not None:
+            return self._strip_move(total)
         x = self.x
         if not self.queue:  # a sweep: every centre once, in a fresh random order
             self.queue = list(self.centers)
@@ -115,7 +189,14 @@ class _Chain(Blocks):
         for j in block:
             inside += x[j]
         if self.kernel is not None:
-            return self._move_in_c(block, plan, self.needs(ids), total - inside)
+            moved = self._move_in_c(block, plan, self.needs(ids), total - inside, STATES)
+            if moved is None:
+                self.block = max(self.block // 2, 2)
+                return None
+            if self.block < BLOCK and self.rng.random() < 0.05:
+                self.block += 1
+            expected, counts, count = moved
+            return block, expected, counts, count
         steps, sizes = self.steps(plan, ids), plan.sizes
         alpha: list[dict[tuple, float]] = [{(0,): 1.0}]
         for t, (_n_active, opened_needs, touch_slots, keep) in enumerate(steps):
@@ -194,24 +275,68 @@ class _Chain(Blocks):
             self.block += 1
         return block, means, counts, outside + key[0]
 
+    def _all_strips(self) -> list[tuple[list[int], list[int]]]:
+        """The strips of :meth:`~sweeplab.analysis.blocks.Blocks.strips` at the current height, and on a board less
+        than :data:`SQUARE` times as long as it is wide the strips across them as well (a structure that runs across
+        the strips further than half a strip, such as a long column of cells, then mixes in the other strips)."""
+        assert self.width is not None
+        out = self.strips(self.width, self.height)
+        along, across = self.axes(self.width)
+        if max(along) + 1 < SQUARE * (max(across) + 1):
+            out += self.strips(self.width, self.height, turned=True)
+        return out
+
+    def _strip_move(self, total: int) -> tuple[list[int], list[float], dict[int, float], int] | None:
+        """:meth:`move` over the strips (:meth:`~sweeplab.analysis.blocks.Blocks.strips`): a sweep redraws every
+        strip of both tilings once, in a random order; the means returned are those of the strip's inner half. A
+        strip whose count passes :data:`STRIP_STATES` partial states in a step makes every strip 4 rows lower; below 8
+        rows the chain goes back to balls."""
+        assert self.strip_list is not None and self.width is not None
+        if not self.queue:
+            self.queue = list(range(len(self.strip_list)))
+            self.rng.shuffle(self.queue)
+        k = self.queue.pop()
+        block, inner = self.strip_list[k]
+        got = self._strip_plans.get(k)
+        if got is None:
+            got = self._strip_plans[k] = self.plan_of(block)
+        _, plan, ids = got
+        x = self.x
+        inside = 0
+        for j in block:
+            inside += x[j]
+        moved = self._move_in_c(block, plan, self.needs(ids), total - inside, STRIP_STATES)
+        if moved is None:
+            self.height -= 4
+            self.queue, self._strip_plans = [], {}
+            if self.height < 8:
+                self.strip_list = None
+                self.centers = self._cover()
+            else:
+                self.strip_list = self._all_strips()
+            return None
+        expected, counts, count = moved
+        return [block[p] for p in inner], [expected[p] for p in inner], counts, count
+
     def _move_in_c(
-        self, block: list[int], plan: _Plan, needs: list[int], outside: int
-    ) -> tuple[list[int], list[float], dict[int, float], int] | None:
+        self, block: list[int], plan: _Plan, needs: list[int], outside: int, states: int
+    ) -> tuple[list[float], dict[int, float], int] | None:
         """:meth:`move`'s count, backward pass and draw by the C kernel (``_chain.move``), the plan's steps holding
-        indices into ``needs``."""
+        indices into ``needs``: the block's expected mines per super-cell, the component's count's distribution
+        and its new count; None past ``states`` partial states in a step (or more open numbers than C holds)."""
         window = self.log_h[outside : outside + plan.cells + 1]
         top = max(window)
         weights = [math.exp(v - top) for v in window]
         assert self.kernel is not None  # move calls this only when the C chain is built
-        out = self.kernel.move(plan.sizes, plan.steps, needs, weights, STATES, self.rng.getrandbits(64) | 1)
+        try:
+            out = self.kernel.move(plan.sizes, plan.steps, needs, weights, states, self.rng.getrandbits(64) | 1)
+        except ValueError:  # a step with more open numbers than the C move's keys hold
+            return None
         if out is None:
-            self.block = max(self.block // 2, 2)
             return None
         drawn, expected, shares, count = out
         self.assign(block, drawn)
-        if self.block < BLOCK and self.rng.random() < 0.05:
-            self.block += 1
-        return block, expected, {outside + k: p for k, p in enumerate(shares) if p > 0}, outside + count
+        return expected, {outside + k: p for k, p in enumerate(shares) if p > 0}, outside + count
 
 
 def _draw(rng: random.Random, options: list[tuple[tuple, int, float]]) -> tuple[tuple, int, float]:
@@ -232,6 +357,7 @@ def estimate(
     deadline: float,
     seed: int = 0,
     use_kernel: bool = True,
+    width: int | None = None,
 ) -> Tally | None:
     """Estimate a component's tally by the chain until ``deadline`` (deterministic for a seed, given the time).
 
@@ -239,14 +365,16 @@ def estimate(
     cells no number touches and ``mines_left`` the mines to place; the moves run in C (``_chain.c``) when it is built
     and ``use_kernel``, else in pure Python (the same moves, slower). Once a first solution is found, every batch
     has at least one move even past the deadline (a late move costs about a millisecond), so a short budget still
-    gives an estimate, with a large error. Returns None when no first solution was found in time, or the moves kept
-    at counts the rest of the position does not allow: that proves nothing about consistency."""
+    gives an estimate, with a large error. Returns None when no first solution was found in time, when some
+    super-cell was in no move's block (less than a sweep: the batches would all hold its one state and call it
+    certain), or the moves kept at counts the rest of the position does not allow: that proves nothing about
+    consistency."""
     start = time.perf_counter()
     cells = len(component.cells)
     log_h = completions(others, cells, unconstrained, mines_left)
     if all(v == -math.inf for v in log_h):
         return None
-    chain = _Chain(component, log_h, random.Random(seed), use_kernel)
+    chain = _Chain(component, log_h, random.Random(seed), use_kernel, width)
     if not chain.first(component, deadline - POST_SECONDS * cells * 4):  # time to tally and weigh two batches
         return None
     deadline -= POST_SECONDS * cells * (BATCHES + 2)  # the time the tally and the weighting of the batches take
@@ -263,7 +391,8 @@ def estimate(
             moves += 1
     now = time.perf_counter()
     expected = moves * (deadline - now) / max(now - burning, 1e-6)
-    n_batches = max(2, min(BATCHES, int(expected // MOVES_PER_BATCH)))
+    per_batch = MOVES_PER_BATCH if chain.strip_list is None else max(MOVES_PER_BATCH, len(chain.strip_list))
+    n_batches = max(2, min(BATCHES, int(expected // per_batch)))  # with strips, a sweep at least in each batch
     span = max(deadline - now, 0.0) / n_batches
     batches: list[tuple[list[float], list[int], dict[int, float], list[int]]] = []
     tries = 0
@@ -288,9 +417,32 @@ def estimate(
                     by_count[k] = by_count.get(k, 0.0) + p
         if by_count:
             batches.append((sums, visits, by_count, list(x)))
-    if len(batches) < 2:
-        return None
+    if chain.strip_list is not None:
+        batches = _whole(batches)
+    if len(batches) < 2 or not all(any(column) for column in zip(*(b[1] for b in batches), strict=True)):
+        return None  # too few batches, or a super-cell no move visited: its state is one draw, its spread unknown
     return _tally(batches, chain, log_h)
+
+
+def _whole(batches: list[tuple[list[float], list[int], dict[int, float], list[int]]]) -> list:
+    """The batches with each that left a super-cell unvisited (a batch shorter than a sweep of the strips) merged
+    into the next (the last into the one before), when two or more batches remain: a super-cell's mean then always
+    comes from its strips' moves, not from the state at a batch's end."""
+    out: list[tuple[list[float], list[int], dict[int, float], list[int]]] = []
+    for sums, visits, by_count, state in batches:
+        if out and 0 in out[-1][1]:
+            last = out.pop()
+            sums = [a + b for a, b in zip(last[0], sums, strict=True)]
+            visits = [a + b for a, b in zip(last[1], visits, strict=True)]
+            by_count = {k: last[2].get(k, 0.0) + by_count.get(k, 0.0) for k in last[2].keys() | by_count.keys()}
+        out.append((sums, visits, by_count, state))
+    if len(out) > 1 and 0 in out[-1][1]:
+        last, before = out.pop(), out.pop()
+        sums = [a + b for a, b in zip(before[0], last[0], strict=True)]
+        visits = [a + b for a, b in zip(before[1], last[1], strict=True)]
+        by_count = {k: before[2].get(k, 0.0) + last[2].get(k, 0.0) for k in before[2].keys() | last[2].keys()}
+        out.append((sums, visits, by_count, last[3]))
+    return out if len(out) >= 2 else batches
 
 
 def _tally(batches: list[tuple[list[float], list[int], dict[int, float], list[int]]], chain: _Chain, log_h: list[float]) -> Tally:

@@ -80,17 +80,26 @@ class _Plan:
         self.mines = [m for _, m, _ in cons]
         self.steps = []
         active: list[int] = []
-        for t, j in enumerate(self.order):
+        for t, j in enumerate(self.order):  # list operations only (done in C): wide plans have 100 open constraints
             touching = touching_of[j]
             opened = [i for i in touching if first[i] == t]
-            now = active + opened  # constraints open while assigning step t
-            slot = {i: s for s, i in enumerate(now)}
+            now = active + opened if opened else active  # constraints open while assigning step t
+            index = now.index
+            size = sizes[j]
             touch_slots = []
+            closing = []
             for i in touching:
-                remaining[i] -= sizes[j]
-                touch_slots.append((slot[i], remaining[i]))
-            after = [i for i in now if last[i] > t]
-            keep = [slot[i] for i in after]
+                remaining[i] -= size
+                s = index(i)
+                touch_slots.append((s, remaining[i]))
+                if last[i] == t:
+                    closing.append(s)
+            keep = list(range(len(now)))
+            after = list(now)
+            if len(closing) > 1:
+                closing.sort(reverse=True)
+            for s in closing:
+                del keep[s], after[s]
             self.steps.append((len(active), [self.mines[i] for i in opened], touch_slots, keep))
             active = after
 

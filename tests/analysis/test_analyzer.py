@@ -225,7 +225,9 @@ def test_strewn_true_positions_are_answered_within_the_budget_and_never_inconsis
         assert "more time" in str(result)
         return
     check_against_layout(obs, result, layout)
-    assert result.exact or 0 < result.error < 1
+    assert result.exact or 0 < result.error <= 1  # 1: two batches that disagree entirely (a starved machine)
+    if size == STREWN[0] and not result.exact and cpu > 0.8 * seconds and CHAIN is not None:
+        assert result.error <= 0.05, result.error  # the strips' estimate, given most of its CPU time
 
 
 @needs_kernel  # the exact reference takes over ten seconds in pure Python

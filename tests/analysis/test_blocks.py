@@ -4,8 +4,10 @@ import random
 import time
 
 from sweeplab.analysis.blocks import Blocks
-from sweeplab.analysis.components import build_components
+from sweeplab.analysis.components import Component, build_components
 from sweeplab.analysis.constraints import constraints_from
+from sweeplab.analysis.counting import _Plan
+from tests.analysis.compiled import needs_chain
 from tests.analysis.positions import strewn
 
 
@@ -43,3 +45,37 @@ def test_no_time_no_solution():
     obs, _ = strewn(128, 128, 2000, 0.1)
     component = _largest(obs)
     assert not Blocks(component, random.Random(0), 48).first(component, time.perf_counter() - 1)
+
+
+def test_strips_tile_the_component_twice_and_their_inner_halves_once():
+    obs, _ = strewn(64, 48, 450, 0.1)
+    component = _largest(obs)
+    blocks = Blocks(component, random.Random(0), 48)
+    n = len(blocks.x)
+    for height in (8, 12, 24):
+        strips = blocks.strips(obs.board.width, height)
+        every = sorted(j for block, _ in strips for j in block)
+        assert every == sorted(list(range(n)) * 2)  # each tiling holds every super-cell once
+        inner = sorted(block[p] for block, positions in strips for p in positions)
+        assert inner == list(range(n)), height  # the inner halves hold each super-cell exactly once
+        along, across = blocks.axes(obs.board.width)
+        for block, _ in strips:  # each strip runs along the longer side, in order
+            assert [along[j] for j in block] == sorted(along[j] for j in block)
+            assert max(across[j] for j in block) - min(across[j] for j in block) < height
+    one = blocks.strips(obs.board.width, 8, tilings=1)
+    assert sorted(j for block, _ in one for j in block) == list(range(n))
+
+
+@needs_chain
+def test_the_plans_built_in_c_are_the_twins_of_the_python_plans():
+    obs, _ = strewn(64, 48, 450, 0.1)
+    component = _largest(obs)
+    blocks = Blocks(component, random.Random(0), 48)
+    shapes = [block for block, _ in blocks.strips(obs.board.width, 8)] + [blocks.ball(j, 48) for j in range(0, len(blocks.x), 7)]
+    for shape in shapes:
+        block, plan, ids = blocks.plan_of(shape)
+        local = {j: p for p, j in enumerate(block)}
+        sub = [(tuple(local[k] for k in inside), n, i) for n, (i, inside) in enumerate(ids)]
+        python = _Plan(Component([(0,) * blocks.sizes[j] for j in block], sub), list(range(len(block))))
+        assert plan.steps == python.steps
+        assert (plan.order, plan.sizes, plan.cells, plan.mines) == (python.order, python.sizes, python.cells, python.mines)

@@ -1,0 +1,197 @@
+"""Large true positions under a short budget: is each answered exactly, or estimated with an honest stated error?
+
+Run from a checkout with the C kernels built: ``python benchmarks/large_positions.py --out results/large`` (about
+three minutes of CPU with the defaults). Each position is a real layout dealt by the game engine with a share of
+its safe cells revealed, each by one click in a seeded order (zeros flood as in play): numbers strewn over the whole
+board, one wide frontier. Every position is analysed with ``--seconds`` (as ``sweeplab analyze --seconds``) twice:
+with the chain's strips (the analyzer as it is) and with its balls alone (``strips=off``: the chain as it was
+before strips, its first solution found in Python), and each row records the shape, mines, frontier cells, the
+answer (exact, estimate or undecided), the stated error and the CPU and wall seconds. On the positions that an
+exact count with a long budget and a large state limit can finish, the estimate is checked against it: the largest
+and the mean absolute error over the covered cells, and the share of cells whose error is within the stated one
+(two standard errors at the worst cell: about 95 % or more if it is honest).
+
+Writes ``runs.csv`` (one row per position, mode and repeat) and ``summary.json`` (the medians per position and mode)
+under ``--out``. The machine is shared and the budget is wall-clock: the CPU seconds say how much of it the engine
+got.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from sweeplab.analysis import chain
+from sweeplab.analysis.analyzer import Analyzer
+from sweeplab.analysis.budget import Budget
+from sweeplab.analysis.probabilities import Probabilities
+from sweeplab.core.errors import UndecidedError
+from sweeplab.core.game import Game
+from sweeplab.core.observation import Observation
+from sweeplab.core.rules import Rules
+
+# (width, height, mines, share of safe cells revealed)
+ANSWERED = [
+    (64, 64, 600, 0.1),
+    (128, 128, 2000, 0.1),
+    (256, 64, 2000, 0.15),
+    (512, 64, 4000, 0.15),
+    (1024, 64, 8000, 0.15),
+    (256, 256, 8000, 0.1),
+]
+CHECKED = [  # too wide for the default count, but an exact count with a large state limit finishes
+    (48, 48, 350, 0.1),
+    (64, 64, 600, 0.1),
+    (96, 96, 1300, 0.1),
+    (112, 112, 1600, 0.1),
+    (128, 128, 2000, 0.1),
+]
+EXACT = Budget(seconds=300, max_states=3_000_000, max_bytes=2**32)
+FIELDS = [
+    "width",
+    "height",
+    "mines",
+    "share",
+    "seed",
+    "mode",
+    "repeat",
+    "covered",
+    "frontier",
+    "answer",
+    "stated_error",
+    "cpu_s",
+    "wall_s",
+    "max_abs_error",
+    "mean_abs_error",
+    "within_stated",
+]
+
+
+def strewn(width: int, height: int, mines: int, share: float, seed: int) -> Observation:
+    """The position: ``share`` of the safe cells of game ``seed`` revealed, one click each in a seeded order."""
+    game = Game(Rules(width, height, mines, "unsafe"), seed)
+    layout = game.mine_cells()
+    safe = [c for c in range(width * height) if c not in layout]
+    random.Random(seed).shuffle(safe)
+    opened: set[int] = set()
+    for cell in safe[: int(len(safe) * share)]:
+        if cell not in opened:
+            opened.update(game.reveal(cell))
+    return game.observation()
+
+
+def frontier(obs: Observation) -> int:
+    """Covered cells next to a revealed number."""
+    view, neighbours = obs.view, obs.board.neighbours
+    return sum(1 for c in obs.covered() if any(view[n] > 0 for n in neighbours[c]))
+
+
+def run(obs: Observation, seconds: float, strips: bool) -> tuple[Probabilities | UndecidedError, float, float]:
+    """(the result or the UndecidedError, CPU seconds, wall seconds) of one analysis."""
+    saved = chain.STRIP
+    chain.STRIP = saved if strips else 0
+    cpu, wall = time.process_time(), time.perf_counter()
+    try:
+        result: Probabilities | UndecidedError = Analyzer(Budget(seconds=seconds)).analyze(obs)
+    except UndecidedError as error:
+        result = error
+    finally:
+        chain.STRIP = saved
+    return result, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("results/large"), help="folder for runs.csv and summary.json")
+    parser.add_argument("--seconds", type=float, default=2.0, help="the analysis budget (as analyze --seconds)")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1], help="game seeds of the positions")
+    parser.add_argument("--repeats", type=int, default=1, help="analyses per position and mode (medians are kept)")
+    parser.add_argument("--no-check", action="store_true", help="skip the exact references (the checked positions)")
+    parser.add_argument("--shapes", nargs="+", metavar="WxH", help="only the positions of these shapes, such as 256x256")
+    args = parser.parse_args(argv)
+    print("$ python benchmarks/large_positions.py " + " ".join(sys.argv[1:] if argv is None else argv), flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    rows: list[dict] = []
+    shapes = [(shape, False) for shape in ANSWERED] + ([] if args.no_check else [(shape, True) for shape in CHECKED])
+    if args.shapes:
+        shapes = [(shape, checked) for shape, checked in shapes if f"{shape[0]}x{shape[1]}" in args.shapes]
+    for seed in args.seeds:
+        for shape, checked in shapes:
+            obs = strewn(*shape, seed)
+            exact = None
+            if checked:
+                reference = Analyzer(EXACT).analyze(obs)
+                assert reference.exact, f"no exact reference for {shape}"
+                exact = {c: reference.probability(c) for c in obs.covered()}
+            for repeat in range(args.repeats):
+                for mode in ("strips", "balls"):
+                    result, cpu, wall = run(obs, args.seconds, mode == "strips")
+                    row = dict(zip(FIELDS[:4], shape, strict=True))
+                    row.update(seed=seed, mode=mode, repeat=repeat, covered=len(obs.covered()), frontier=frontier(obs))
+                    row.update(cpu_s=round(cpu, 3), wall_s=round(wall, 3), max_abs_error="", mean_abs_error="")
+                    row.update(within_stated="")
+                    if isinstance(result, UndecidedError):
+                        row.update(answer="undecided", stated_error="")
+                    else:
+                        error = result.error
+                        row.update(answer="exact" if result.exact else "estimate", stated_error=round(error, 5))
+                        if exact is not None:
+                            errors = [abs(result.probability(c) - p) for c, p in exact.items()]
+                            row.update(
+                                max_abs_error=round(max(errors), 5),
+                                mean_abs_error=round(sum(errors) / len(errors), 6),
+                                within_stated=round(sum(e <= error for e in errors) / len(errors), 4),
+                            )
+                    rows.append(row)
+                    label = "checked" if checked else "answered"
+                    print(
+                        f"{label} {shape[0]}x{shape[1]}x{shape[2]}@{shape[3]} seed {seed} {mode}: {row['answer']} "
+                        f"error {row['stated_error']} (actual max {row['max_abs_error']}) cpu {cpu:.2f} s wall {wall:.2f} s",
+                        flush=True,
+                    )
+                    with (args.out / "runs.csv").open("w", newline="") as handle:
+                        writer = csv.DictWriter(handle, FIELDS)
+                        writer.writeheader()
+                        writer.writerows(rows)
+    summary = []
+
+    def position(r: dict) -> tuple:
+        return r["width"], r["height"], r["mines"], r["share"], r["seed"], r["mode"], r["max_abs_error"] != ""
+
+    for key in sorted({position(r) for r in rows}):
+        group = [r for r in rows if position(r) == key]
+
+        def median(field: str, group: list[dict] = group) -> float | None:
+            values = [r[field] for r in group if r[field] != ""]
+            return statistics.median(values) if values else None
+
+        summary.append(
+            {
+                "shape": f"{key[0]}x{key[1]}",
+                "mines": key[2],
+                "share": key[3],
+                "seed": key[4],
+                "mode": key[5],
+                "checked": key[6],
+                "frontier": group[0]["frontier"],
+                "answers": sorted({r["answer"] for r in group}),
+                "stated_error": median("stated_error"),
+                "cpu_s": median("cpu_s"),
+                "wall_s": median("wall_s"),
+                "max_abs_error": median("max_abs_error"),
+                "mean_abs_error": median("mean_abs_error"),
+                "within_stated": median("within_stated"),
+            }
+        )
+    (args.out / "summary.json").write_text(json.dumps({"seconds": args.seconds, "positions": summary}, indent=1) + "\n")
+    print(f"wrote {args.out / 'runs.csv'} and {args.out / 'summary.json'}")
+
+
+if __name__ == "__main__":
+    main()
