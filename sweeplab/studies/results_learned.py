@@ -293,12 +293,17 @@ def _learned_players(doc: Doc) -> None:
         )
 
 
+#: A noise player's ablation: with noise in place of the model, xgboost, nn, dqn and dqn-single are one player (the
+#: same candidates and the same seeded draws), so one run of it is paired with each of them.
+NOISE_LABEL = "its output replaced by uniform noise"
+
+
 def _ablation_label(spec: str, results: Path) -> str:
     """What an ablation player changes, from its spec: noise instead of the model, or a model retrained without some
     features (named by that model's card)."""
     options = dict(o.split("=", 1) for o in spec[spec.index("[") + 1 : -1].split(",")) if "[" in spec else {}
     if options.get("noise") == "1":
-        return "its output replaced by uniform noise"
+        return NOISE_LABEL
     if "model" in options:
         card_path = results.parent / options["model"] / "card.json"
         try:
@@ -334,29 +339,34 @@ def _ablations(doc: Doc, root: Path) -> None:
         outcomes |= _learn_outcomes(folder / "games.csv.gz")
         for summary in bench["summaries"]:
             spec = summary["strategy"]
-            base = spec.split("[", 1)[0]
-            cells = []
-            for other in (base, "dsscsp-manhattan"):
-                d = _learn_paired(outcomes, spec, other)
-                cells.append("-" if d is None else f"{100 * d[0]:+.2f} ± {100 * d[1]:.2f}")
-            rows.append(
-                [
-                    f"{summary['board']} ({board})",
-                    base,
-                    _ablation_label(spec, doc.results),
-                    f"{summary['games']:,}",
-                    _pm(summary["win_rate"], summary["sem"]),
-                    *cells,
-                ]
-            )
+            label = _ablation_label(spec, doc.results)
+            bases = [spec.split("[", 1)[0]]
+            if label == NOISE_LABEL:  # one noise player stands for every kind: they play the same games
+                bases = [n for n in ("xgboost", "nn", "dqn", "dqn-single") if n in outcomes]
+            for base in bases:
+                cells = []
+                for other in (base, "dsscsp-manhattan"):
+                    d = _learn_paired(outcomes, spec, other)
+                    cells.append("-" if d is None else f"{100 * d[0]:+.2f} ± {100 * d[1]:.2f}")
+                rows.append(
+                    [
+                        f"{summary['board']} ({board})",
+                        base,
+                        f"{label} (`{spec}`)",
+                        f"{summary['games']:,}",
+                        _pm(summary["win_rate"], summary["sem"]),
+                        *cells,
+                    ]
+                )
         command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
         run = doc.run_record(f"learn/ablations/{board}")
         sources.append(f"- {board}: `results/learn/ablations/{board}/`, produced by `{command}`." + (f" {run}" if run else ""))
     if rows:
         doc.add(
-            "### What the models use: ablations\n\nEach learned player again, on the same layouts as the table above, "
-            "with its model's output replaced by uniform noise (so only DSScsp's certain moves and the candidate set "
-            "remain), or with a model retrained without its top feature (the XGBoost card's gain importance). The paired "
+            "### What the models use: ablations\n\nThe learned players again, on the same layouts as the table above, "
+            "with the model's output replaced by uniform noise (so only DSScsp's certain moves and the candidate set "
+            "remain; this player is the same for every kind, so one run is paired with each), or with a model retrained "
+            "without its top feature (the XGBoost card's gain importance). The paired "
             "columns are the ablated player minus the full one and minus dsscsp-manhattan, in points ± SE.\n\n"
             + _table(
                 [

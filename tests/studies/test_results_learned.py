@@ -47,7 +47,10 @@ def test_ablation_rows_pair_with_the_full_player_and_name_what_was_removed(tmp_p
     results = tmp_path / "results"  # a model path in a spec is relative to the repository root, results' parent
     learn = results / "learn"
     full = [1, 1, 1, 1, 0, 1, 1, 1]
-    _bench(learn / "winrates" / "beginner", {"dsscsp-manhattan": [1, 1, 0, 1, 0, 1, 1, 1], "xgboost": full})
+    _bench(
+        learn / "winrates" / "beginner",
+        {"dsscsp-manhattan": [1, 1, 0, 1, 0, 1, 1, 1], "xgboost": full, "nn": [0, 1, 0, 1, 0, 0, 1, 0]},
+    )
     model = learn / "ablations" / "models" / "xgboost-without-p"
     model.mkdir(parents=True)
     (model / "card.json").write_text(json.dumps({"without": ["probability"]}))
@@ -55,8 +58,10 @@ def test_ablation_rows_pair_with_the_full_player_and_name_what_was_removed(tmp_p
     _bench(learn / "ablations" / "beginner", {"xgboost[noise=1]": [0, 1, 0, 1, 0, 0, 1, 0], spec: full})
     (learn / "ablations" / "beginner" / "command.txt").write_text("sweeplab bench ...")
     page = _page(results)
-    noise = next(line for line in page.splitlines() if "uniform noise |" in line)
-    assert "| -50.00 ± " in noise  # 3 of 8 won against 7 of 8, paired
+    noise = [line for line in page.splitlines() if "uniform noise (`xgboost[noise=1]`)" in line]
+    assert [row.split(" | ")[1] for row in noise] == ["xgboost", "nn"]  # one noise player, paired with each kind
+    assert "| -50.00 ± " in noise[0]  # 3 of 8 won against 7 of 8, paired
+    assert "| +0.00 ± 0.00 |" in noise[1]
     without = next(line for line in page.splitlines() if "retrained without probability" in line)
     assert "| +0.00 ± 0.00 |" in without
     assert "sweeplab bench ..." in page
