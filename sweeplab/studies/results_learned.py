@@ -320,24 +320,20 @@ def _ablations(doc: Doc, root: Path) -> None:
     board, rule and seed, so game ``i`` is the same layout in both)."""
     rows, sources = [], []
     for board in LEARN_BOARDS:
-        folder = root / "ablations" / board
-        if not (folder / "bench.json").exists():
-            continue
-        bench = json.loads((folder / "bench.json").read_text())
+        ablated = _board_runs(root / "ablations" / board)
         full = _board_runs(root / "winrates" / board)
-        if not full:
+        if not ablated or not full:
             continue
         keys = ("board", "rule", "seed")
-        if any(bench["settings"].get(k) != full[0][1]["settings"].get(k) for k in keys):
+        if any(ablated[0][1]["settings"].get(k) != full[0][1]["settings"].get(k) for k in keys):
             raise ValueError(
-                f"{folder / 'bench.json'}: its board, rule and seed differ from {full[0][0] / 'bench.json'}'s, so its games "
-                "do not pair"
+                f"{ablated[0][0] / 'bench.json'}: its board, rule and seed differ from {full[0][0] / 'bench.json'}'s, so "
+                "its games do not pair"
             )
         outcomes: dict[str, dict[int, bool]] = {}
-        for f, _ in full:
+        for f, _ in full + ablated:
             outcomes |= _learn_outcomes(f / "games.csv.gz")
-        outcomes |= _learn_outcomes(folder / "games.csv.gz")
-        for summary in bench["summaries"]:
+        for summary in (s for _, bench in ablated for s in bench["summaries"]):
             spec = summary["strategy"]
             label = _ablation_label(spec, doc.results)
             bases = [spec.split("[", 1)[0]]
@@ -358,9 +354,11 @@ def _ablations(doc: Doc, root: Path) -> None:
                         *cells,
                     ]
                 )
-        command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
-        run = doc.run_record(f"learn/ablations/{board}")
-        sources.append(f"- {board}: `results/learn/ablations/{board}/`, produced by `{command}`." + (f" {run}" if run else ""))
+        for folder, _ in ablated:
+            command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
+            name = folder.relative_to(doc.results).as_posix()
+            run = doc.run_record(name)
+            sources.append(f"- {board}: `results/{name}/`, produced by `{command}`." + (f" {run}" if run else ""))
     if rows:
         doc.add(
             "### What the models use: ablations\n\nThe learned players again, on the same layouts as the table above, "
