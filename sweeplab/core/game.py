@@ -40,6 +40,12 @@ class Move:
 
     @staticmethod
     def reveal(cell: int) -> Move:
+        """A reveal of ``cell``; for an int cell the same (immutable) object each time, built once."""
+        if type(cell) is int:
+            move = _REVEALS.get(cell)
+            if move is None:
+                move = _REVEALS[cell] = Move("reveal", cell)
+            return move
         return Move("reveal", cell)
 
     @staticmethod
@@ -53,6 +59,9 @@ class Move:
     @staticmethod
     def chord(cell: int) -> Move:
         return Move("chord", cell)
+
+
+_REVEALS: dict[int, Move] = {}  # Move.reveal's objects by cell (a move is immutable, so one object serves every game)
 
 
 class Game:
@@ -223,7 +232,17 @@ class Game:
         if not isinstance(move, Move):
             raise ArgumentError(f"Game.apply(move): expected a Move such as Move.reveal(0), not {shown(move)}")
         if move.kind == "reveal":
-            return self._reveal(move.cell, move)
+            cell = move.cell
+            view = self._view
+            if (
+                self.first_click is not None
+                and self.state is GameState.PLAYING
+                and 0 <= cell < len(view)
+                and view[cell] == COVERED
+            ):
+                self.history.append(move)  # the common case, without the checks that name a fault
+                return self._open(cell)
+            return self._reveal(cell, move)
         return getattr(self, move.kind)(move.cell)
 
     def reveal(self, cell: int) -> tuple[int, ...]:
@@ -311,6 +330,11 @@ class Game:
         return tuple(opened)
 
     # ----- what can be read -----
+    def is_covered(self, cell: int) -> bool:
+        """True when ``cell`` (an int on the board) is covered and not flagged: what a player sees, cheaply (no
+        observation is built)."""
+        return self._view[cell] == COVERED
+
     def observation(self) -> Observation:
         """What the player sees now."""
         return Observation._unchecked(self.board, self.rules.mines, tuple(self._view), len(self.history))

@@ -110,6 +110,11 @@ class Strategy(ABC):
     name: ClassVar[str] = ""
     source: ClassVar[str] = ""
     summary: ClassVar[str] = ""
+    queue_first: ClassVar[bool] = False
+    """True when :meth:`choose` begins by returning the next queued move whose cell is still covered (what
+    :meth:`next_queued` does) and does nothing else while one is left: :func:`play` then plays such moves itself,
+    without building an observation or calling :meth:`choose` (the same moves, faster). A subclass that overrides
+    :meth:`choose` otherwise must set it back to False."""
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         if options:
@@ -203,10 +208,22 @@ def play(
     """
     limit = max_moves if max_moves is not None else 10 * game.board.cells + 10
     strategy.begin(game.rules)
-    while game.state is GameState.PLAYING:
+    queue = strategy._queue if strategy.queue_first else None
+    covered = game.is_covered
+    playing = GameState.PLAYING
+    while game.state is playing:
         if game.moves >= limit:
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
-        move, _ = play_move(strategy, game)
+        if queue:  # a certain move the strategy would return first (queue_first): played without asking it
+            move = queue.popleft()
+            if not covered(move.cell):
+                continue
+            try:
+                game.apply(move)
+            except SweeplabError as error:
+                raise StrategyError(f"strategy {strategy.name!r} chose an illegal move: {error}") from None
+        else:
+            move, _ = play_move(strategy, game)
         if on_move is not None:
             on_move(game, move)
     return game

@@ -157,6 +157,7 @@ class ExactStrategy(Strategy):
     """
 
     single_point: ClassVar[bool] = True  # the pass before each analysis (False: analyse every time, as before it)
+    queue_first = True  # choose plays the queue first: play() drains it without asking
 
     name = "exact"
     source = "sweeplab's exact engine (the fix seed 000's conclusion asks for); the baseline"

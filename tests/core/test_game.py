@@ -333,3 +333,15 @@ def test_noguess_dealer_that_gives_up_breaks_the_promise(monkeypatch):
     game = Game(Rules(3, 3, 1, "noguess"), seed=1)
     game.reveal(0)
     assert not game.rule_kept and game.rule_failure == "no layout found"
+
+
+def test_reveal_moves_are_shared_objects_and_a_revealed_cell_is_still_refused():
+    assert Move.reveal(3) is Move.reveal(3) and Move.reveal(3) == Move("reveal", 3)
+    game = Game(Rules(9, 9, 10, "safe"), seed=2)
+    assert game.is_covered(0)
+    opened = game.apply(Move.reveal(0))
+    assert opened and not game.is_covered(0) and game.history == [Move.reveal(0)]
+    with pytest.raises(IllegalMoveError, match="already revealed"):
+        game.apply(Move.reveal(opened[-1]))
+    with pytest.raises(IllegalMoveError, match="off the 9x9 board"):
+        game.apply(Move.reveal(81))
