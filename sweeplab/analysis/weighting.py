@@ -272,10 +272,12 @@ def _certain_exact(
         ks = counts[i]
         if len(ks) > 1:
             others = 0
-            before = prefix[i]
-            while before:  # the sums of the other components' counts: prefix[i] + suffix, one set bit at a time
+            before, after = prefix[i], suffix
+            if after.bit_count() < before.bit_count():
+                before, after = after, before
+            while before:  # the sums of the other components' counts: prefix[i] + suffix, one set bit of the sparser at a time
                 lowest = before & -before
-                others |= suffix << (lowest.bit_length() - 1)
+                others |= after << (lowest.bit_length() - 1)
                 before ^= lowest
             suffix = _sumset(suffix, ks)
             ks = [k for k in ks if (others << k) & window]
@@ -312,14 +314,25 @@ class _LazyMines:
     outside: bool
 
     def find(self) -> tuple[int, ...]:
+        # Each count's expected mines e_k of a super-cell are at most w_k |sc| (no layout has more mines there than
+        # cells), so the sums over the completed counts are equal exactly when e_k = w_k |sc| for every one of them:
+        # the super-cells that pass the first count are tested on the next, and so on, with no big sums.
         found: list[int] = []
         for comp, t, ks in zip(self.components, self.tallies, self.completed, strict=True):
-            whole = sum(t.weight[k] for k in ks)
-            rows = [t.expected[k] for k in ks]
-            sums = rows[0] if len(rows) == 1 else [sum(column) for column in zip(*rows, strict=True)]
-            for cells, e in zip(comp.supercells, sums, strict=True):
-                if e and e == whole * len(cells):
-                    found.extend(cells)
+            supercells = comp.supercells
+            weight, expected = t.weight, t.expected
+            w = weight[ks[0]]
+            if not w:
+                continue
+            row = expected[ks[0]]
+            full = [j for j, e in enumerate(row) if e and e == w * len(supercells[j])]
+            for k in ks[1:]:
+                if not full:
+                    break
+                w, row = weight[k], expected[k]
+                full = [j for j in full if row[j] == w * len(supercells[j])]
+            for j in full:
+                found.extend(supercells[j])
         if self.outside:
             found.extend(self.unconstrained)
         found.sort()

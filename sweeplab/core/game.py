@@ -274,17 +274,21 @@ class Game:
             self.state = GameState.LOST
             self.exploded = cell
             return ()
+        value = view[cell] = number[cell]
+        if value:  # a number: only the cell opens
+            self._safe_left -= 1
+            if not self._safe_left:
+                self.state = GameState.WON
+            return (cell,)
         opened = [cell]
-        view[cell] = number[cell]
-        if number[cell] == 0:
-            stack = [cell]
-            while stack:
-                for n in neighbours[stack.pop()]:
-                    if view[n] == COVERED:
-                        view[n] = number[n]
-                        opened.append(n)
-                        if number[n] == 0:
-                            stack.append(n)
+        stack = [cell]  # a zero: flood-fill its region and the numbers around it
+        while stack:
+            for n in neighbours[stack.pop()]:
+                if view[n] == COVERED:
+                    view[n] = number[n]
+                    opened.append(n)
+                    if number[n] == 0:
+                        stack.append(n)
         self._safe_left -= len(opened)
         if self._safe_left == 0:
             self.state = GameState.WON

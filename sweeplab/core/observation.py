@@ -98,7 +98,7 @@ class Observation:
 
     def is_start(self) -> bool:
         """True before any cell is revealed."""
-        return all(v < 0 for v in self.view)
+        return not self.view or max(self.view) < 0
 
     def at(self, x: int, y: int) -> int:
         return self.view[self.board.index(x, y)]
