@@ -253,7 +253,8 @@ def _certain_exact(
             multi += 1
             total += len(ks)
     U = len(unconstrained)
-    if multi > LIGHT_MULTI or total > LIGHT_COUNTS or _binomial_bits(U, min(max(R, 0), U)) > LIGHT_BITS:
+    # C(U, r) < 2**U, so the weights' size needs a look only when U passes LIGHT_BITS
+    if multi > LIGHT_MULTI or total > LIGHT_COUNTS or (U > LIGHT_BITS and _binomial_bits(U, min(max(R, 0), U)) > LIGHT_BITS):
         return None  # the deferred weighing has no clock: only positions whose weighing is cheap go lazily
     low = max(R - U, 0)
     window = ((1 << (R + 1)) - 1) >> low << low if R >= 0 else 0  # the totals that leave 0..U mines outside
