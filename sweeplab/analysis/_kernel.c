@@ -932,30 +932,25 @@ static PyObject *count_component(const int *scs, int m_sc, const int *cons, int 
     for (int a = 0; a < m_sc; a++) { const FrontierCell *f = &front[sc_start[scs[a]]]; for (int q = 0; q < f->klen; q++) { int li = local_con[f->key[q]]; cs_list[cs_start[li] + cs_count[li]++] = a; } }
     /* adjacency: for each super-cell, the others sharing one of its (at most 8) constraints */
     for (int a = 0; a < m_sc; a++) mark[a] = -1;
-    size_t n_adj = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1) {
-            adj = malloc(sizeof(int) * (n_adj + 1));
-            if (!adj) { PyErr_NoMemory(); goto done; }
-            adj_start[0] = 0;
-            for (int a = 0; a < m_sc; a++) adj_start[a + 1] = adj_start[a] + degree[a];
-            for (int a = 0; a < m_sc; a++) mark[a] = -1;
-        }
-        for (int a = 0; a < m_sc; a++) {
-            const FrontierCell *f = &front[sc_start[scs[a]]];
-            int d = 0;
-            for (int q = 0; q < f->klen; q++) {
-                int li = local_con[f->key[q]];
-                for (int p = cs_start[li]; p < cs_start[li + 1]; p++) {
-                    int b = cs_list[p];
-                    if (b == a || mark[b] == a) continue;
-                    mark[b] = a;
-                    if (pass == 1) adj[adj_start[a] + d] = b;
-                    d++;
-                }
+    size_t bound = 0; /* one pass into a list sized for the most it can hold: each pair of a constraint's super-cells */
+    for (int i = 0; i < m_con; i++) bound += (size_t)(cs_start[i + 1] - cs_start[i]) * (size_t)(cs_start[i + 1] - cs_start[i]);
+    adj = malloc(sizeof(int) * (bound + 1));
+    if (!adj) { PyErr_NoMemory(); goto done; }
+    adj_start[0] = 0;
+    for (int a = 0; a < m_sc; a++) {
+        const FrontierCell *f = &front[sc_start[scs[a]]];
+        int d = 0, *out = adj + adj_start[a];
+        for (int q = 0; q < f->klen; q++) {
+            int li = local_con[f->key[q]];
+            for (int p = cs_start[li]; p < cs_start[li + 1]; p++) {
+                int b = cs_list[p];
+                if (b == a || mark[b] == a) continue;
+                mark[b] = a;
+                out[d++] = b;
             }
-            if (pass == 0) { degree[a] = d; n_adj += (size_t)d; }
         }
+        degree[a] = d;
+        adj_start[a + 1] = adj_start[a] + d;
     }
     /* order: breadth first from a least-connected super-cell, neighbours by (degree, index), as exact.py's _order */
     sort_degree = degree;
