@@ -1268,16 +1268,26 @@ static PyObject *pack(PyObject *self, PyObject *arg) {
    neighbour is decided, so the pass is linear in the cells. None when a number cannot hold locally (too many known
    mines, too few cells): the caller then leaves the position to the full analysis, which names the fault. */
 static PyObject *obvious(PyObject *self, PyObject *args) {
-    PyObject *tup;
+    PyObject *tup, *seen_obj = Py_None;
     int width, height;
-    Py_buffer mb;
-    if (!PyArg_ParseTuple(args, "O!iiw*", &PyTuple_Type, &tup, &width, &height, &mb)) return NULL;
+    Py_buffer mb, sb = {0};
+    if (!PyArg_ParseTuple(args, "O!iiw*|O", &PyTuple_Type, &tup, &width, &height, &mb, &seen_obj)) return NULL;
     Py_ssize_t cells = (Py_ssize_t)width * height;
-    if (width <= 0 || height <= 0 || cells > (1L << 24) || PyTuple_GET_SIZE(tup) != cells || mb.len != cells) {
+    if (seen_obj != Py_None && PyObject_GetBuffer(seen_obj, &sb, PyBUF_WRITABLE) < 0) { PyBuffer_Release(&mb); return NULL; }
+    if (width <= 0 || height <= 0 || cells > (1L << 24) || PyTuple_GET_SIZE(tup) != cells || mb.len != cells ||
+        (sb.buf && sb.len != 2 * cells + 1)) {
         PyBuffer_Release(&mb);
-        PyErr_SetString(PyExc_ValueError, "obvious(view, width, height, mines): sizes disagree");
+        if (sb.buf) PyBuffer_Release(&sb);
+        PyErr_SetString(PyExc_ValueError, "obvious(view, width, height, mines, seen): sizes disagree");
         return NULL;
     }
+    /* seen (optional, 2 * cells + 1 bytes): the view and the mines as the last pass with it left them, and a last
+       byte that is 1 when they are valid. The pass then starts from the numbers whose neighbourhood changed since:
+       every other number was examined against the state that pass ended in and decided nothing, so the same cells
+       come out (the pass's result is its least fixed point, whatever the order). */
+    signed char *seen_view = sb.buf ? (signed char *)sb.buf : NULL;
+    unsigned char *seen_mine = sb.buf ? (unsigned char *)sb.buf + cells : NULL;
+    int incremental = sb.buf && ((unsigned char *)sb.buf)[2 * cells] == 1;
     /* The board padded with a ring of revealed cells (value 9), so that the eight neighbours of a cell are eight fixed
        offsets with no bounds checks; a padded cell p is board cell (p / pw - 1) * width + p % pw - 1. */
     int pw = width + 2;
@@ -1306,8 +1316,22 @@ static PyObject *obvious(PyObject *self, PyObject *args) {
                 goto done;
             }
             v[p] = (signed char)value;
-            if (value >= 0) { work[top++] = p; inq[p] = 1; }
+            if (value >= 0) { if (!incremental) { work[top++] = p; inq[p] = 1; } }
             else if (value == -2 || mine[i]) state[p] = 1;
+        }
+    }
+    if (incremental) {
+        for (int y = 0; y < height; y++) {
+            int p = (y + 1) * pw + 1;
+            for (int x = 0; x < width; x++, p++) {
+                Py_ssize_t i = (Py_ssize_t)y * width + x;
+                if (seen_view[i] == v[p] && seen_mine[i] == mine[i]) continue;
+                if (v[p] >= 0 && !inq[p]) { inq[p] = 1; work[top++] = p; }
+                for (int r = 0; r < 8; r++) {
+                    int m = p + off[r];
+                    if (v[m] >= 0 && v[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; }
+                }
+            }
         }
     }
     int n_safe = 0, bad = 0;
@@ -1335,6 +1359,16 @@ static PyObject *obvious(PyObject *self, PyObject *args) {
         }
     }
     if (bad) { result = Py_None; Py_INCREF(result); goto done; }
+    if (sb.buf) {
+        for (int y = 0; y < height; y++) {
+            int p = (y + 1) * pw + 1;
+            for (int x = 0; x < width; x++, p++) {
+                Py_ssize_t i = (Py_ssize_t)y * width + x;
+                seen_view[i] = state[p] == 2 ? 9 : v[p]; /* a freed cell counts as changed next time, revealed or not */
+                seen_mine[i] = mine[i] || (v[p] == -1 && state[p] == 1);
+            }
+        }
+    }
     result = PyTuple_New(n_safe);
     if (!result) goto done;
     for (int y = 0, j = 0; y < height; y++) {
@@ -1351,6 +1385,7 @@ static PyObject *obvious(PyObject *self, PyObject *args) {
     }
 done:
     free(block);
+    if (sb.buf) { ((unsigned char *)sb.buf)[2 * cells] = result != NULL && result != Py_None; PyBuffer_Release(&sb); }
     PyBuffer_Release(&mb);
     return result;
 }
@@ -1359,8 +1394,9 @@ static PyMethodDef methods[] = {
     {"pack", pack, METH_O,
      "pack(view) -> (bytes, flags): a view (a tuple of ints -2..8) as the signed bytes tally reads, and its flag count."},
     {"obvious", obvious, METH_VARARGS,
-     "obvious(view, width, height, mines) -> sorted tuple of the cells a lone number frees, or None when a number cannot\n"
-     "hold locally; mines (a bytearray, one byte per cell) holds the known mines and gains those the pass finds."},
+     "obvious(view, width, height, mines, seen=None) -> sorted tuple of the cells a lone number frees, or None when a number\n"
+     "cannot hold locally; mines (a bytearray, one byte per cell) holds the known mines and gains those the pass finds.\n"
+     "seen (a bytearray of 2 * cells + 1 bytes, zeros at first) lets the next pass of the same game start from what changed."},
     {"tally", tally, METH_VARARGS,
      "tally(view: bytes, width, height, max_states, max_bytes, seconds) -> "
      "([(supercells, constraints, (weights, expected) | reason)], unconstrained cells)\n"

@@ -212,7 +212,7 @@ def play(
     covered = game.is_covered
     playing = GameState.PLAYING
     while game.state is playing:
-        if game.moves >= limit:
+        if len(game.history) >= limit:  # game.moves, without the property's call
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
         if queue:  # a certain move the strategy would return first (queue_first): played without asking it
             move = queue.popleft()
