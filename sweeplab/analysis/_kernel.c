@@ -1295,12 +1295,12 @@ static PyObject *obvious(PyObject *self, PyObject *args) {
     unsigned char *mine = mb.buf;
     /* one block: v (padded view), state (0 unknown, 1 mine, 2 safe), inq, then the worklist (ints, aligned) */
     size_t head = (3 * padded + sizeof(int) - 1) / sizeof(int) * sizeof(int);
-    unsigned char *block = malloc(head + sizeof(int) * padded);
+    unsigned char *block = malloc(head + sizeof(int) * (padded + (size_t)cells));
     PyObject *result = NULL;
     if (!block) { PyErr_NoMemory(); goto done; }
     signed char *v = (signed char *)block;
     unsigned char *state = block + padded, *inq = block + 2 * padded;
-    int *work = (int *)(block + head);
+    int *work = (int *)(block + head), *changed = work + padded, n_changed = 0;
     memset(v, 9, padded);
     memset(state, 0, 2 * padded);
     const int off[8] = {-pw - 1, -pw, -pw + 1, -1, 1, pw - 1, pw, pw + 1};
@@ -1318,20 +1318,15 @@ static PyObject *obvious(PyObject *self, PyObject *args) {
             v[p] = (signed char)value;
             if (value >= 0) { if (!incremental) { work[top++] = p; inq[p] = 1; } }
             else if (value == -2 || mine[i]) state[p] = 1;
+            if (incremental && (seen_view[i] != value || seen_mine[i] != mine[i])) changed[n_changed++] = p;
         }
     }
-    if (incremental) {
-        for (int y = 0; y < height; y++) {
-            int p = (y + 1) * pw + 1;
-            for (int x = 0; x < width; x++, p++) {
-                Py_ssize_t i = (Py_ssize_t)y * width + x;
-                if (seen_view[i] == v[p] && seen_mine[i] == mine[i]) continue;
-                if (v[p] >= 0 && !inq[p]) { inq[p] = 1; work[top++] = p; }
-                for (int r = 0; r < 8; r++) {
-                    int m = p + off[r];
-                    if (v[m] >= 0 && v[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; }
-                }
-            }
+    for (int q = 0; q < n_changed; q++) { /* a changed cell: it and the numbers around it are looked at again */
+        int p = changed[q];
+        if (v[p] >= 0 && !inq[p]) { inq[p] = 1; work[top++] = p; }
+        for (int r = 0; r < 8; r++) {
+            int m = p + off[r];
+            if (v[m] >= 0 && v[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; }
         }
     }
     int n_safe = 0, bad = 0;
@@ -1359,27 +1354,23 @@ static PyObject *obvious(PyObject *self, PyObject *args) {
         }
     }
     if (bad) { result = Py_None; Py_INCREF(result); goto done; }
-    if (sb.buf) {
-        for (int y = 0; y < height; y++) {
-            int p = (y + 1) * pw + 1;
-            for (int x = 0; x < width; x++, p++) {
-                Py_ssize_t i = (Py_ssize_t)y * width + x;
-                seen_view[i] = state[p] == 2 ? 9 : v[p]; /* a freed cell counts as changed next time, revealed or not */
-                seen_mine[i] = mine[i] || (v[p] == -1 && state[p] == 1);
-            }
-        }
-    }
     result = PyTuple_New(n_safe);
     if (!result) goto done;
     for (int y = 0, j = 0; y < height; y++) {
         int p = (y + 1) * pw + 1;
         for (int x = 0; x < width; x++, p++) {
-            if (v[p] != -1) continue;
-            if (state[p] == 1) mine[y * width + x] = 1;
-            else if (state[p] == 2) {
-                PyObject *cell = cell_int(y * width + x);
-                if (!cell) { Py_CLEAR(result); goto done; }
-                PyTuple_SET_ITEM(result, j++, cell);
+            int i = y * width + x;
+            if (v[p] == -1) {
+                if (state[p] == 1) mine[i] = 1;
+                else if (state[p] == 2) {
+                    PyObject *cell = cell_int(i);
+                    if (!cell) { Py_CLEAR(result); goto done; }
+                    PyTuple_SET_ITEM(result, j++, cell);
+                }
+            }
+            if (seen_view) { /* a freed cell counts as changed next time, revealed or not */
+                seen_view[i] = state[p] == 2 ? 9 : v[p];
+                seen_mine[i] = mine[i];
             }
         }
     }
