@@ -114,7 +114,8 @@ def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float | None, d
     for index in range(len(polys) - 1, -1, -1):
         f, p = forward[index], polys[index]
         g[multi[index]] = [sum(fa * d[a + k] for a, fa in enumerate(f) if fa) for k in range(len(p))]
-        d = [sum(pk * d[s + k] for k, pk in enumerate(p) if pk) for s in range(len(d) - len(p) + 1)]
+        if index:  # D_0 itself is not needed (Z comes from the forward pass)
+            d = [sum(pk * d[s + k] for k, pk in enumerate(p) if pk) for s in range(len(d) - len(p) + 1)]
         _check(deadline)
     final = forward[-1]
     Z = sum(fa * ca for fa, ca in zip(final, c, strict=True))

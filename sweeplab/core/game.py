@@ -156,7 +156,9 @@ class Game:
         keep = {cell}
         if self.rules.first_click == "zero" and self.board.cells - len(self.board.neighbours[cell]) - 1 >= self.rules.mines:
             keep.update(self.board.neighbours[cell])
-        candidates = [c for c in range(self.board.cells) if c not in keep]
+        candidates = list(range(self.board.cells))
+        for c in sorted(keep, reverse=True):  # the cells outside keep, in order (the highest removed first)
+            del candidates[c]
         self._set_layout(self._rng.sample(candidates, self.rules.mines))
 
     def _promise_failure(self, cell: int) -> str | None:

@@ -119,10 +119,22 @@ class Strategy(ABC):
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         if options:
             raise StrategyError(f"strategy {self.name!r} takes no option(s) {', '.join(sorted(options))}")
-        self.rng = random.Random(seed)
+        self._seed = seed
+        self._rng: random.Random | None = None  # made on first use: seeding costs, and many strategies never draw
         self.guesses: list[Guess] = []
         self.pending_guess: Guess | None = None
         self._queue: deque[Move] = deque()
+
+    @property
+    def rng(self) -> random.Random:
+        """The strategy's generator, seeded with its ``seed`` (made on first use, so the same draws either way)."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     def begin(self, rules: Rules) -> None:
         """Told the game's public rules (board, mine count, first-click rule) before its first move; ignored by
