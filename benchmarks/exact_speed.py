@@ -9,11 +9,13 @@ Game i of a configuration is game i of root seed ``--seed`` for both trees (``sw
 
 Per game it records a hash of the mine layout, of the moves (kind and cell of every move in order), of the guesses
 (cell, kind, ``repr`` of the safety, outcome, move number) and the final state, and the CPU time of the game as
-``sweeplab bench`` measures it (thread time from the deal to the end). It writes one CSV row per game and tree and
+``sweeplab bench`` measures it (thread time from the deal to the end). It writes one CSV row per game and tree (gzipped) and
 a JSON summary: per configuration, games per CPU second of each chunk and their median for each tree, and the
 number of games whose layout, moves or guesses differ between the trees (0 is the claim: the same moves).
 Exit status 1 when any game differs.
 
+    mkdir /tmp/sweeplab-01f1903 && git archive 01f1903 | tar -x -C /tmp/sweeplab-01f1903
+    (cd /tmp/sweeplab-01f1903 && python setup.py build_ext --inplace -q)
     python benchmarks/exact_speed.py --old /tmp/sweeplab-01f1903 --config exact:expert:safe:10000:1000 \\
         --config best:expert:safe:2000:250 --out results/performance/identity
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import hashlib
 import json
 import os
@@ -138,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         help="STRATEGY:BOARD:RULE:GAMES:CHUNK (repeatable; default: exact and best on expert, intermediate, beginner, safe)",
     )
     parser.add_argument("--seed", type=int, default=0, help="root seed of the layouts (default 0)")
-    parser.add_argument("--out", type=Path, help="folder for games.csv and summary.json (default: print the summary only)")
+    parser.add_argument("--out", type=Path, help="folder for games.csv.gz and summary.json (default: print the summary only)")
     args = parser.parse_args(argv)
     configs = [parse_config(c) for c in (args.config or DEFAULT_CONFIGS)]
     trees = [Tree("old", args.old.resolve()), Tree("new", args.new.resolve())]
@@ -194,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
             tree.close()
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
-        with (args.out / "games.csv").open("w", newline="") as handle:
+        with gzip.open(args.out / "games.csv.gz", "wt", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(["config", "tree", "index", "layout", "moves", "guesses", "state", "move_count", "cpu_seconds"])
             writer.writerows([*r[:8], f"{r[8]:.6f}"] for r in all_rows)
