@@ -50,7 +50,8 @@ def _polys(tallies: list[Tally], R: int) -> tuple[list[int], list[int], int]:
     multi, fixed = [], []
     top = R
     for i, t in enumerate(tallies):
-        ks = [k for k, w in t.weight.items() if w]
+        weight = t.weight
+        ks = list(weight) if 0 not in weight.values() else [k for k, w in weight.items() if w]
         if len(ks) == 1:
             fixed.append(i)
             top -= ks[0]
@@ -58,6 +59,11 @@ def _polys(tallies: list[Tally], R: int) -> tuple[list[int], list[int], int]:
             multi.append(i)
             top -= min(ks)
     return multi, fixed, top
+
+
+def _lowest_count(weight: dict[int, Any]) -> int:
+    """The lowest mine count of a tally with a non-zero weight."""
+    return min(weight) if 0 not in weight.values() else min(k for k, w in weight.items() if w)
 
 
 #: :func:`_forward`'s result: (multi-count components, single-count ones, top, their polynomials, F_0..F_m, C row)
@@ -71,7 +77,7 @@ def _forward(tallies: list[Tally], U: int, R: int, deadline: float | None) -> Fo
     polys = []
     for i in multi:
         weight = tallies[i].weight
-        lo, hi = min(k for k, w in weight.items() if w), max(weight)
+        lo, hi = _lowest_count(weight), max(weight)
         polys.append([weight.get(k, 0) for k in range(lo, hi + 1)])
     length = 1 + sum(len(p) - 1 for p in polys)
     c = _comb_row(U, top, length)
@@ -248,7 +254,8 @@ def _certain_exact(
     multi = 0
     total = 0
     for t in tallies:
-        ks = [k for k, w in t.weight.items() if w]
+        weight = t.weight
+        ks = list(weight) if 0 not in weight.values() else [k for k, w in weight.items() if w]
         counts.append(ks)
         if len(ks) > 1:
             multi += 1
@@ -362,7 +369,7 @@ def _cell_shares(
             w, row = t.weight[k], t.expected[k]
             out.append([(e, w * len(cells)) for cells, e in zip(comp.supercells, row, strict=True)])
             continue
-        lo = min(k for k, w in t.weight.items() if w)
+        lo = _lowest_count(t.weight)
         z = weighing.z[index]
         if numeric:
             biggest = max(t.weight.values())
