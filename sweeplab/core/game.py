@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import os
 import random
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -246,6 +247,25 @@ class Game:
                 return self._open(cell)
             return self._reveal(cell, move)
         return getattr(self, move.kind)(move.cell)
+
+    def reveal_queued(self, moves: deque[Move], limit: int) -> None:
+        """Play queued reveals in order (taking them off ``moves``), skipping those whose cell is no longer covered,
+        until the queue is empty, its next move is not a reveal, the game is over or it has ``limit`` moves: what
+        applying them one by one does (a player's certain reveals, without a call per move)."""
+        view, history, open_ = self._view, self.history, self._open
+        playing = GameState.PLAYING
+        while moves and self.state is playing and len(history) < limit:
+            move = moves[0]
+            if move.kind != "reveal" or self.first_click is None:
+                return  # for the caller's general path
+            moves.popleft()
+            cell = move.cell
+            if view[cell] != COVERED:  # revealed since it was queued (or flagged)
+                continue
+            if cell < 0:
+                self.apply(move)  # raises, naming the cell
+            history.append(move)
+            open_(cell)
 
     def reveal(self, cell: int) -> tuple[int, ...]:
         """Reveal a covered cell: flood-fills zeros; a mine loses the game."""

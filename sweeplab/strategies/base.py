@@ -226,6 +226,13 @@ def play(
     while game.state is playing:
         if len(game.history) >= limit:  # game.moves, without the property's call
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
+        if queue and on_move is None:  # certain reveals the strategy would return first, played by the game in a run
+            try:
+                game.reveal_queued(queue, limit)
+            except SweeplabError as error:
+                raise StrategyError(f"strategy {strategy.name!r} chose an illegal move: {error}") from None
+            if not queue or game.state is not playing or len(game.history) >= limit:
+                continue
         if queue:  # a certain move the strategy would return first (queue_first): played without asking it
             move = queue.popleft()
             if not covered(move.cell):

@@ -345,3 +345,22 @@ def test_reveal_moves_are_shared_objects_and_a_revealed_cell_is_still_refused():
         game.apply(Move.reveal(opened[-1]))
     with pytest.raises(IllegalMoveError, match="off the 9x9 board"):
         game.apply(Move.reveal(81))
+
+
+def test_reveal_queued_plays_covered_reveals_in_order_and_stops_where_asked():
+    from collections import deque
+
+    game = Game(Rules(9, 9, 10, "safe"), seed=2)
+    queue = deque([Move.reveal(0)])
+    game.reveal_queued(queue, 100)  # before the first click: left to the general path (it deals)
+    assert list(queue) == [Move.reveal(0)] and game.moves == 0
+    game.apply(queue.popleft())
+    safe = [c for c in range(81) if c not in game.mine_cells() and game.is_covered(c)]
+    queue = deque([Move.reveal(safe[0]), Move.reveal(safe[0]), Move.flag(safe[-1]), Move.reveal(safe[-1])])
+    game.reveal_queued(queue, 100)
+    assert game.history[1:] == [Move.reveal(safe[0])] and list(queue) == [Move.flag(safe[-1]), Move.reveal(safe[-1])]
+    queue = deque(Move.reveal(c) for c in safe[1:])
+    game.reveal_queued(queue, game.moves + 1)  # the move limit
+    assert game.moves == 3 and queue
+    game.reveal_queued(queue, 1000)
+    assert game.state is GameState.WON  # it stops once the game is over, whatever is left queued
