@@ -17,6 +17,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -931,30 +932,25 @@ static PyObject *count_component(const int *scs, int m_sc, const int *cons, int 
     for (int a = 0; a < m_sc; a++) { const FrontierCell *f = &front[sc_start[scs[a]]]; for (int q = 0; q < f->klen; q++) { int li = local_con[f->key[q]]; cs_list[cs_start[li] + cs_count[li]++] = a; } }
     /* adjacency: for each super-cell, the others sharing one of its (at most 8) constraints */
     for (int a = 0; a < m_sc; a++) mark[a] = -1;
-    size_t n_adj = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1) {
-            adj = malloc(sizeof(int) * (n_adj + 1));
-            if (!adj) { PyErr_NoMemory(); goto done; }
-            adj_start[0] = 0;
-            for (int a = 0; a < m_sc; a++) adj_start[a + 1] = adj_start[a] + degree[a];
-            for (int a = 0; a < m_sc; a++) mark[a] = -1;
-        }
-        for (int a = 0; a < m_sc; a++) {
-            const FrontierCell *f = &front[sc_start[scs[a]]];
-            int d = 0;
-            for (int q = 0; q < f->klen; q++) {
-                int li = local_con[f->key[q]];
-                for (int p = cs_start[li]; p < cs_start[li + 1]; p++) {
-                    int b = cs_list[p];
-                    if (b == a || mark[b] == a) continue;
-                    mark[b] = a;
-                    if (pass == 1) adj[adj_start[a] + d] = b;
-                    d++;
-                }
+    size_t bound = 0; /* one pass into a list sized for the most it can hold: each pair of a constraint's super-cells */
+    for (int i = 0; i < m_con; i++) bound += (size_t)(cs_start[i + 1] - cs_start[i]) * (size_t)(cs_start[i + 1] - cs_start[i]);
+    adj = malloc(sizeof(int) * (bound + 1));
+    if (!adj) { PyErr_NoMemory(); goto done; }
+    adj_start[0] = 0;
+    for (int a = 0; a < m_sc; a++) {
+        const FrontierCell *f = &front[sc_start[scs[a]]];
+        int d = 0, *out = adj + adj_start[a];
+        for (int q = 0; q < f->klen; q++) {
+            int li = local_con[f->key[q]];
+            for (int p = cs_start[li]; p < cs_start[li + 1]; p++) {
+                int b = cs_list[p];
+                if (b == a || mark[b] == a) continue;
+                mark[b] = a;
+                out[d++] = b;
             }
-            if (pass == 0) { degree[a] = d; n_adj += (size_t)d; }
         }
+        degree[a] = d;
+        adj_start[a + 1] = adj_start[a] + d;
     }
     /* order: breadth first from a least-connected super-cell, neighbours by (degree, index), as exact.py's _order */
     sort_degree = degree;
@@ -1213,10 +1209,41 @@ done:
    PyArg_Parse per cell; this is one pass in C. */
 /* A view (a tuple of ints -2..8) into out as signed bytes; adds its flags to *flags. 0, or -1 with an exception set
    naming `who` and the cell. */
+/* CPython keeps the small ints (-5..256 here) as one array of objects: a view's values -2..8 are then pointers
+   into it, read by a subtraction and a shift instead of PyLong_AsLong. small_base is the object of -2, small_shift
+   the log2 of the array's stride; small_shift < 0 when the interpreter does not lay them out so (then every value
+   goes through PyLong_AsLong, as any other int does). */
+static const char *small_base = NULL;
+static int small_shift = -1;
+
+static void small_ints_init(void) {
+    PyObject *objs[11];
+    for (int i = 0; i < 11; i++) {
+        objs[i] = PyLong_FromLong(i - 2);
+        if (!objs[i]) { PyErr_Clear(); for (int j = 0; j < i; j++) Py_DECREF(objs[j]); return; }
+    }
+    ptrdiff_t stride = (const char *)objs[1] - (const char *)objs[0];
+    int shift = -1;
+    for (int b = 3; b < 12; b++) if (stride == ((ptrdiff_t)1 << b)) shift = b;
+    for (int i = 0; i < 11; i++) if ((const char *)objs[i] - (const char *)objs[0] != i * stride) shift = -1;
+    small_base = (const char *)objs[0];
+    small_shift = shift;
+    for (int i = 0; i < 11; i++) Py_DECREF(objs[i]); /* immortal in practice: the interpreter keeps them */
+}
+
+/* A view cell's value -2..8 (or another int, or -1 with an exception set). */
+static inline long view_value(PyObject *item) {
+    if (small_shift >= 0) {
+        size_t d = (size_t)((const char *)item - small_base);
+        if (d <= ((size_t)10 << small_shift) && !(d & (((size_t)1 << small_shift) - 1))) return (long)(d >> small_shift) - 2;
+    }
+    return PyLong_AsLong(item);
+}
+
 static int read_view(PyObject *tup, signed char *out, Py_ssize_t *flags, const char *who) {
     Py_ssize_t n = PyTuple_GET_SIZE(tup);
     for (Py_ssize_t i = 0; i < n; i++) {
-        long x = PyLong_AsLong(PyTuple_GET_ITEM(tup, i));
+        long x = view_value(PyTuple_GET_ITEM(tup, i));
         if (x == -1 && PyErr_Occurred()) return -1;
         if (x < -2 || x > 8) { PyErr_Format(PyExc_ValueError, "%s(view): cell %zd holds %ld", who, i, x); return -1; }
         out[i] = (signed char)x;
@@ -1241,66 +1268,115 @@ static PyObject *pack(PyObject *self, PyObject *arg) {
    neighbour is decided, so the pass is linear in the cells. None when a number cannot hold locally (too many known
    mines, too few cells): the caller then leaves the position to the full analysis, which names the fault. */
 static PyObject *obvious(PyObject *self, PyObject *args) {
-    PyObject *tup;
+    PyObject *tup, *seen_obj = Py_None;
     int width, height;
-    Py_buffer mb;
-    if (!PyArg_ParseTuple(args, "O!iiw*", &PyTuple_Type, &tup, &width, &height, &mb)) return NULL;
+    Py_buffer mb, sb = {0};
+    if (!PyArg_ParseTuple(args, "O!iiw*|O", &PyTuple_Type, &tup, &width, &height, &mb, &seen_obj)) return NULL;
     Py_ssize_t cells = (Py_ssize_t)width * height;
-    if (width <= 0 || height <= 0 || cells > (1L << 24) || PyTuple_GET_SIZE(tup) != cells || mb.len != cells) {
+    if (seen_obj != Py_None && PyObject_GetBuffer(seen_obj, &sb, PyBUF_WRITABLE) < 0) { PyBuffer_Release(&mb); return NULL; }
+    if (width <= 0 || height <= 0 || cells > (1L << 24) || PyTuple_GET_SIZE(tup) != cells || mb.len != cells ||
+        (sb.buf && sb.len != 2 * cells + 1)) {
         PyBuffer_Release(&mb);
-        PyErr_SetString(PyExc_ValueError, "obvious(view, width, height, mines): sizes disagree");
+        if (sb.buf) PyBuffer_Release(&sb);
+        PyErr_SetString(PyExc_ValueError, "obvious(view, width, height, mines, seen): sizes disagree");
         return NULL;
     }
+    /* seen (optional, 2 * cells + 1 bytes): the view and the mines as the last pass with it left them, and a last
+       byte that is 1 when they are valid. The pass then starts from the numbers whose neighbourhood changed since:
+       every other number was examined against the state that pass ended in and decided nothing, so the same cells
+       come out (the pass's result is its least fixed point, whatever the order). */
+    signed char *seen_view = sb.buf ? (signed char *)sb.buf : NULL;
+    unsigned char *seen_mine = sb.buf ? (unsigned char *)sb.buf + cells : NULL;
+    int incremental = sb.buf && ((unsigned char *)sb.buf)[2 * cells] == 1;
+    /* The board padded with a ring of revealed cells (value 9), so that the eight neighbours of a cell are eight fixed
+       offsets with no bounds checks; a padded cell p is board cell (p / pw - 1) * width + p % pw - 1. */
+    int pw = width + 2;
+    size_t padded = (size_t)pw * (size_t)(height + 2);
     unsigned char *mine = mb.buf;
-    signed char *v = malloc((size_t)cells);
-    unsigned char *state = malloc((size_t)cells), *inq = calloc((size_t)cells, 1); /* state: 0 unknown, 1 mine, 2 safe */
-    int *work = malloc(sizeof(int) * (size_t)cells);
+    /* one block: v (padded view), state (0 unknown, 1 mine, 2 safe), inq, then the worklist (ints, aligned) */
+    size_t head = (3 * padded + sizeof(int) - 1) / sizeof(int) * sizeof(int);
+    unsigned char *block = malloc(head + sizeof(int) * (padded + (size_t)cells));
     PyObject *result = NULL;
-    if (!v || !state || !inq || !work) { PyErr_NoMemory(); goto done; }
-    Py_ssize_t flags = 0;
-    if (read_view(tup, v, &flags, "obvious") < 0) goto done;
+    if (!block) { PyErr_NoMemory(); goto done; }
+    signed char *v = (signed char *)block;
+    unsigned char *state = block + padded, *inq = block + 2 * padded;
+    int *work = (int *)(block + head), *changed = work + padded, n_changed = 0;
+    memset(v, 9, padded);
+    memset(state, 0, 2 * padded);
+    const int off[8] = {-pw - 1, -pw, -pw + 1, -1, 1, pw - 1, pw, pw + 1};
     int top = 0;
-    for (Py_ssize_t i = 0; i < cells; i++) {
-        state[i] = v[i] == -2 || (v[i] == -1 && mine[i]) ? 1 : 0;
-        if (v[i] >= 0) { work[top++] = (int)i; inq[i] = 1; }
+    for (int y = 0; y < height; y++) {
+        int p = (y + 1) * pw + 1;
+        for (int x = 0; x < width; x++, p++) {
+            Py_ssize_t i = (Py_ssize_t)y * width + x;
+            long value = view_value(PyTuple_GET_ITEM(tup, i));
+            if (value == -1 && PyErr_Occurred()) goto done;
+            if (value < -2 || value > 8) {
+                PyErr_Format(PyExc_ValueError, "obvious(view): cell %zd holds %ld", i, value);
+                goto done;
+            }
+            v[p] = (signed char)value;
+            if (value >= 0) { if (!incremental) { work[top++] = p; inq[p] = 1; } }
+            else if (value == -2 || mine[i]) state[p] = 1;
+            if (incremental && (seen_view[i] != value || seen_mine[i] != mine[i])) changed[n_changed++] = p;
+        }
+    }
+    for (int q = 0; q < n_changed; q++) { /* a changed cell: it and the numbers around it are looked at again */
+        int p = changed[q];
+        if (v[p] >= 0 && !inq[p]) { inq[p] = 1; work[top++] = p; }
+        for (int r = 0; r < 8; r++) {
+            int m = p + off[r];
+            if (v[m] >= 0 && v[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; }
+        }
     }
     int n_safe = 0, bad = 0;
-    while (top && !bad) {
+    while (top) {
         int c = work[--top];
         inq[c] = 0;
-        int known = 0, unknown = 0, nb[8], n_nb = 0, near[8], n_near = around(c, width, height, near);
-        for (int q = 0; q < n_near; q++) {
-            int n = near[q];
-            if (v[n] >= 0) continue;
+        int known = 0, unknown = 0, nb[8], value = v[c];
+        for (int q = 0; q < 8; q++) {
+            int n = c + off[q];
+            if (v[n] >= 0) continue; /* revealed, or the padding */
             if (state[n] == 1) known++;
-            else if (state[n] == 0) { unknown++; nb[n_nb++] = n; }
+            else if (state[n] == 0) nb[unknown++] = n;
         }
-        if (known > v[c] || known + unknown < v[c]) { bad = 1; break; }
-        if (!unknown || (known != v[c] && known + unknown != v[c])) continue;
-        unsigned char to = known == v[c] ? 2 : 1;
-        for (int q = 0; q < n_nb; q++) {
+        if (known > value || known + unknown < value) { bad = 1; break; }
+        if (!unknown || (known != value && known + unknown != value)) continue;
+        unsigned char to = known == value ? 2 : 1;
+        for (int q = 0; q < unknown; q++) {
             int n = nb[q];
             state[n] = to;
             if (to == 2) n_safe++;
-            int next[8], n_next = around(n, width, height, next); /* its numbers may now decide more */
-            for (int r = 0; r < n_next; r++) {
-                int m = next[r];
-                if (v[m] >= 0 && !inq[m]) { inq[m] = 1; work[top++] = m; }
+            for (int r = 0; r < 8; r++) { /* its numbers may now decide more */
+                int m = n + off[r];
+                if (v[m] >= 0 && v[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; }
             }
         }
     }
     if (bad) { result = Py_None; Py_INCREF(result); goto done; }
-    for (Py_ssize_t i = 0; i < cells; i++) if (state[i] == 1 && v[i] == -1) mine[i] = 1;
     result = PyTuple_New(n_safe);
     if (!result) goto done;
-    for (Py_ssize_t i = 0, j = 0; i < cells; i++) {
-        if (state[i] != 2) continue;
-        PyObject *cell = cell_int((int)i);
-        if (!cell) { Py_CLEAR(result); goto done; }
-        PyTuple_SET_ITEM(result, j++, cell);
+    for (int y = 0, j = 0; y < height; y++) {
+        int p = (y + 1) * pw + 1;
+        for (int x = 0; x < width; x++, p++) {
+            int i = y * width + x;
+            if (v[p] == -1) {
+                if (state[p] == 1) mine[i] = 1;
+                else if (state[p] == 2) {
+                    PyObject *cell = cell_int(i);
+                    if (!cell) { Py_CLEAR(result); goto done; }
+                    PyTuple_SET_ITEM(result, j++, cell);
+                }
+            }
+            if (seen_view) { /* a freed cell counts as changed next time, revealed or not */
+                seen_view[i] = state[p] == 2 ? 9 : v[p];
+                seen_mine[i] = mine[i];
+            }
+        }
     }
 done:
-    free(v); free(state); free(inq); free(work);
+    free(block);
+    if (sb.buf) { ((unsigned char *)sb.buf)[2 * cells] = result != NULL && result != Py_None; PyBuffer_Release(&sb); }
     PyBuffer_Release(&mb);
     return result;
 }
@@ -1309,8 +1385,9 @@ static PyMethodDef methods[] = {
     {"pack", pack, METH_O,
      "pack(view) -> (bytes, flags): a view (a tuple of ints -2..8) as the signed bytes tally reads, and its flag count."},
     {"obvious", obvious, METH_VARARGS,
-     "obvious(view, width, height, mines) -> sorted tuple of the cells a lone number frees, or None when a number cannot\n"
-     "hold locally; mines (a bytearray, one byte per cell) holds the known mines and gains those the pass finds."},
+     "obvious(view, width, height, mines, seen=None) -> sorted tuple of the cells a lone number frees, or None when a number\n"
+     "cannot hold locally; mines (a bytearray, one byte per cell) holds the known mines and gains those the pass finds.\n"
+     "seen (a bytearray of 2 * cells + 1 bytes, zeros at first) lets the next pass of the same game start from what changed."},
     {"tally", tally, METH_VARARGS,
      "tally(view: bytes, width, height, max_states, max_bytes, seconds) -> "
      "([(supercells, constraints, (weights, expected) | reason)], unconstrained cells)\n"
@@ -1328,5 +1405,6 @@ PyMODINIT_FUNC PyInit__kernel(void) {
         binom128[n][0] = 1;
         for (int k = 1; k <= n; k++) binom128[n][k] = binom128[n][k - 1] * (u128)(n - k + 1) / (u128)k;
     }
+    small_ints_init();
     return PyModule_Create(&module);
 }

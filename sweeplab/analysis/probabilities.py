@@ -80,6 +80,7 @@ class Probabilities:
         self._tallies = tallies  # for the craps shoots; None when weighed in floating point (no craps shoots then)
         self._mines_left = mines_left
         self._by_cell: dict[int, tuple[Any, Any]] | None = None
+        self._asked = False  # whether _share was asked before (the second time builds the per-cell map)
         self._craps: tuple[CrapsShoot, ...] | None = None
         self._forward_v: Forward | None = None  # the count's forward pass, kept for the weighing
         self._supercells_v: tuple[tuple[float, tuple[int, ...]], ...] | None = None
@@ -137,6 +138,13 @@ class Probabilities:
         """(numerator, denominator) of a covered unflagged cell's probability."""
         by_cell = self._by_cell
         if by_cell is None:
+            if not self._asked:  # a first cell: look it up without the map (a strategy often asks for one cell only)
+                self._asked = True
+                for comp, shares in zip(self.components, self._shares, strict=True):
+                    for cells, share in zip(comp.supercells, shares, strict=True):
+                        if cell in cells:
+                            return share
+                return self._unconstrained
             by_cell = {}
             for comp, shares in zip(self.components, self._shares, strict=True):
                 for cells, share in zip(comp.supercells, shares, strict=True):

@@ -50,7 +50,8 @@ def _polys(tallies: list[Tally], R: int) -> tuple[list[int], list[int], int]:
     multi, fixed = [], []
     top = R
     for i, t in enumerate(tallies):
-        ks = [k for k, w in t.weight.items() if w]
+        weight = t.weight
+        ks = list(weight) if 0 not in weight.values() else [k for k, w in weight.items() if w]
         if len(ks) == 1:
             fixed.append(i)
             top -= ks[0]
@@ -58,6 +59,11 @@ def _polys(tallies: list[Tally], R: int) -> tuple[list[int], list[int], int]:
             multi.append(i)
             top -= min(ks)
     return multi, fixed, top
+
+
+def _lowest_count(weight: dict[int, Any]) -> int:
+    """The lowest mine count of a tally with a non-zero weight."""
+    return min(weight) if 0 not in weight.values() else min(k for k, w in weight.items() if w)
 
 
 #: :func:`_forward`'s result: (multi-count components, single-count ones, top, their polynomials, F_0..F_m, C row)
@@ -71,7 +77,7 @@ def _forward(tallies: list[Tally], U: int, R: int, deadline: float | None) -> Fo
     polys = []
     for i in multi:
         weight = tallies[i].weight
-        lo, hi = min(k for k, w in weight.items() if w), max(weight)
+        lo, hi = _lowest_count(weight), max(weight)
         polys.append([weight.get(k, 0) for k in range(lo, hi + 1)])
     length = 1 + sum(len(p) - 1 for p in polys)
     c = _comb_row(U, top, length)
@@ -114,7 +120,8 @@ def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float | None, d
     for index in range(len(polys) - 1, -1, -1):
         f, p = forward[index], polys[index]
         g[multi[index]] = [sum(fa * d[a + k] for a, fa in enumerate(f) if fa) for k in range(len(p))]
-        d = [sum(pk * d[s + k] for k, pk in enumerate(p) if pk) for s in range(len(d) - len(p) + 1)]
+        if index:  # D_0 itself is not needed (Z comes from the forward pass)
+            d = [sum(pk * d[s + k] for k, pk in enumerate(p) if pk) for s in range(len(d) - len(p) + 1)]
         _check(deadline)
     final = forward[-1]
     Z = sum(fa * ca for fa, ca in zip(final, c, strict=True))
@@ -247,13 +254,15 @@ def _certain_exact(
     multi = 0
     total = 0
     for t in tallies:
-        ks = [k for k, w in t.weight.items() if w]
+        weight = t.weight
+        ks = list(weight) if 0 not in weight.values() else [k for k, w in weight.items() if w]
         counts.append(ks)
         if len(ks) > 1:
             multi += 1
             total += len(ks)
     U = len(unconstrained)
-    if multi > LIGHT_MULTI or total > LIGHT_COUNTS or _binomial_bits(U, min(max(R, 0), U)) > LIGHT_BITS:
+    # C(U, r) < 2**U, so the weights' size needs a look only when U passes LIGHT_BITS
+    if multi > LIGHT_MULTI or total > LIGHT_COUNTS or (U > LIGHT_BITS and _binomial_bits(U, min(max(R, 0), U)) > LIGHT_BITS):
         return None  # the deferred weighing has no clock: only positions whose weighing is cheap go lazily
     low = max(R - U, 0)
     window = ((1 << (R + 1)) - 1) >> low << low if R >= 0 else 0  # the totals that leave 0..U mines outside
@@ -272,10 +281,12 @@ def _certain_exact(
         ks = counts[i]
         if len(ks) > 1:
             others = 0
-            before = prefix[i]
-            while before:  # the sums of the other components' counts: prefix[i] + suffix, one set bit at a time
+            before, after = prefix[i], suffix
+            if after.bit_count() < before.bit_count():
+                before, after = after, before
+            while before:  # the sums of the other components' counts: prefix[i] + suffix, one set bit of the sparser at a time
                 lowest = before & -before
-                others |= suffix << (lowest.bit_length() - 1)
+                others |= after << (lowest.bit_length() - 1)
                 before ^= lowest
             suffix = _sumset(suffix, ks)
             ks = [k for k in ks if (others << k) & window]
@@ -312,14 +323,25 @@ class _LazyMines:
     outside: bool
 
     def find(self) -> tuple[int, ...]:
+        # Each count's expected mines e_k of a super-cell are at most w_k |sc| (no layout has more mines there than
+        # cells), so the sums over the completed counts are equal exactly when e_k = w_k |sc| for every one of them:
+        # the super-cells that pass the first count are tested on the next, and so on, with no big sums.
         found: list[int] = []
         for comp, t, ks in zip(self.components, self.tallies, self.completed, strict=True):
-            whole = sum(t.weight[k] for k in ks)
-            rows = [t.expected[k] for k in ks]
-            sums = rows[0] if len(rows) == 1 else [sum(column) for column in zip(*rows, strict=True)]
-            for cells, e in zip(comp.supercells, sums, strict=True):
-                if e and e == whole * len(cells):
-                    found.extend(cells)
+            supercells = comp.supercells
+            weight, expected = t.weight, t.expected
+            w = weight[ks[0]]
+            if not w:
+                continue
+            row = expected[ks[0]]
+            full = [j for j, e in enumerate(row) if e and e == w * len(supercells[j])]
+            for k in ks[1:]:
+                if not full:
+                    break
+                w, row = weight[k], expected[k]
+                full = [j for j in full if row[j] == w * len(supercells[j])]
+            for j in full:
+                found.extend(supercells[j])
         if self.outside:
             found.extend(self.unconstrained)
         found.sort()
@@ -347,7 +369,7 @@ def _cell_shares(
             w, row = t.weight[k], t.expected[k]
             out.append([(e, w * len(cells)) for cells, e in zip(comp.supercells, row, strict=True)])
             continue
-        lo = min(k for k, w in t.weight.items() if w)
+        lo = _lowest_count(t.weight)
         z = weighing.z[index]
         if numeric:
             biggest = max(t.weight.values())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import os
 import random
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -40,6 +41,12 @@ class Move:
 
     @staticmethod
     def reveal(cell: int) -> Move:
+        """A reveal of ``cell``; for an int cell the same (immutable) object each time, built once."""
+        if type(cell) is int:
+            move = _REVEALS.get(cell)
+            if move is None:
+                move = _REVEALS[cell] = Move("reveal", cell)
+            return move
         return Move("reveal", cell)
 
     @staticmethod
@@ -53,6 +60,9 @@ class Move:
     @staticmethod
     def chord(cell: int) -> Move:
         return Move("chord", cell)
+
+
+_REVEALS: dict[int, Move] = {}  # Move.reveal's objects by cell (a move is immutable, so one object serves every game)
 
 
 class Game:
@@ -147,7 +157,9 @@ class Game:
         keep = {cell}
         if self.rules.first_click == "zero" and self.board.cells - len(self.board.neighbours[cell]) - 1 >= self.rules.mines:
             keep.update(self.board.neighbours[cell])
-        candidates = [c for c in range(self.board.cells) if c not in keep]
+        candidates = list(range(self.board.cells))
+        for c in sorted(keep, reverse=True):  # the cells outside keep, in order (the highest removed first)
+            del candidates[c]
         self._set_layout(self._rng.sample(candidates, self.rules.mines))
 
     def _promise_failure(self, cell: int) -> str | None:
@@ -223,8 +235,37 @@ class Game:
         if not isinstance(move, Move):
             raise ArgumentError(f"Game.apply(move): expected a Move such as Move.reveal(0), not {shown(move)}")
         if move.kind == "reveal":
-            return self._reveal(move.cell, move)
+            cell = move.cell
+            view = self._view
+            if (
+                self.first_click is not None
+                and self.state is GameState.PLAYING
+                and 0 <= cell < len(view)
+                and view[cell] == COVERED
+            ):
+                self.history.append(move)  # the common case, without the checks that name a fault
+                return self._open(cell)
+            return self._reveal(cell, move)
         return getattr(self, move.kind)(move.cell)
+
+    def reveal_queued(self, moves: deque[Move], limit: int) -> None:
+        """Play queued reveals in order (taking them off ``moves``), skipping those whose cell is no longer covered,
+        until the queue is empty, its next move is not a reveal, the game is over or it has ``limit`` moves: what
+        applying them one by one does (a player's certain reveals, without a call per move)."""
+        view, history, open_ = self._view, self.history, self._open
+        playing = GameState.PLAYING
+        while moves and self.state is playing and len(history) < limit:
+            move = moves[0]
+            if move.kind != "reveal" or self.first_click is None:
+                return  # for the caller's general path
+            moves.popleft()
+            cell = move.cell
+            if view[cell] != COVERED:  # revealed since it was queued (or flagged)
+                continue
+            if cell < 0:
+                self.apply(move)  # raises, naming the cell
+            history.append(move)
+            open_(cell)
 
     def reveal(self, cell: int) -> tuple[int, ...]:
         """Reveal a covered cell: flood-fills zeros; a mine loses the game."""
@@ -255,17 +296,21 @@ class Game:
             self.state = GameState.LOST
             self.exploded = cell
             return ()
+        value = view[cell] = number[cell]
+        if value:  # a number: only the cell opens
+            self._safe_left -= 1
+            if not self._safe_left:
+                self.state = GameState.WON
+            return (cell,)
         opened = [cell]
-        view[cell] = number[cell]
-        if number[cell] == 0:
-            stack = [cell]
-            while stack:
-                for n in neighbours[stack.pop()]:
-                    if view[n] == COVERED:
-                        view[n] = number[n]
-                        opened.append(n)
-                        if number[n] == 0:
-                            stack.append(n)
+        stack = [cell]  # a zero: flood-fill its region and the numbers around it
+        while stack:
+            for n in neighbours[stack.pop()]:
+                if view[n] == COVERED:
+                    view[n] = number[n]
+                    opened.append(n)
+                    if number[n] == 0:
+                        stack.append(n)
         self._safe_left -= len(opened)
         if self._safe_left == 0:
             self.state = GameState.WON
@@ -311,6 +356,11 @@ class Game:
         return tuple(opened)
 
     # ----- what can be read -----
+    def is_covered(self, cell: int) -> bool:
+        """True when ``cell`` (an int on the board) is covered and not flagged: what a player sees, cheaply (no
+        observation is built)."""
+        return self._view[cell] == COVERED
+
     def observation(self) -> Observation:
         """What the player sees now."""
         return Observation._unchecked(self.board, self.rules.mines, tuple(self._view), len(self.history))

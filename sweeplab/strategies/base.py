@@ -110,14 +110,31 @@ class Strategy(ABC):
     name: ClassVar[str] = ""
     source: ClassVar[str] = ""
     summary: ClassVar[str] = ""
+    queue_first: ClassVar[bool] = False
+    """True when :meth:`choose` begins by returning the next queued move whose cell is still covered (what
+    :meth:`next_queued` does) and does nothing else while one is left: :func:`play` then plays such moves itself,
+    without building an observation or calling :meth:`choose` (the same moves, faster). A subclass that overrides
+    :meth:`choose` otherwise must set it back to False."""
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         if options:
             raise StrategyError(f"strategy {self.name!r} takes no option(s) {', '.join(sorted(options))}")
-        self.rng = random.Random(seed)
+        self._seed = seed
+        self._rng: random.Random | None = None  # made on first use: seeding costs, and many strategies never draw
         self.guesses: list[Guess] = []
         self.pending_guess: Guess | None = None
         self._queue: deque[Move] = deque()
+
+    @property
+    def rng(self) -> random.Random:
+        """The strategy's generator, seeded with its ``seed`` (made on first use, so the same draws either way)."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     def begin(self, rules: Rules) -> None:
         """Told the game's public rules (board, mine count, first-click rule) before its first move; ignored by
@@ -203,10 +220,29 @@ def play(
     """
     limit = max_moves if max_moves is not None else 10 * game.board.cells + 10
     strategy.begin(game.rules)
-    while game.state is GameState.PLAYING:
-        if game.moves >= limit:
+    queue = strategy._queue if strategy.queue_first else None
+    covered = game.is_covered
+    playing = GameState.PLAYING
+    while game.state is playing:
+        if len(game.history) >= limit:  # game.moves, without the property's call
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
-        move, _ = play_move(strategy, game)
+        if queue and on_move is None:  # certain reveals the strategy would return first, played by the game in a run
+            try:
+                game.reveal_queued(queue, limit)
+            except SweeplabError as error:
+                raise StrategyError(f"strategy {strategy.name!r} chose an illegal move: {error}") from None
+            if not queue or game.state is not playing or len(game.history) >= limit:
+                continue
+        if queue:  # a certain move the strategy would return first (queue_first): played without asking it
+            move = queue.popleft()
+            if not covered(move.cell):
+                continue
+            try:
+                game.apply(move)
+            except SweeplabError as error:
+                raise StrategyError(f"strategy {strategy.name!r} chose an illegal move: {error}") from None
+        else:
+            move, _ = play_move(strategy, game)
         if on_move is not None:
             on_move(game, move)
     return game

@@ -123,16 +123,18 @@ class Proved:
 
     def __init__(self) -> None:
         self.mines = bytearray()  # one byte per cell, non-zero for a proved mine (sized at the first position)
+        self.seen = bytearray()  # what the last pass saw, so that the next starts from what changed (obvious's seen)
 
     def _sized(self, observation: Observation) -> bytearray:
         if len(self.mines) != observation.board.cells:
             self.mines = bytearray(observation.board.cells)
+            self.seen = bytearray(2 * observation.board.cells + 1)
         return self.mines
 
     def freed(self, observation: Observation, use_kernel: bool = True) -> tuple[int, ...] | None:
         """The covered cells the pass proves safe now (sorted; empty when it proves none; None when a number cannot
         hold locally, a position for the full analysis to judge); the mines it finds are kept."""
-        return obvious(observation, self._sized(observation), use_kernel)
+        return obvious(observation, self._sized(observation), use_kernel, self.seen)
 
     def learn(self, result: Probabilities) -> None:
         """Keep the mines a full analysis proved (an exact one: an estimate proves nothing)."""
@@ -157,6 +159,7 @@ class ExactStrategy(Strategy):
     """
 
     single_point: ClassVar[bool] = True  # the pass before each analysis (False: analyse every time, as before it)
+    queue_first = True  # choose plays the queue first: play() drains it without asking
 
     name = "exact"
     source = "sweeplab's exact engine (the fix seed 000's conclusion asks for); the baseline"

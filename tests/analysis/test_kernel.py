@@ -50,3 +50,19 @@ def test_kernel_reports_local_inconsistency_like_python():
     obs = parse_position("4x2x2\n2111\nHHHH\n")
     with pytest.raises(InconsistentPositionError, match=r"the 2 at \(0, 0\)"):
         Analyzer(use_kernel=True).analyze(obs)
+
+
+@needs_kernel
+def test_pack_and_obvious_read_any_int_as_its_value_and_refuse_others():
+    from sweeplab.analysis.kernel import KERNEL
+
+    assert KERNEL.pack((8, -2, True, int("7"), -1, 0)) == (bytes([8, 254, 1, 7, 255, 0]), 1)
+    with pytest.raises(ValueError, match="cell 1 holds 9"):
+        KERNEL.pack((0, 9))
+    with pytest.raises(ValueError, match="cell 0 holds -3"):
+        KERNEL.obvious((-3, 1), 2, 1, bytearray(2))
+    with pytest.raises(TypeError):
+        KERNEL.pack((0, 1.0))
+    mines = bytearray(4)
+    assert KERNEL.obvious((1, -1, True, -1), 4, 1, mines) == (3,) and mines == bytearray([0, 1, 0, 0])
+    assert KERNEL.obvious((1, -1, 0, -1), 2, 2, bytearray([0, 1, 0, 0])) is None  # the 0 touches a known mine

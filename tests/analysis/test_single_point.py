@@ -116,3 +116,37 @@ def test_the_kernel_refuses_a_view_that_is_not_a_board():
         kernel((0, 9, 0, 0), 2, 2, bytearray(4))
     with pytest.raises(TypeError):
         kernel((0, 0, 0, 0), 2, 2, bytes(4))  # the mines must be writable
+
+
+@needs_kernel
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 14), st.integers(2, 10), st.integers(0, 2**32), st.data())
+def test_a_pass_with_seen_finds_what_a_full_pass_finds_at_every_step_of_a_game(w, h, seed, data):
+    m = data.draw(st.integers(1, w * h // 4 + 1))
+    game = Game(Rules(w, h, m, "unsafe"), seed)
+    layout = sorted(game.mine_cells())
+    full, step, seen = bytearray(w * h), bytearray(w * h), bytearray(2 * w * h + 1)
+    for _ in range(12):
+        covered = [c for c in game.observation().covered() if c not in layout]
+        if game.over or not covered:
+            break
+        action = data.draw(st.sampled_from(["reveal", "reveal", "flag", "learn", "nothing"]))
+        if action == "reveal":
+            game.reveal(data.draw(st.sampled_from(covered)))
+        elif action == "flag" and [c for c in layout if game.observation().view[c] == COVERED]:
+            game.flag(data.draw(st.sampled_from([c for c in layout if game.observation().view[c] == COVERED])))
+        elif action == "learn":  # a mine proved elsewhere (as an analysis's result adds it)
+            cell = data.draw(st.sampled_from(layout))
+            full[cell] = step[cell] = 1
+        obs = game.observation()
+        assert obvious(obs, step, seen=seen) == obvious(obs, full)  # freed cells left covered are found again
+        assert step == full
+
+
+def test_seen_of_the_wrong_size_is_refused_and_the_python_pass_marks_it_stale():
+    obs = Observation(Board(2, 1), 1, (1, COVERED))
+    with pytest.raises(ValueError, match="seen has 3 bytes for 2 cells"):
+        obvious(obs, bytearray(2), seen=bytearray(3))
+    seen = bytearray(5)
+    seen[-1] = 1
+    assert obvious(obs, bytearray(2), use_kernel=False, seen=seen) == () and seen[-1] == 0

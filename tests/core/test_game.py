@@ -333,3 +333,34 @@ def test_noguess_dealer_that_gives_up_breaks_the_promise(monkeypatch):
     game = Game(Rules(3, 3, 1, "noguess"), seed=1)
     game.reveal(0)
     assert not game.rule_kept and game.rule_failure == "no layout found"
+
+
+def test_reveal_moves_are_shared_objects_and_a_revealed_cell_is_still_refused():
+    assert Move.reveal(3) is Move.reveal(3) and Move.reveal(3) == Move("reveal", 3)
+    game = Game(Rules(9, 9, 10, "safe"), seed=2)
+    assert game.is_covered(0)
+    opened = game.apply(Move.reveal(0))
+    assert opened and not game.is_covered(0) and game.history == [Move.reveal(0)]
+    with pytest.raises(IllegalMoveError, match="already revealed"):
+        game.apply(Move.reveal(opened[-1]))
+    with pytest.raises(IllegalMoveError, match="off the 9x9 board"):
+        game.apply(Move.reveal(81))
+
+
+def test_reveal_queued_plays_covered_reveals_in_order_and_stops_where_asked():
+    from collections import deque
+
+    game = Game(Rules(9, 9, 10, "safe"), seed=2)
+    queue = deque([Move.reveal(0)])
+    game.reveal_queued(queue, 100)  # before the first click: left to the general path (it deals)
+    assert list(queue) == [Move.reveal(0)] and game.moves == 0
+    game.apply(queue.popleft())
+    safe = [c for c in range(81) if c not in game.mine_cells() and game.is_covered(c)]
+    queue = deque([Move.reveal(safe[0]), Move.reveal(safe[0]), Move.flag(safe[-1]), Move.reveal(safe[-1])])
+    game.reveal_queued(queue, 100)
+    assert game.history[1:] == [Move.reveal(safe[0])] and list(queue) == [Move.flag(safe[-1]), Move.reveal(safe[-1])]
+    queue = deque(Move.reveal(c) for c in safe[1:])
+    game.reveal_queued(queue, game.moves + 1)  # the move limit
+    assert game.moves == 3 and queue
+    game.reveal_queued(queue, 1000)
+    assert game.state is GameState.WON  # it stops once the game is over, whatever is left queued

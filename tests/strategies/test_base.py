@@ -42,3 +42,31 @@ def test_a_lazy_explanation_is_built_once_when_read_and_pickles_as_a_plain_one()
     assert lazy == Explanation("why", {"safety": 0.5}) and built == [1]
     copy = pickle.loads(pickle.dumps(lazy))
     assert type(copy) is Explanation and copy == lazy
+
+
+def test_play_drains_a_queue_first_strategy_s_queue_with_the_same_moves_and_guesses():
+    from sweeplab.strategies.base import play
+    from sweeplab.strategies.exact import ExactStrategy
+
+    class Asked(ExactStrategy):  # every move through choose, as before the loop played queued moves itself
+        queue_first = False
+
+    seen = []
+    for strategy in (ExactStrategy, Asked):
+        record = []
+        for seed in range(6):
+            player = strategy(seed)
+            game = play(player, Game(Rules(16, 16, 40, "safe"), seed=seed), on_move=lambda g, m, record=record: record.append(m))
+            record.append((tuple(game.history), game.state, [(g.cell, g.kind, g.safety, g.move) for g in player.guesses]))
+        seen.append(record)
+    assert seen[0] == seen[1]
+    assert ExactStrategy.queue_first and make("best", seed=0).queue_first and not make("equation", seed=0).queue_first
+
+
+def test_a_queue_first_strategy_still_stops_at_the_move_limit():
+    import pytest
+
+    from sweeplab.strategies.base import StrategyError, play
+
+    with pytest.raises(StrategyError, match="moves without finishing"):
+        play(make("exact", seed=0), Game(Rules(30, 16, 99, "safe"), seed=1), max_moves=3)

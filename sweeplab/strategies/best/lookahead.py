@@ -18,6 +18,7 @@ the fitted figures won no more expert games, and figures moved the other way won
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress, count
 
 import numpy as np
 
@@ -135,7 +136,7 @@ def living_safe(observation: Observation, result: Probabilities, enough: int = 2
         groups = [g for g in (uncertain(r) for r in numbers) if g]
         ring = {c for g in groups for c in g}
         if everything is None:
-            everything = frozenset(c for c, v in enumerate(view) if v == COVERED and c not in certain)
+            everything = frozenset(compress(count(), map(COVERED.__eq__, view))) - certain
         if _in_span(around, groups if everything - ring - around else [*groups, everything]):
             continue
         found += 1

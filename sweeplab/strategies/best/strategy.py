@@ -61,6 +61,7 @@ class BestStrategy(Strategy):
     """
 
     single_point: ClassVar[bool] = True  # False: analyse every position, as before the pass
+    queue_first = True  # choose plays the queue first: play() drains it without asking
 
     name = "best"
     source = "sweeplab's exact engine with look-ahead, dead cells, forced guesses and an exhaustive endgame"
