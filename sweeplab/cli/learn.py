@@ -12,13 +12,21 @@ from typing import Any
 
 import click
 
-from sweeplab.cli.app import BOARD_HELP, EXECUTOR_CHOICE, RULE_CHOICE, executor_for, friendly_errors, main, progress_bar
+from sweeplab.cli.app import BOARD_HELP, RULE_CHOICE, executor_for, friendly_errors, main, progress_bar
+from sweeplab.cli.learn_options import (
+    MAX_GAMES,
+    board_options,
+    board_range,
+    eval_options,
+    eval_set,
+    executor_options,
+    parse_coefficients,
+)
 from sweeplab.cli.outputs import check_regular_file, check_writable
 from sweeplab.core.errors import SweeplabError
 
 INSTALL = "pip install 'sweeplab[learn]'"
-#: Upper bounds on how much work one command is asked for (a count with 23 digits is a typo, not a plan).
-MAX_GAMES = 10_000_000
+#: Upper bound on the positions one command is asked for (see also MAX_GAMES).
 MAX_POSITIONS = 1_000_000
 
 
@@ -65,65 +73,9 @@ def _training_seed(seed: int) -> int:
     return int(np.random.SeedSequence(seed_entropy(seed)).generate_state(1)[0]) & 0x7FFFFFFF
 
 
-def _span(text: str, kind: type, option: str) -> tuple[Any, Any]:
-    """``LOW-HIGH`` or one value, as a (low, high) pair."""
-    low, dash, high = text.partition("-") if not text.startswith("-") else (text, "", "")
-    try:
-        a = kind(low)
-        b = kind(high) if dash else a
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not a number or a LOW-HIGH range", param_hint=option) from None
-    if b < a:
-        raise click.BadParameter(f"{text!r}: the high end is below the low end", param_hint=option)
-    return a, b
-
-
-def _boards(widths: str, heights: str, densities: str, board: str | None, rule: str) -> Any:
-    from sweeplab.core.rules import make_rules
-    from sweeplab.learn.data import BoardRange
-
-    if board is not None:
-        return BoardRange.fixed(make_rules(board, rule))
-    w = _span(widths, int, "--widths")
-    h = _span(heights, int, "--heights")
-    d = _span(densities, float, "--densities")
-    if w[0] < 1 or h[0] < 1:
-        raise click.BadParameter("board sides must be at least 1", param_hint="--widths/--heights")
-    if not 0 < d[0] <= d[1] < 1:
-        raise click.BadParameter(f"{densities!r}: mine ratios must lie between 0 and 1", param_hint="--densities")
-    return BoardRange(w, h, d, rule)
-
-
-_board_options = [
-    click.option("--widths", default="8-30", show_default=True, help="board widths, LOW-HIGH (seed 003 varied them)"),
-    click.option("--heights", default="8-16", show_default=True, help="board heights, LOW-HIGH"),
-    click.option("--densities", default="0.10-0.21", show_default=True, help="mine ratios, LOW-HIGH"),
-    click.option("--board", "-b", default=None, help=f"play every game on this one board instead: {BOARD_HELP}"),
-    click.option("--rule", "-r", type=RULE_CHOICE, default="safe", show_default=True, help="first-click rule"),
-]
-
-
-def board_options(fn: Any) -> Any:
-    for option in reversed(_board_options):
-        fn = option(fn)
-    return fn
-
-
 @main.group("learn", short_help="Train and study seed 003's learned players.")
 def learn_group() -> None:
     """Seed 003's learned players: make data, train models (needs the learn extra: pip install 'sweeplab[learn]')."""
-
-
-def _coefficients(text: str | None) -> tuple[float, ...] | None:
-    if text is None:
-        return None
-    try:
-        values = tuple(float(v) for v in text.split(","))
-    except ValueError:
-        values = ()
-    if len(values) != 4:
-        raise click.BadParameter(f"{text!r} is not four numbers C0,C1,C2,C3", param_hint="--alpha")
-    return values
 
 
 def _resume_command() -> str:
@@ -136,35 +88,6 @@ _ROWS_HELP = (
     "features: the classifiers' rows (candidate cells' features, y = 1 for a mine); substates: deep Q-learning's "
     "single pass (each guess's sub-state and its discounted return), for `learn train dqn --data`"
 )
-
-
-_executor_options = [
-    click.option(
-        "--jobs",
-        "-j",
-        "--workers",
-        "jobs",
-        type=click.IntRange(min=1),
-        default=None,
-        help="worker processes (or LocalCluster workers) playing the games; the rows do not depend on it  [default: all cores]",
-    ),
-    click.option(
-        "--executor",
-        type=EXECUTOR_CHOICE,
-        default="local",
-        show_default=True,
-        help="local processes, or Dask (needs sweeplab[dask])",
-    ),
-    click.option(
-        "--scheduler", default=None, metavar="tcp://HOST:PORT", help="an existing Dask scheduler (with --executor dask)"
-    ),
-]
-
-
-def executor_options(fn: Any) -> Any:
-    for option in reversed(_executor_options):
-        fn = option(fn)
-    return fn
 
 
 @learn_group.command("data", short_help="Play games and record training rows (features or sub-states).")
@@ -252,8 +175,8 @@ def data_command(
     from sweeplab.learn.data import read_manifest
     from sweeplab.learn.shards import DataFolder, data_manifest, data_settings, generate, join, plan
 
-    boards = _boards(widths, heights, densities, board, rule)
-    coefficients = _coefficients(alpha)
+    boards = board_range(widths, heights, densities, board, rule)
+    coefficients = parse_coefficients(alpha)
     single = out.suffix == ".npz" or (out.exists() and not out.is_dir())
     if single and (resume or force):
         raise click.BadParameter("needs a data folder --out DIR, not a .npz file", param_hint="--resume" if resume else "--force")
@@ -376,6 +299,7 @@ def data_command(
     "only the kept ones. A model's top feature: an xgboost card's top_feature (XGBoost's gain importance, all of it "
     "under importance); train again --without it to see what it was worth",
 )
+@eval_options
 @executor_options
 @board_options
 @friendly_errors
@@ -390,6 +314,9 @@ def train_command(
     rounds: int | None,
     alpha_games: int,
     without: str | None,
+    eval_games: int,
+    eval_board: str,
+    eval_rule: str,
     jobs: int | None,
     executor: str,
     scheduler: str | None,
@@ -400,10 +327,14 @@ def train_command(
     rule: str,
 ) -> None:
     """Train seed 003's KIND model with a seed and write it with its card (data, parameters, time, validation, learning
-    curve) and, with matplotlib, the curve as curve.png."""
+    curve, win rates on the evaluation games) and, with matplotlib, the curves as curve.png.
+
+    Unless --eval-games 0, the model plays the same evaluation games after each episode (xgboost: at a few boosting
+    rounds), and dsscsp-manhattan plays them once as the reference: the card's evaluation and each episode's."""
     from sweeplab.bench.journal import check_writable as check_directory
 
-    boards = _boards(widths, heights, densities, board, rule)
+    boards = board_range(widths, heights, densities, board, rule)
+    evals = eval_set(eval_games, eval_board, eval_rule)
     if kind == "nn" and episodes == 0:
         raise LearnSetupError("--episodes 0: nn trains in episodes, give at least 1 (0 means a single pass for dqn only)")
     dropped = [w.strip() for w in (without or "").split(",") if w.strip()]
@@ -416,6 +347,8 @@ def train_command(
     check_directory(out)
     with executor_for(executor, jobs, scheduler) as ex:
         log = click.echo
+        if evals is not None:
+            evals.executor = ex
         if kind == "xgboost":
             _need("xgboost", "training the xgboost model")
             if episodes is not None or epochs is not None:
@@ -445,10 +378,18 @@ def train_command(
                     "boards": boards_manifest(boards),
                     "play_cpu_seconds": round(collected.seconds, 2),
                 }
-            booster, card = train_xgboost(dataset, _training_seed(seed), rounds or XGBOOST_ROUNDS, without=dropped)
+            from sweeplab.learn.winrates import eval_rounds
+
+            rounds = rounds or XGBOOST_ROUNDS
+            with progress_bar(sys.stderr.isatty() and evals is not None, "evaluating") as bar:
+                if bar is not None:
+                    task = bar.add_task("games", total=eval_games * (1 + len(eval_rounds(rounds))))
+                    evals.progress = lambda n: bar.advance(task, n)
+                booster, card = train_xgboost(dataset, _training_seed(seed), rounds, without=dropped, evaluate=evals, log=log)
             card["data"] = source
             card["command"] = _command()
             card["reproducible"] = "bit-exact on the same XGBoost version and CPU (nthread=1, fixed seed, deterministic data)"
+            _with_evaluation(card, evals)
             save_xgboost(booster, card, out)
         else:
             _need("torch", f"training the {kind} model")
@@ -459,9 +400,13 @@ def train_command(
                 from sweeplab.learn.episodes import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
 
                 total += alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
+            if evals is not None:
+                total += eval_games * (1 + (episodes if episodes is not None else (5 if kind == "nn" else 4)) + (kind == "dqn"))
             with progress_bar(sys.stderr.isatty(), "playing") as bar:
                 task = bar.add_task("games", total=total) if bar is not None else None
                 advance = (lambda n: bar.advance(task, n)) if bar is not None else None
+                if evals is not None:
+                    evals.progress = advance
                 if kind == "nn":
                     from sweeplab.learn.classifiers import train_nn
                     from sweeplab.learn.data import Dataset
@@ -479,6 +424,7 @@ def train_command(
                         log=log,
                         without=dropped,
                         executor=ex,
+                        evaluate=evals,
                     )
                     save_network(network, card, out)
                 else:
@@ -499,6 +445,7 @@ def train_command(
                         log=log,
                         first=single,
                         executor=ex,
+                        evaluate=evals,
                     )
                     if single is not None:
                         card["data"] = {"file": str(data), "rows": len(single.y), **_provenance(data)}
@@ -510,6 +457,7 @@ def train_command(
             )
             from sweeplab.learn.models import write_card
 
+            _with_evaluation(card, evals)
             write_card(out, card)
     from sweeplab.learn.curves import plot_curves
 
@@ -519,6 +467,13 @@ def train_command(
     if not v.get("rows"):
         v = "not measured (no held-out games: train on more games to hold 10% out)"
     click.echo(f"{kind} model -> {out} (card: {out / 'card.json'}); validation {v}; training {card['training_seconds']}")
+
+
+def _with_evaluation(card: dict[str, Any], evals: Any) -> None:
+    """Put what the evaluation games were (and the reference's point) in the card's ``evaluation``, beside the
+    points a trainer put there (xgboost's rounds); an episode's point is in the episode's entry."""
+    if evals is not None:
+        card["evaluation"] = {**evals.manifest(), **card.get("evaluation", {})}
 
 
 def _provenance(data: Path | None) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from sweeplab.learn.network import Network, fit, from_torch, set_deterministic, 
 from sweeplab.learn.players import LearnedStrategy, ManhattanPlayer, NNStrategy
 from sweeplab.learn.scorers import ClassifierScorer
 from sweeplab.learn.shards import play_on
+from sweeplab.learn.winrates import Evaluate, eval_rounds, summary_line
 
 XGBOOST_PARAMS: dict[str, Any] = {
     "objective": "binary:logistic",
@@ -131,13 +132,18 @@ def train_xgboost(
     rounds: int = XGBOOST_ROUNDS,
     params: dict[str, Any] | None = None,
     without: Sequence[str] = (),
+    evaluate: Evaluate | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> tuple[Any, dict[str, Any]]:
     """Train the single-pass XGBoost classifier on ``data`` (the last 10% of its games held out for validation),
     on every feature but those ``without`` names (see :func:`kept_columns`).
 
     The card's ``curve`` has the accuracy and log loss on the training and held-out rows after the rounds of
     :func:`curve_rounds` (the first ``k`` trees of the trained model); ``importance`` is XGBoost's gain per feature,
-    best first, and ``top_feature`` the first of them."""
+    best first, and ``top_feature`` the first of them. With ``evaluate`` (an
+    :class:`~sweeplab.learn.winrates.EvalSet`), the model of the first ``k`` trees (the booster sliced to them,
+    the trees ``iteration_range=(0, k)`` predicts with) plays as its player at the rounds of
+    :func:`~sweeplab.learn.winrates.eval_rounds`: the card's ``evaluation["rounds"]``."""
     import xgboost
 
     if tuple(data.names) != FEATURE_NAMES:
@@ -183,6 +189,17 @@ def train_xgboost(
     importance = gain_importance(booster)
     card["importance"] = {"type": "gain", "features": importance}
     card["top_feature"] = importance[0][0] if importance else None
+    if evaluate is not None:
+        points = []
+        subset = columns if len(names) < len(FEATURE_NAMES) else None
+        for k in eval_rounds(rounds):
+            part = booster[:k]  # the first k trees: what iteration_range=(0, k) predicts with
+            part.set_param({"nthread": 1})
+            scorer = ClassifierScorer("xgboost", {}, part.inplace_predict, columns=subset)
+            points.append({"round": k, **evaluate(scorer, k)})
+            if log is not None:
+                log(f"round {k}/{rounds}: {summary_line(points[-1])}")
+        card["evaluation"] = {"rounds": points}
     return booster, card
 
 
@@ -234,6 +251,7 @@ def train_nn(
     log: Callable[[str], None] | None = None,
     without: Sequence[str] = (),
     executor: Executor | None = None,
+    evaluate: Evaluate | None = None,
 ) -> tuple[Network, dict[str, Any]]:
     """Algorithm 4: ``episodes`` rounds of (play ``games`` games with the latest model, train on them).
 
@@ -243,7 +261,9 @@ def train_nn(
     Each episode's entry in the card has its learning curve: before training (epoch 0) and after every pass, the
     accuracy and log loss on the episode's training rows and on its held-out games. ``without`` names features the
     network does not see (see :func:`kept_columns`). With ``executor``, each episode's games are played on it in
-    chunks (the same rows, so the same network).
+    chunks (the same rows, so the same network). With ``evaluate`` (an :class:`~sweeplab.learn.winrates.EvalSet`),
+    the network plays the evaluation games as its player after each episode: the episode's ``evaluation`` (its
+    time is not counted in ``training_seconds``).
     """
     whole_number(episodes, "episodes", minimum=1)
     columns, names = kept_columns(without)
@@ -259,6 +279,7 @@ def train_nn(
     network: Network | None = None
     total_cpu = 0.0
     wall = time.perf_counter()
+    evaluating = 0.0  # wall seconds spent on the evaluation games, left out of the training time
     rows = 0
     for episode in range(episodes):
         played: Collected | None = None
@@ -302,7 +323,7 @@ def train_nn(
         total_cpu += cpu
         rows += len(batch)
         network = from_torch(model, NN_ACTIVATIONS, mean, std)
-        entry = {
+        entry: dict[str, Any] = {
             "episode": episode + 1,
             "rows": len(batch),
             "train_cpu_seconds": round(cpu, 2),
@@ -313,9 +334,14 @@ def train_nn(
             entry.update(
                 games=played.games, won=played.won, positions=played.positions, play_cpu_seconds=round(played.seconds, 2)
             )
+        if evaluate is not None:
+            start = time.perf_counter()
+            entry["evaluation"] = evaluate(ClassifierScorer("nn", {}, network, columns=subset), episode + 1)
+            evaluating += time.perf_counter() - start
         history.append(entry)
         if log is not None:
-            log(f"episode {episode + 1}/{episodes}: {len(batch)} rows, validation {entry['validation']}")
+            won = f"; {summary_line(entry['evaluation'])}" if "evaluation" in entry else ""
+            log(f"episode {episode + 1}/{episodes}: {len(batch)} rows, validation {entry['validation']}{won}")
     assert network is not None
     card = {
         "kind": "nn",
@@ -335,7 +361,7 @@ def train_nn(
             "boards": boards_manifest(boards),
             "threads": torch.get_num_threads(),
         },
-        "training_seconds": {"wall": round(time.perf_counter() - wall, 2), "cpu": round(total_cpu, 2)},
+        "training_seconds": {"wall": round(time.perf_counter() - wall - evaluating, 2), "cpu": round(total_cpu, 2)},
         "train_rows": rows,
         "episodes": history,
         "validation": history[-1]["validation"],

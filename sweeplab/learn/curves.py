@@ -1,8 +1,12 @@
-"""Learning curves from a model card: the loss and accuracy on the training and held-out rows as training went on.
+"""Learning curves from a model card: the loss and accuracy on the training and held-out rows as training went on,
+and the win rate on the evaluation games.
 
 The trainers record them in the card (``curve`` for xgboost, per boosting round; ``episodes[i]["curve"]`` for the
 network and the Q-network, per pass over the episode's rows, from pass 0, the model before that episode's training).
-:func:`curve_points` flattens them into one series; :func:`plot_curves` draws it when matplotlib is installed.
+:func:`curve_points` flattens them into one series. The win rates (see :mod:`sweeplab.learn.winrates`) are in
+``episodes[i]["evaluation"]`` (nn, dqn: the model after episode i's training) or ``evaluation["rounds"]`` (xgboost),
+with the reference player's in ``evaluation["reference"]``; :func:`win_rate_points` lists them. :func:`plot_curves`
+draws both when matplotlib is installed.
 """
 
 from __future__ import annotations
@@ -51,11 +55,50 @@ def curve_points(card: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def win_rate_points(card: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per evaluated model: ``step`` (episode, or boosting round for xgboost), ``games``, ``won``,
+    ``win_rate`` and ``sem``; empty for a card trained without evaluation games.
+
+    >>> card = {"kind": "nn", "episodes": [{"episode": 1, "evaluation": {"games": 10, "won": 6, "win_rate": 0.6,
+    ...     "sem": 0.15}}, {"episode": 2}]}
+    >>> [(p["step"], p["win_rate"]) for p in win_rate_points(card)]
+    [(1, 0.6)]
+    """
+    keys = ("games", "won", "win_rate", "sem")
+    if card.get("kind") == "xgboost":
+        return [{"step": p["round"], **{k: p[k] for k in keys}} for p in (card.get("evaluation") or {}).get("rounds", [])]
+    return [
+        {"step": e["episode"], **{k: e["evaluation"][k] for k in keys}} for e in card.get("episodes", []) if "evaluation" in e
+    ]
+
+
+def _plot_win_rates(axis: Any, card: dict[str, Any], points: list[dict[str, Any]]) -> None:
+    """The third panel: the win rate of each evaluated model ± its SE, the reference's as a line with its SE band."""
+    evaluation = card.get("evaluation") or {}
+    x = [p["step"] for p in points]
+    axis.errorbar(x, [p["win_rate"] for p in points], yerr=[p["sem"] for p in points], fmt="o-", capsize=3, label=card["kind"])
+    reference = evaluation.get("reference")
+    if reference:
+        rate, se = reference["win_rate"], reference["sem"]
+        axis.axhline(rate, color="C3", linestyle=":", label=f"{reference.get('player', 'reference')} (reference)")
+        axis.axhspan(rate - se, rate + se, color="C3", alpha=0.12)
+    axis.set_xlabel("boosting round" if card["kind"] == "xgboost" else "episode (the model after its training)")
+    if card["kind"] != "xgboost":
+        axis.set_xticks(x)
+    where = f"{evaluation.get('games', points[0]['games'])} games"
+    if "board" in evaluation:
+        where += f" of {evaluation['board']} ({evaluation.get('rule', '')}), seed {evaluation.get('seed', 0)}"
+    axis.set_ylabel(f"win rate ± SE ({where})", fontsize=8)
+    axis.legend(fontsize=8)
+
+
 def plot_curves(card: dict[str, Any], path: Path) -> Path | None:
-    """Draw the card's learning curves (loss and accuracy, training dashed, held-out solid) as a PNG at ``path``;
-    None, writing nothing, when matplotlib is not installed or the card has no curve."""
+    """Draw the card's learning curves (loss and accuracy, training dashed, held-out solid) and, when the card has
+    them, the win rates on the evaluation games (± SE, the reference player's as a horizontal line) as a PNG at
+    ``path``; None, writing nothing, when matplotlib is not installed or the card has no curve."""
     points = curve_points(card)
-    if not points:
+    wins = win_rate_points(card)
+    if not points and not wins:
         return None
     try:
         import matplotlib
@@ -66,7 +109,9 @@ def plot_curves(card: dict[str, Any], path: Path) -> Path | None:
         return None
     loss, accuracy = METRICS[card["kind"]]
     x = [p["step"] for p in points]
-    figure, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    figure, axes = plt.subplots(1, 3 if wins else 2, figsize=(15 if wins else 10, 3.8))
+    if wins:
+        _plot_win_rates(axes[2], card, wins)
     for axis, metric, label in ((axes[0], "loss", LABELS[loss]), (axes[1], "accuracy", LABELS[accuracy])):
         for split, style in (("train", "--"), ("validation", "-")):
             axis.plot(x, [p[f"{split}_{metric}"] for p in points], style, label=split if split == "train" else "held out")
@@ -84,4 +129,4 @@ def plot_curves(card: dict[str, Any], path: Path) -> Path | None:
     return path
 
 
-__all__ = ["METRICS", "curve_points", "plot_curves"]
+__all__ = ["METRICS", "curve_points", "plot_curves", "win_rate_points"]

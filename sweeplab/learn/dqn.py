@@ -59,6 +59,7 @@ from sweeplab.learn.players import DQNStrategy, LearnedStrategy, ManhattanPlayer
 from sweeplab.learn.scorers import DQNScorer
 from sweeplab.learn.shards import play_on
 from sweeplab.learn.substates import SIDE
+from sweeplab.learn.winrates import Evaluate, summary_line
 
 DQN_ACTIVATIONS = ("relu", "tanh", "linear", "linear", "tanh")
 EXPLORE = 0.1
@@ -124,6 +125,7 @@ def train_dqn(
     log: Callable[[str], None] | None = None,
     first: Episode | None = None,
     executor: Executor | None = None,
+    evaluate: Evaluate | None = None,
 ) -> tuple[Network, dict[str, Any]]:
     """Fit alpha (unless ``coefficients`` are given), train on ``games`` games of the Manhattan player (the single
     pass), then ``episodes`` iterative episodes of ``games`` games played by the network itself. The last
@@ -136,7 +138,9 @@ def train_dqn(
 
     Inputs are standardised with the first episode's training rows (saved in the network). Each episode's entry in
     the card has its learning curve: before training (epoch 0) and after every pass, the mean squared error and
-    sign accuracy on the episode's training rows and on its held-out games."""
+    sign accuracy on the episode's training rows and on its held-out games. With ``evaluate`` (an
+    :class:`~sweeplab.learn.winrates.EvalSet`), the network plays the evaluation games as its player (no exploration)
+    after each episode: the episode's ``evaluation`` (its time is not counted in ``training_seconds``)."""
     torch = set_deterministic(seed)
     boards = boards or BoardRange()
     wall = time.perf_counter()
@@ -156,6 +160,7 @@ def train_dqn(
     history: list[dict[str, Any]] = []
     rows = 0
     worker_cpu = 0.0  # the games played on the executor's workers (this process's clock does not see them)
+    evaluating = [0.0, 0.0]  # wall and CPU seconds of the evaluation games, left out of the training time
     for episode in range(episodes + 1):
         factory: Callable[[int], ManhattanPlayer | LearnedStrategy] = ManhattanPlayer
         if network is not None:
@@ -200,7 +205,7 @@ def train_dqn(
         )
         network = from_torch(model, DQN_ACTIVATIONS, mean, std)
         rows += len(batch.y)
-        entry = {
+        entry: dict[str, Any] = {
             "episode": episode,
             "player": "dsscsp-manhattan" if episode == 0 else f"dqn (explore {explore})",
             "games": batch.games,
@@ -211,11 +216,17 @@ def train_dqn(
             "validation": q_scores(network, xv, yv),
             "curve": curve,
         }
+        if evaluate is not None:
+            wall0, cpu1 = time.perf_counter(), time.process_time()
+            entry["evaluation"] = evaluate(DQNScorer("dqn", {}, network, coefficients), episode)  # type: ignore[arg-type]
+            evaluating[0] += time.perf_counter() - wall0
+            evaluating[1] += time.process_time() - cpu1
         history.append(entry)
         if log is not None:
+            won = f"; {summary_line(entry['evaluation'])}" if "evaluation" in entry else ""
             log(
                 f"episode {episode}/{episodes}: {len(batch.y)} guesses, won {batch.won}/{batch.games}, "
-                f"validation {entry['validation']}"
+                f"validation {entry['validation']}{won}"
             )
     assert network is not None
     network.meta = {"coefficients": np.array(coefficients), "side": np.array(SIDE)}
@@ -247,8 +258,8 @@ def train_dqn(
         },
         "alpha_fit": alpha_fit,
         "training_seconds": {
-            "wall": round(time.perf_counter() - wall, 2),
-            "cpu": round(time.process_time() - cpu0 + worker_cpu, 2),
+            "wall": round(time.perf_counter() - wall - evaluating[0], 2),
+            "cpu": round(time.process_time() - cpu0 + worker_cpu - evaluating[1], 2),
         },
         "train_rows": rows,
         "episodes": history,
