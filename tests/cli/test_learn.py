@@ -43,9 +43,12 @@ def test_a_data_folder_resumes_and_trains_xgboost(tmp_path):
     assert resumed.exit_code == 0, resumed.output
     assert np.array_equal(Dataset.load(out).x, whole.x)
     model = tmp_path / "m"
-    trained = runner.invoke(main, ["learn", "train", "xgboost", "--data", str(out), "--rounds", "2", "-o", str(model)])
+    trained = runner.invoke(
+        main, ["learn", "train", "xgboost", "--data", str(out), "--rounds", "2", "--eval-games", "0", "-o", str(model)]
+    )
     assert trained.exit_code == 0, trained.output
-    assert json.loads((model / "card.json").read_text())["data"]["rows"] == len(whole)
+    card = json.loads((model / "card.json").read_text())
+    assert card["data"]["rows"] == len(whole) and "evaluation" not in card  # --eval-games 0: none
     dqn = runner.invoke(main, ["learn", "train", "dqn", "--data", str(out), "-o", str(tmp_path / "q")])
     assert dqn.exit_code == 2 and "--rows substates" in dqn.output
     npz = runner.invoke(main, [*args[:-2], "-o", str(tmp_path / "x.npz"), "--resume"])
@@ -60,10 +63,56 @@ def test_substate_rows_train_the_q_network_with_their_alpha(tmp_path):
     made = runner.invoke(main, ["learn", "data", "-n", "20", "--rows", "substates", "--alpha", "0.1,0,0,0.5", "-o", str(out)])
     assert made.exit_code == 0, made.output
     model = tmp_path / "m"
-    args = ["learn", "train", "dqn", "--data", str(out), "--episodes", "0", "--epochs", "1", "-o", str(model)]
+    args = [
+        "learn",
+        "train",
+        "dqn",
+        "--data",
+        str(out),
+        "--episodes",
+        "0",
+        "--epochs",
+        "1",
+        "--eval-games",
+        "0",
+        "-o",
+        str(model),
+    ]
     trained = runner.invoke(main, args)
     assert trained.exit_code == 0, trained.output
     card = json.loads((model / "card.json").read_text())
     assert card["parameters"]["alpha_coefficients"] == [0.1, 0.0, 0.0, 0.5] and card["parameters"]["single_pass_games"] == 20
     bad = runner.invoke(main, ["learn", "data", "-n", "2", "--rows", "substates", "--alpha", "1,2", "-o", str(tmp_path / "z")])
     assert bad.exit_code == 2 and "--alpha" in bad.output
+
+
+def test_a_tiny_training_records_win_rates_on_bench_games_and_draws_them(tmp_path):
+    import json
+
+    from sweeplab.bench.session import bench
+    from sweeplab.core.rules import make_rules
+
+    model = tmp_path / "m"
+    args = ["learn", "train", "nn", "-n", "20", "--episodes", "2", "--epochs", "1", "-b", "beginner", "-j", "1"]
+    result = CliRunner().invoke(main, [*args, "--eval-games", "20", "--eval-board", "beginner", "-o", str(model)])
+    assert result.exit_code == 0, result.output
+    card = json.loads((model / "card.json").read_text())
+    evaluation = card["evaluation"]
+    assert (evaluation["board"], evaluation["rule"], evaluation["seed"], evaluation["games"]) == ("9x9x10", "safe", 0, 20)
+    points = [e["evaluation"] for e in card["episodes"]]
+    assert [p["games"] for p in points] == [20, 20] and all(p["won"] == p["outcomes"].count("1") for p in points)
+    assert "--eval-games 20 --eval-board beginner" in card["command"]
+    # the same games as `sweeplab bench --seed 0 --games 20`: the reference's, and the final model's as its player
+    rules = make_rules("beginner")
+    for strategy, outcomes in (
+        ("dsscsp-manhattan", evaluation["reference"]["outcomes"]),
+        (f"nn[model={model}]", points[-1]["outcomes"]),
+    ):
+        played = bench([strategy], rules, 20, 0).results[strategy]
+        assert outcomes == "".join("1" if r.won else "0" for r in played)
+    assert "win rate" in result.output and (model / "curve.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_bad_evaluation_board_is_refused_naming_the_option(tmp_path):
+    result = CliRunner().invoke(main, ["learn", "train", "nn", "--eval-board", "4x4x99", "-o", str(tmp_path / "m")])
+    assert result.exit_code == 2 and "--eval-board" in result.output and not (tmp_path / "m").exists()

@@ -2,9 +2,13 @@ import json
 
 from click.testing import CliRunner
 
+from sweeplab.bench.session import bench
 from sweeplab.cli import main
+from sweeplab.core.rules import make_rules
 from sweeplab.learn.data import Dataset
 from sweeplab.learn.features import FEATURE_NAMES
+
+EVAL = ["--eval-games", "12", "--eval-board", "beginner", "-j", "1"]
 
 
 def test_data_then_train_xgboost(tmp_path):
@@ -17,13 +21,18 @@ def test_data_then_train_xgboost(tmp_path):
     assert manifest["rows"] == len(data) > 0 and manifest["seed"] == 4 and manifest["player"] == "dsscsp-manhattan"
     assert manifest["boards"]["widths"] == [9, 9] and data.x.shape[1] == len(FEATURE_NAMES)
     model = tmp_path / "m"
-    result = runner.invoke(main, ["learn", "train", "xgboost", "--data", str(out), "--rounds", "5", "--out", str(model)])
+    result = runner.invoke(main, ["learn", "train", "xgboost", "--data", str(out), "--rounds", "5", "--out", str(model), *EVAL])
     assert result.exit_code == 0, result.output
     card = json.loads((model / "card.json").read_text())
     assert card["kind"] == "xgboost" and card["data"]["rows"] == len(data)
     assert {"accuracy", "log_loss"} <= set(card["validation"]) and "cpu" in card["training_seconds"]
     assert card["command"].startswith("sweeplab learn train xgboost")
     assert [p["round"] for p in card["curve"]] == [1, 2, 3, 4, 5] and (model / "curve.png").stat().st_size > 0
+    # the win rate at round 5 (the whole model) on bench's games 0..11 of seed 0, and the reference's on them
+    (point,) = card["evaluation"]["rounds"]
+    assert point["round"] == 5 and point["games"] == 12 and len(card["evaluation"]["reference"]["outcomes"]) == 12
+    report = bench([f"xgboost[model={model}]"], make_rules("beginner"), 12, 0)
+    assert point["outcomes"] == "".join("1" if r.won else "0" for r in report.results[f"xgboost[model={model}]"])
     play = runner.invoke(main, ["play", "--strategy", f"xgboost[model={model}]", "--board", "beginner", "--seed", "1"])
     assert play.exit_code == 0, play.output
 

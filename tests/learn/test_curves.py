@@ -1,6 +1,6 @@
 import pytest
 
-from sweeplab.learn.curves import curve_points, plot_curves
+from sweeplab.learn.curves import curve_points, plot_curves, win_rate_points
 
 
 def _entry(epoch, loss, accuracy):
@@ -38,3 +38,28 @@ def test_plot_writes_a_png(tmp_path):
     assert path is not None and path.read_bytes()[:4] == b"\x89PNG"
     assert plot_curves({"kind": "nn", "episodes": []}, tmp_path / "none.png") is None
     assert not (tmp_path / "none.png").exists()
+
+
+def _point(won, games=20):
+    return {"games": games, "won": won, "win_rate": won / games, "sem": 0.1, "outcomes": "1" * won + "0" * (games - won)}
+
+
+def test_win_rates_per_episode_or_round_are_listed_and_drawn(tmp_path):
+    evaluated = dict(NN, episodes=[dict(e, evaluation=_point(10 + i)) for i, e in enumerate(NN["episodes"])])
+    evaluated["evaluation"] = {
+        "board": "16x16x40",
+        "rule": "safe",
+        "seed": 0,
+        "games": 20,
+        "reference": dict(_point(13), player="x"),
+    }
+    assert [(p["step"], p["won"]) for p in win_rate_points(evaluated)] == [(1, 10), (2, 11)]
+    xgb = {"kind": "xgboost", "evaluation": {"rounds": [{"round": 25, **_point(9)}, {"round": 50, **_point(12)}]}}
+    assert [(p["step"], p["win_rate"]) for p in win_rate_points(xgb)] == [(25, 0.45), (50, 0.6)]
+    assert win_rate_points(NN) == [] and win_rate_points({"kind": "xgboost", "curve": []}) == []
+    pytest.importorskip("matplotlib")
+    import matplotlib.image
+
+    wide = matplotlib.image.imread(plot_curves(evaluated, tmp_path / "three.png"))
+    narrow = matplotlib.image.imread(plot_curves(NN, tmp_path / "two.png"))
+    assert wide.shape[1] > narrow.shape[1] * 1.4  # a third panel: the win rates
