@@ -57,3 +57,13 @@ def test_each_q_learning_episode_has_its_point_and_no_nan():
     one.play_reference()
     assert one.play(REFERENCE)["vs_reference"] == {"difference": 0.0, "se": None}  # one game: no SE, and no NaN
     assert "NaN" not in json.dumps(card)
+
+
+def test_evaluating_does_not_change_the_trained_network():
+    from sweeplab.learn.classifiers import train_nn
+
+    boards = BoardRange.fixed(BEGINNER)
+    plain, _ = train_nn(2, 20, seed=0, boards=boards, epochs=1)
+    evaluated, card = train_nn(2, 20, seed=0, boards=boards, epochs=1, evaluate=EvalSet(BEGINNER, 8))
+    assert all((a[0] == b[0]).all() and (a[1] == b[1]).all() for a, b in zip(plain.layers, evaluated.layers, strict=True))
+    assert [e["evaluation"]["games"] for e in card["episodes"]] == [8, 8]
