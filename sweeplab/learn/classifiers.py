@@ -199,7 +199,10 @@ def train_xgboost(
             points.append({"round": k, **evaluate(scorer, k)})
             if log is not None:
                 log(f"round {k}/{rounds}: {summary_line(points[-1])}")
-        card["evaluation"] = {"rounds": points}
+        card["evaluation"] = {
+            "rounds": points,
+            "round_model": "round k: the first k trees of the model (the booster sliced to them, as iteration_range=(0, k))",
+        }
     return booster, card
 
 
