@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import random
 import statistics
 import sys
 import time
@@ -31,10 +30,9 @@ from sweeplab.analysis import chain
 from sweeplab.analysis.analyzer import Analyzer
 from sweeplab.analysis.budget import Budget
 from sweeplab.analysis.probabilities import Probabilities
+from sweeplab.bench.layouts import strewn_position
 from sweeplab.core.errors import UndecidedError
-from sweeplab.core.game import Game
 from sweeplab.core.observation import Observation
-from sweeplab.core.rules import Rules
 
 # (width, height, mines, share of safe cells revealed)
 ANSWERED = [
@@ -75,15 +73,7 @@ FIELDS = [
 
 def strewn(width: int, height: int, mines: int, share: float, seed: int) -> Observation:
     """The position: ``share`` of the safe cells of game ``seed`` revealed, one click each in a seeded order."""
-    game = Game(Rules(width, height, mines, "unsafe"), seed)
-    layout = game.mine_cells()
-    safe = [c for c in range(width * height) if c not in layout]
-    random.Random(seed).shuffle(safe)
-    opened: set[int] = set()
-    for cell in safe[: int(len(safe) * share)]:
-        if cell not in opened:
-            opened.update(game.reveal(cell))
-    return game.observation()
+    return strewn_position(width, height, mines, share, seed)[0]
 
 
 def frontier(obs: Observation) -> int:

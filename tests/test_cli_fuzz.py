@@ -535,7 +535,7 @@ def test_cases_the_fuzzer_found(args):
     check(result, args)
 
 
-#: Real processes (the installed entry point, as a user runs it) for the issue's cases and a few more.
+#: Real processes (the installed entry point, as a user runs it) for the reported cases and a few more.
 SUBPROCESS_CASES = [
     ["bench", "-n", "1" * 23, "-b", "4x4x3"],
     ["bench", "-n", "2", "-b", "4x4x3", "-j", "1", "--seed", "-5", "--time-limit", "nan"],

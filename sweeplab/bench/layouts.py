@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,8 @@ from typing import Any
 from sweeplab.bench.journal import check_writable, write_text
 from sweeplab.bench.runner import deal
 from sweeplab.core.errors import LayoutFormatError
+from sweeplab.core.game import Game
+from sweeplab.core.observation import Observation
 from sweeplab.core.rules import FIRST_CLICK_RULES, Rules
 from sweeplab.formats.mbf import Layout, load_mbf, save_mbf
 
@@ -308,3 +311,18 @@ __all__ = [
     "deal_layouts",
     "load_layouts",
 ]
+
+
+def strewn_position(width: int, height: int, mines: int, share: float, seed: int) -> tuple[Observation, frozenset[int]]:
+    """A true position with numbers strewn over the whole board, and its layout: game ``seed``'s layout (first click
+    ``unsafe``) with ``share`` of its safe cells revealed, each by one click in a seeded random order (zeros flood as
+    in play). Its frontier is one wide component of thousands of cells: the positions that need the estimator."""
+    game = Game(Rules(width, height, mines, "unsafe"), seed)
+    layout = game.mine_cells()
+    safe = [c for c in range(width * height) if c not in layout]
+    random.Random(seed).shuffle(safe)
+    opened: set[int] = set()
+    for cell in safe[: int(len(safe) * share)]:
+        if cell not in opened:
+            opened.update(game.reveal(cell))
+    return game.observation(), frozenset(layout)

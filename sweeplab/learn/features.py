@@ -3,7 +3,7 @@
 Source: ``003_f5c1155f4ddfa843.txt`` section 4.2.2 (the input ``X`` of the classifiers) and equation (4) (the
 corner/edge/middle location score). The paper's list: the board's size, the number of mines, the coordinates of the
 candidate (a frontier cell, or a random covered cell), its probability from DSScsp (a fixed value off the frontier),
-the size of the frontier, the frontier cell of least probability, and the location score. The issue adds mines left,
+the size of the frontier, the frontier cell of least probability, and the location score. sweeplab adds mines left,
 covered cells left and the local window of numbers. :data:`FEATURE_NAMES` lists the columns in order.
 
 Reconstructions (the formulas were lost in extraction):

@@ -14,6 +14,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from sweeplab.analysis.budget import OVERHEAD_SECONDS
+from sweeplab.bench.layouts import strewn_position
 from sweeplab.core.errors import UndecidedError
 from sweeplab.core.game import Game
 from sweeplab.core.geometry import Board
@@ -81,15 +82,7 @@ def strewn(width: int, height: int, mines: int, share: float, seed: int = 1) -> 
     board, so the frontier is one wide component of thousands of cells, too wide for the exact count."""
     key = ("strewn", width, height, mines, share, seed)
     if key not in _CACHE:
-        game = Game(Rules(width, height, mines, "unsafe"), seed)
-        layout = game.mine_cells()
-        safe = [c for c in range(width * height) if c not in layout]
-        random.Random(seed).shuffle(safe)
-        opened: set[int] = set()
-        for cell in safe[: int(len(safe) * share)]:
-            if cell not in opened:
-                opened.update(game.reveal(cell))
-        _CACHE[key] = (game.observation(), layout)
+        _CACHE[key] = strewn_position(width, height, mines, share, seed)
     return _CACHE[key]
 
 

@@ -60,7 +60,7 @@ def test_strategies_lists_the_learned_players():
 
 
 def test_any_integer_is_a_seed_and_outputs_are_checked_first(tmp_path):
-    """Issue 8: a negative or huge --seed works as everywhere else; an --out that cannot hold the data is refused
+    """A negative or huge --seed works as everywhere else; an --out that cannot hold the data is refused
     before a game is played; games that never guessed leave no rows, said in words."""
     runner = CliRunner()
     for seed in ["-1", "-" + "1" * 23, "1" * 23]:

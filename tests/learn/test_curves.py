@@ -33,7 +33,6 @@ def test_xgboost_curve_is_per_round_and_old_cards_have_none():
 
 
 def test_plot_writes_a_png(tmp_path):
-    pytest.importorskip("matplotlib")
     path = plot_curves(NN, tmp_path / "c" / "curve.png")
     assert path is not None and path.read_bytes()[:4] == b"\x89PNG"
     assert plot_curves({"kind": "nn", "episodes": []}, tmp_path / "none.png") is None
@@ -57,7 +56,6 @@ def test_win_rates_per_episode_or_round_are_listed_and_drawn(tmp_path):
     xgb = {"kind": "xgboost", "evaluation": {"rounds": [{"round": 25, **_point(9)}, {"round": 50, **_point(12)}]}}
     assert [(p["step"], p["win_rate"]) for p in win_rate_points(xgb)] == [(25, 0.45), (50, 0.6)]
     assert win_rate_points(NN) == [] and win_rate_points({"kind": "xgboost", "curve": []}) == []
-    pytest.importorskip("matplotlib")
     import matplotlib.image
 
     wide = matplotlib.image.imread(plot_curves(evaluated, tmp_path / "three.png"))
