@@ -136,9 +136,6 @@ def _learned_players(doc: Doc) -> None:
     if not root.exists():
         doc.add("Not measured yet: see `results/learn/README.md` for the commands.")
         return
-    readme = root / "README.md"
-    if readme.exists():
-        doc.add(readme.read_text())
     rows = []
     sources = []
     claims: list[dict[str, Any]] = []
@@ -203,6 +200,15 @@ def _learned_players(doc: Doc) -> None:
                     + f"{100 * vs_exact[0]:+.2f} ± {100 * vs_exact[1]:.2f} against exact "
                     f"({_pm(by_name['exact']['win_rate'], by_name['exact']['sem'])}%)."
                 )
+    if closing:
+        doc.add(
+            "**In short.** Seed 003's tables lost their numbers, so only its ranking is tested (below). The best learned "
+            "player of each board, paired on the same layouts with the Manhattan version they build on and with "
+            "`exact`:\n\n" + "\n".join(f"- {line}" for line in closing)
+        )
+    readme = root / "README.md"
+    if readme.exists():
+        doc.add(readme.read_text())
     if rows:
         doc.add(
             "### Win rates on the same layouts\n\n"
@@ -284,12 +290,6 @@ def _learned_players(doc: Doc) -> None:
             "`sweeplab/learn/models/`). CPU seconds include playing the training games; wall seconds are on the shared, "
             "busy machine.\n\n"
             + _table(["model", "games played", "rows trained on", "CPU / wall s", "validation", "command"], table)
-        )
-    if closing:
-        doc.add(
-            "### Closing note on the learned players\n\nAgainst seed 003: its tables lost their numbers, so only its "
-            "ranking is tested (above). Against the Manhattan version they build on and against `exact`:\n\n"
-            + "\n".join(f"- {line}" for line in closing)
         )
 
 
