@@ -202,10 +202,10 @@ def data_command(
             with executor_for(executor, jobs, scheduler) as ex:
                 alpha_fit = None
                 if rows == "substates" and coefficients is None:
-                    from sweeplab.learn.episodes import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
+                    from sweeplab.learn.episodes import alpha_fit_games
                     from sweeplab.learn.shards import fitted_alpha
 
-                    total = alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
+                    total = alpha_fit_games(alpha_games)
                     with game_progress("alpha fit", total) as advance:
                         alpha_fit = fitted_alpha(alpha_games, seed, ex, folder, advance)
                     coefficients = tuple(float(c) for c in alpha_fit["coefficients"])
@@ -393,15 +393,16 @@ def train_command(
             save_xgboost(booster, card, out)
         else:
             _need("torch", f"training the {kind} model")
-            total = games * ((episodes if episodes is not None else (5 if kind == "nn" else 4)) + (0 if kind == "nn" else 1))
+            passes = episodes if episodes is not None else (5 if kind == "nn" else 4)  # the trainers' defaults
+            total = games * (passes + (0 if kind == "nn" else 1))
             if kind == "dqn" and data is not None:
                 total -= games  # the single pass's rows are given, and their alpha with them
             elif kind == "dqn":
-                from sweeplab.learn.episodes import ALPHA_BOARDS, ALPHA_DENSITIES, ALPHAS
+                from sweeplab.learn.episodes import alpha_fit_games
 
-                total += alpha_games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
+                total += alpha_fit_games(alpha_games)
             if evals is not None:
-                total += eval_games * (1 + (episodes if episodes is not None else (5 if kind == "nn" else 4)) + (kind == "dqn"))
+                total += eval_games * (1 + passes + (kind == "dqn"))
             with progress_bar(sys.stderr.isatty(), "playing") as bar:
                 task = bar.add_task("games", total=total) if bar is not None else None
                 advance = (lambda n: bar.advance(task, n)) if bar is not None else None

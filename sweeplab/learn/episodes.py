@@ -87,6 +87,11 @@ def alpha_wins(point: AlphaPoint) -> int:
     return won
 
 
+def alpha_fit_games(games: int) -> int:
+    """The games :func:`fit_alpha` plays with ``games`` per point of its grid (for a progress bar's total)."""
+    return games * len(ALPHAS) * len(ALPHA_BOARDS) * len(ALPHA_DENSITIES)
+
+
 def fit_alpha(
     games: int,
     seed: int = 0,
