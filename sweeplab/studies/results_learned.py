@@ -45,11 +45,27 @@ def _board_runs(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
         else []
     )
     runs = [(f, json.loads((f / "bench.json").read_text())) for f in found]
+    _same_layouts(runs)
+    return runs
+
+
+def _runs_outcomes(runs: list[tuple[Path, dict[str, Any]]]) -> dict[str, dict[int, bool]]:
+    """Per strategy, game index -> won, over several runs of one board's layouts (:func:`_learn_outcomes` of each)."""
+    outcomes: dict[str, dict[int, bool]] = {}
+    for folder, _ in runs:
+        outcomes |= _learn_outcomes(folder / "games.csv.gz")
+    return outcomes
+
+
+def _same_layouts(runs: list[tuple[Path, dict[str, Any]]]) -> None:
+    """Refuse runs whose game ``i`` is not one layout in all of them (board, rule or seed differ)."""
     keys = ("board", "rule", "seed")
     for f, bench in runs[1:]:
         if any(bench["settings"].get(k) != runs[0][1]["settings"].get(k) for k in keys):
-            raise ValueError(f"{f / 'bench.json'}: its board, rule and seed differ from {runs[0][0] / 'bench.json'}'s")
-    return runs
+            raise ValueError(
+                f"{f / 'bench.json'}: its board, rule and seed differ from {runs[0][0] / 'bench.json'}'s, so its games "
+                "do not pair"
+            )
 
 
 def _learn_paired(outcomes: dict[str, dict[int, bool]], a: str, b: str) -> tuple[float, float] | None:
@@ -145,9 +161,7 @@ def _learned_players(doc: Doc) -> None:
         if not runs:
             continue
         summaries = [s for _, bench in runs for s in bench["summaries"]]
-        outcomes: dict[str, dict[int, bool]] = {}
-        for folder, _ in runs:
-            outcomes |= _learn_outcomes(folder / "games.csv.gz")
+        outcomes = _runs_outcomes(runs)
         by_name = {s["strategy"]: s for s in summaries}
         for s in summaries:
             name = s["strategy"]
@@ -324,15 +338,8 @@ def _ablations(doc: Doc, root: Path) -> None:
         full = _board_runs(root / "winrates" / board)
         if not ablated or not full:
             continue
-        keys = ("board", "rule", "seed")
-        if any(ablated[0][1]["settings"].get(k) != full[0][1]["settings"].get(k) for k in keys):
-            raise ValueError(
-                f"{ablated[0][0] / 'bench.json'}: its board, rule and seed differ from {full[0][0] / 'bench.json'}'s, so "
-                "its games do not pair"
-            )
-        outcomes: dict[str, dict[int, bool]] = {}
-        for f, _ in full + ablated:
-            outcomes |= _learn_outcomes(f / "games.csv.gz")
+        _same_layouts([full[0], ablated[0]])
+        outcomes = _runs_outcomes(full + ablated)
         for summary in (s for _, bench in ablated for s in bench["summaries"]):
             spec = summary["strategy"]
             label = _ablation_label(spec, doc.results)
