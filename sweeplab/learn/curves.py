@@ -65,6 +65,8 @@ def win_rate_points(card: dict[str, Any]) -> list[dict[str, Any]]:
     [(1, 0.6)]
     """
     keys = ("games", "won", "win_rate", "sem")
+    if card.get("kind") == "neural":
+        return [{"step": p["epoch"], **{k: p["win_rate"][k] for k in keys}} for p in card.get("curve", []) if p.get("win_rate")]
     if card.get("kind") == "xgboost":
         return [{"step": p["round"], **{k: p[k] for k in keys}} for p in (card.get("evaluation") or {}).get("rounds", [])]
     return [
@@ -82,7 +84,11 @@ def _plot_win_rates(axis: Any, card: dict[str, Any], points: list[dict[str, Any]
         rate, se = reference["win_rate"], reference["sem"]
         axis.axhline(rate, color="C3", linestyle=":", label=f"{reference.get('player', 'reference')} (reference)")
         axis.axhspan(rate - se, rate + se, color="C3", alpha=0.12)
-    axis.set_xlabel("boosting round" if card["kind"] == "xgboost" else "episode (the model after its training)")
+    axis.set_xlabel(
+        {"xgboost": "boosting round", "neural": "epoch (0: untrained)"}.get(
+            card["kind"], "episode (the model after its training)"
+        )
+    )
     if card["kind"] != "xgboost":
         axis.set_xticks(x)
     where = f"{evaluation.get('games', points[0]['games'])} games"
@@ -96,6 +102,8 @@ def plot_curves(card: dict[str, Any], path: Path) -> Path | None:
     """Draw the card's learning curves (loss and accuracy, training dashed, held-out solid) and, when the card has
     them, the win rates on the evaluation games (± SE, the reference player's as a horizontal line) as a PNG at
     ``path``; None, writing nothing, when matplotlib is not installed or the card has no curve."""
+    if card.get("kind") == "neural":
+        return plot_neural_curves(card, path)
     points = curve_points(card)
     wins = win_rate_points(card)
     if not points and not wins:
@@ -129,4 +137,37 @@ def plot_curves(card: dict[str, Any], path: Path) -> Path | None:
     return path
 
 
-__all__ = ["METRICS", "curve_points", "plot_curves", "win_rate_points"]
+def plot_neural_curves(card: dict[str, Any], path: Path) -> Path | None:
+    """A neural card's curves as a PNG at ``path``: the loss (training dashed, held-out solid), the held-out share of
+    positions where the lowest prediction is a safest cell, and the win rates when the card has them; None, writing
+    nothing, without matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    curve = card.get("curve", [])
+    wins = win_rate_points(card)
+    figure, axes = plt.subplots(1, 3 if wins else 2, figsize=(15 if wins else 10, 3.8))
+    trained = [p for p in curve if "train" in p]
+    axes[0].plot([p["epoch"] for p in trained], [p["train"]["log_loss"] for p in trained], "--", label="train")
+    axes[0].plot([p["epoch"] for p in curve], [p["validation"]["log_loss"] for p in curve], "o-", label="held out")
+    axes[0].set_ylabel("cross-entropy against the exact probabilities")
+    axes[1].plot([p["epoch"] for p in curve], [100 * p["validation"]["picks_safest"] for p in curve], "o-", label="held out")
+    axes[1].set_ylabel("% of positions: lowest prediction is a safest cell")
+    for axis in axes[:2]:
+        axis.set_xlabel("epoch (0: untrained)")
+        axis.legend()
+    if wins:
+        _plot_win_rates(axes[2], card, wins)
+    figure.suptitle(f"neural: learning curve ({card.get('architecture', '')})", fontsize=9)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path
+
+
+__all__ = ["METRICS", "curve_points", "plot_curves", "plot_neural_curves", "win_rate_points"]

@@ -48,6 +48,7 @@ _BUILTIN: dict[str, str] = {
     "nn": "sweeplab.learn.players:NNStrategy",
     "dqn": "sweeplab.learn.players:DQNStrategy",
     "dqn-single": "sweeplab.learn.players:DQNSingleStrategy",
+    "neural": "sweeplab.learn.neural:NeuralStrategy",  # sweeplab's own: a convolutional network
 }
 
 

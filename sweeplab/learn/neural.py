@@ -1,0 +1,99 @@
+"""The ``neural`` player: the cheap sound single-point pass for certain moves, else the cell a convolutional network
+reading the whole board (:mod:`sweeplab.learn.convnet`) calls least likely to be a mine.
+
+Not from a seed paper: sweeplab's own attempt at a network player close to the exact engine, trained on the exact
+engine's probabilities (``sweeplab learn neural``). How it plays:
+
+* Every cell the single-point pass proves safe (with the mines it proved earlier in the game) is revealed first, as
+  ``exact`` does before its analysis; the network is not asked.
+* Otherwise the network predicts every covered cell's mine probability and the player reveals the lowest. Cells
+  within ``tolerance`` (default 0.01) of the lowest count as equally safe, and ``exact``'s tie-break decides among
+  them (a corner, then an edge, then the most covered neighbours; :func:`sweeplab.strategies.exact.preferred_cell`):
+  the network's small errors otherwise decide near-ties at random. ``tolerance=0`` takes the lowest prediction.
+* Every such move is logged as a guess with the network's predicted safety, even when the cell is in fact certain
+  (the player does not know which of its moves are certain); the first move is the tie-break's corner.
+
+Options: ``model`` (a model folder written by ``sweeplab learn neural train``; empty for the shipped one),
+``tolerance``. NumPy plays the network, so the player loads without PyTorch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from sweeplab.core.game import Move
+from sweeplab.core.observation import Observation
+from sweeplab.core.rules import Rules
+from sweeplab.learn.convnet import ConvNet, view_grid
+from sweeplab.learn.models import ModelError, read_card, shipped
+from sweeplab.strategies.base import Explanation, Strategy, StrategyError
+from sweeplab.strategies.exact import Proved, preferred_cell
+
+#: what ``neural`` loads unless told: the shipped model's folder
+DEFAULT_MODEL = "neural"
+
+Watcher = Callable[[Observation], None]
+
+
+def load_convnet(folder: Path) -> tuple[ConvNet, dict]:
+    """The network and card of a model folder; :class:`ModelError` names the folder when it is not such a model."""
+    card = read_card(folder)
+    if card.get("kind") != "neural":
+        raise ModelError(f"{folder}: holds a {card.get('kind')!r} model, not a neural one")
+    try:
+        return ConvNet.load(Path(folder) / "model.npz"), card
+    except (OSError, ValueError, KeyError) as error:
+        raise ModelError(f"{folder}/model.npz: cannot be read as the network ({error})") from None
+
+
+class NeuralStrategy(Strategy):
+    """Single-point certain moves, else the lowest mine probability a convolutional network predicts (see the module
+    docstring); near-ties within ``tolerance`` go to ``exact``'s tie-break."""
+
+    name = "neural"
+    source = "sweeplab's own: a convolutional network trained on the exact engine's probabilities"
+    summary = "single-point safes, else the lowest mine probability a board-reading network predicts"
+    queue_first = True
+
+    def __init__(self, seed: int | None = None, *, model: str = "", tolerance: float = 0.01) -> None:
+        super().__init__(seed)
+        if not 0.0 <= tolerance < 1.0:
+            raise StrategyError(f"strategy 'neural': tolerance must be from 0 to below 1, not {tolerance}")
+        self.tolerance = tolerance
+        self.net, self.card = load_convnet(Path(model) if model else shipped(DEFAULT_MODEL))
+        self.proved = Proved()
+        self.watcher: Watcher | None = None  # called at each position the network decides (to record training data)
+
+    def begin(self, rules: Rules) -> None:
+        super().begin(rules)
+        self.proved = Proved()
+
+    def choose(self, observation: Observation) -> Move:
+        move = self.next_queued(observation)
+        if move is not None:
+            return move
+        freed = self.proved.freed(observation)
+        if freed:
+            self._queue.extend(map(Move.reveal, freed))
+            return self._queue.popleft()
+        if self.watcher is not None:
+            self.watcher(observation)
+        grid = view_grid(observation)
+        predicted = self.net.probabilities(grid, observation.mines_left).ravel()
+        covered = np.flatnonzero(grid.ravel() < 0)
+        values = predicted[covered]
+        lowest = float(values.min())
+        ties = covered[values <= lowest + self.tolerance].tolist()
+        cell = preferred_cell(observation, ties) if len(ties) > 1 else ties[0]
+        safety = 1.0 - float(predicted[cell])
+        kind = "first" if observation.is_start() else "educated"
+        text = (
+            f"neural: {observation.board.name(cell)} has the lowest predicted mine probability ({predicted[cell]:.3f}) "
+            f"of {len(covered)} covered cells"
+            + (f"; {len(ties)} were within {self.tolerance:g} of it, and the tie-break chose" if len(ties) > 1 else "")
+        )
+        figures = {"predicted_mine_probability": round(float(predicted[cell]), 6), "near_ties": len(ties)}
+        return self.guess(observation, cell, kind, safety, Explanation(text, figures))
