@@ -137,7 +137,8 @@ def data_command(
     type=click.Path(file_okay=False, path_type=Path),
     multiple=True,
     required=True,
-    help="a position folder from `learn neural data` (repeat to join several: the exact engine's games, then rounds on the network's own)",
+    help="a position folder from `learn neural data` (repeat to join several: the exact engine's games and "
+    "rounds on the network's own)",
 )
 @click.option("--out", "-o", type=click.Path(file_okay=False, path_type=Path), required=True, help="model folder to write")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed for the weights and the shuffling")

@@ -107,7 +107,7 @@ class ConvNet:
     def load(cls, path: Path) -> ConvNet:
         """Read ``model.npz``; a ValueError says what is wrong with a file that is not such a network."""
         with np.load(path, allow_pickle=False) as data:
-            convs = []
+            convs: list[tuple[np.ndarray, np.ndarray]] = []
             while f"w{len(convs)}" in data:
                 i = len(convs)
                 convs.append((data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32)))

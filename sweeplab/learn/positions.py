@@ -182,7 +182,7 @@ def generate_positions(
     chunks: list[PositionChunk], executor: Executor, folder: DataFolder, progress: Callable[[int], None] | None = None
 ) -> None:
     """Play the chunks ``folder`` lacks on ``executor`` and save each shard as it comes."""
-    todo = [c for c in chunks if not folder.keep(c)]  # type: ignore[arg-type]
+    todo = [c for c in chunks if not folder.keep(c)]
     for shard in executor.imap_unordered(play_positions, todo, len(todo)):
         folder.save(shard)
         if progress is not None:

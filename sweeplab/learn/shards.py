@@ -29,7 +29,7 @@ import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -74,6 +74,17 @@ class Chunk:
     player: Callable[[int], WatchedStrategy] = ManhattanPlayer
     #: the worker compresses the shard's file itself and sends back only the bytes (what a data folder saves)
     encode: bool = False
+
+
+class ChunkLike(Protocol):
+    """What a data folder needs of a chunk of any kind of rows: its number and its games."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def games(self) -> int: ...
 
 
 @dataclass
@@ -236,7 +247,7 @@ class DataFolder:
                 self.notes.append(f"{error}: its games are played again")
                 path.unlink()
 
-    def keep(self, chunk: Chunk) -> bool:
+    def keep(self, chunk: Chunk | ChunkLike) -> bool:
         """Whether ``chunk``'s shard is already here (the same games); a shard that does not match is deleted."""
         meta = self.done.get(chunk.number)
         if meta is None:

@@ -1,0 +1,101 @@
+"""The neural player: single-point safes first, then the network's lowest probability with exact's tie-break."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sweeplab.cli import main
+from sweeplab.core.game import Game, GameState
+from sweeplab.core.rules import Rules
+from sweeplab.learn.models import ModelError, write_card
+from sweeplab.learn.neural import NeuralStrategy
+from sweeplab.strategies import make
+from sweeplab.strategies.base import StrategyError, play
+
+torch = pytest.importorskip("torch")
+from sweeplab.learn.conv_train import save_convnet, to_numpy, torch_convnet  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def untrained(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("untrained")
+    torch.manual_seed(0)
+    save_convnet(to_numpy(torch_convnet(4, 1)), {"note": "untrained"}, folder)
+    return folder
+
+
+def test_plays_whole_games_and_logs_its_guesses(untrained):
+    for seed in range(5):
+        strategy = make("neural", seed=seed, model=str(untrained))
+        game = play(strategy, Game(Rules(9, 9, 10, "safe"), seed))
+        assert game.state in (GameState.WON, GameState.LOST)
+
+
+def test_opens_in_a_corner_when_every_cell_looks_alike(untrained):
+    strategy = NeuralStrategy(0, model=str(untrained), tolerance=0.5)  # every cell within the tolerance
+    game = Game(Rules(9, 9, 10, "safe"), 3)
+    move = strategy.choose(game.observation())
+    assert move.cell in (0, 8, 72, 80)
+    assert strategy.pending_guess.kind == "first" and "lowest predicted" in strategy.pending_guess.explanation.text
+
+
+def test_bad_options_and_models(untrained, tmp_path):
+    with pytest.raises(StrategyError, match="tolerance"):
+        NeuralStrategy(0, model=str(untrained), tolerance=1.5)
+    with pytest.raises(ModelError, match="not a model folder"):
+        NeuralStrategy(0, model=str(tmp_path))
+    write_card(tmp_path, {"kind": "nn"})
+    with pytest.raises(ModelError, match="not a neural one"):
+        NeuralStrategy(0, model=str(tmp_path))
+    other = tmp_path / "broken"
+    write_card(other, {"kind": "neural"})
+    (other / "model.npz").write_text("not a zip")
+    with pytest.raises(ModelError, match="cannot be read"):
+        NeuralStrategy(0, model=str(other))
+
+
+def test_cli_data_then_train_then_play(tmp_path):
+    runner = CliRunner()
+    data = tmp_path / "positions"
+    result = runner.invoke(main, ["learn", "neural", "data", "-n", "20", "-o", str(data), "-b", "beginner", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((data / "data.json").read_text())
+    assert manifest["rows"] == "positions" and manifest["games"] == 20 and manifest["positions"] > 20
+    assert manifest["player"] == "exact" and manifest["boards"] == ["9x9x10"]
+    again = runner.invoke(main, ["learn", "neural", "data", "-n", "20", "-o", str(data), "-b", "beginner", "--resume"])
+    assert again.exit_code == 0 and "is complete" in again.output
+    model = tmp_path / "model"
+    args = ["learn", "neural", "train", "-d", str(data), "-o", str(model), "--channels", "4", "--blocks", "1", "--epochs", "1"]
+    result = runner.invoke(main, [*args, "--eval-games", "6", "--eval-board", "beginner", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    card = json.loads((model / "card.json").read_text())
+    assert card["kind"] == "neural" and card["command"].startswith("sweeplab learn neural train")
+    assert [p["epoch"] for p in card["curve"]] == [0, 1] and card["curve"][1]["win_rate"]["games"] == 6
+    assert card["evaluation"]["reference"]["player"] == "exact" and (model / "curve.png").stat().st_size > 0
+    played = runner.invoke(main, ["play", "-s", f"neural[model={model}]", "-b", "beginner", "--seed", "2"])
+    assert played.exit_code == 0, played.output
+    # a round on the network's own games, then training on from the model
+    own = tmp_path / "own"
+    result = runner.invoke(main, ["learn", "neural", "data", "-n", "4", "-o", str(own), "-b", "beginner", "--model", str(model)])
+    assert result.exit_code == 0, result.output
+    assert json.loads((own / "data.json").read_text())["player"] == f"neural[model={model}]"
+    more = tmp_path / "more"
+    result = runner.invoke(main, ["learn", "neural", "train", "-d", str(own), "-o", str(more), "--init", str(model), "--eval-games", "0"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((more / "card.json").read_text())["init"]["folder"] == str(model)
+
+
+def test_cli_bad_input_exits_2(tmp_path):
+    runner = CliRunner()
+    features = tmp_path / "features"
+    assert runner.invoke(main, ["learn", "data", "-n", "2", "-o", str(features), "-b", "beginner"]).exit_code == 0
+    result = runner.invoke(main, ["learn", "neural", "train", "-d", str(features), "-o", str(tmp_path / "m")])
+    assert result.exit_code == 2 and "not positions" in result.output
+    result = runner.invoke(main, ["learn", "neural", "data", "-n", "2", "-o", str(tmp_path / "p"), "--model", str(features)])
+    assert result.exit_code == 2 and "not a model folder" in result.output
+    result = runner.invoke(main, ["learn", "neural", "data", "-n", "2", "-o", str(tmp_path / "p"), "-b", "nope"])
+    assert result.exit_code == 2 and "--board" in result.output
+    if not torch.cuda.is_available():
+        result = runner.invoke(main, ["learn", "neural", "train", "-d", str(features), "-o", str(tmp_path / "m"), "--device", "cuda"])
+        assert result.exit_code == 2 and "no CUDA device" in result.output
