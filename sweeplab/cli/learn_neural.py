@@ -230,8 +230,13 @@ def train_command(
                 )
                 return point
 
+        def checkpoint(net, epoch):  # type: ignore[no-untyped-def]
+            note = f"a checkpoint after epoch {epoch} of {epochs}: the training did not finish (see its command)"
+            save_convnet(net, {"command": _command(), "note": note}, out)
+
         click.echo(f"training on {len(positions)} positions from {len(data)} folder(s), device {device}", err=True)
-        net, record = train_convnet(positions, settings, evaluate, lambda line: click.echo(line, err=True), start)
+        log = lambda line: click.echo(line, err=True)  # noqa: E731
+        net, record = train_convnet(positions, settings, evaluate, log, start, checkpoint)
     card = {
         "kind": "neural",
         "command": _command(),

@@ -181,9 +181,11 @@ def train_convnet(
     evaluate: EpochEval | None = None,
     log: Callable[[str], None] | None = None,
     start: ConvNet | None = None,
+    checkpoint: Callable[[ConvNet, int], None] | None = None,
 ) -> tuple[ConvNet, dict[str, Any]]:
     """Train on ``data`` (from ``start``'s weights when given: its size replaces the settings'); returns the NumPy
-    network and the card's training record (settings, curve, times)."""
+    network and the card's training record (settings, curve, times). ``checkpoint(net, epoch)`` is called after each
+    epoch (before its evaluation), so an interrupted training keeps its last epoch."""
     import torch
 
     device = resolve_device(settings.device)
@@ -221,8 +223,11 @@ def train_convnet(
             "train": {"log_loss": round(total / max(count, 1), 6)},
             "validation": _evaluate(model, held_groups, device),
         }
+        net = to_numpy(model)
+        if checkpoint is not None:
+            checkpoint(net, epoch)
         if evaluate is not None:
-            point["win_rate"] = evaluate(to_numpy(model), epoch)
+            point["win_rate"] = evaluate(net, epoch)
         curve.append(point)
         if log is not None:
             v = point["validation"]

@@ -54,15 +54,34 @@ def _conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
     out_channels, channels, k, _ = weight.shape
     _, height, width = x.shape
     if k == 1:
-        return (weight.reshape(out_channels, channels) @ x.reshape(channels, -1)).reshape(out_channels, height, width) + bias[
-            :, None, None
-        ]
+        flat = _single_threaded_matmul(weight.reshape(out_channels, channels), x.reshape(channels, -1))
+        return flat.reshape(out_channels, height, width) + bias[:, None, None]
     pad = k // 2
     padded = np.zeros((channels, height + 2 * pad, width + 2 * pad), dtype=x.dtype)
     padded[:, pad : pad + height, pad : pad + width] = x
     windows = np.lib.stride_tricks.sliding_window_view(padded, (k, k), axis=(1, 2))  # C, H, W, k, k
     columns = np.ascontiguousarray(windows.transpose(0, 3, 4, 1, 2)).reshape(channels * k * k, height * width)
-    return (weight.reshape(out_channels, -1) @ columns).reshape(out_channels, height, width) + bias[:, None, None]
+    return (
+        _single_threaded_matmul(weight.reshape(out_channels, -1), columns).reshape(out_channels, height, width)
+        + bias[:, None, None]
+    )
+
+
+#: OpenBLAS runs a product on one thread below this many multiply-adds (its SMP threshold); above it, it wakes its
+#: thread pool, which on a busy machine (every bench worker is one) costs some 50 times the product itself.
+_ONE_THREAD = 262_143
+
+
+def _single_threaded_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` in blocks of ``b``'s columns small enough for OpenBLAS to keep each on the calling thread."""
+    rows, inner = a.shape
+    step = max(1, _ONE_THREAD // max(1, rows * inner))
+    if b.shape[1] <= step:
+        return a @ b
+    out = np.empty((rows, b.shape[1]), dtype=np.result_type(a, b))
+    for start in range(0, b.shape[1], step):
+        np.matmul(a, b[:, start : start + step], out=out[:, start : start + step])
+    return out
 
 
 @dataclass

@@ -26,6 +26,7 @@ from sweeplab.studies.published import (
     SEED_001_GAMES,
 )
 from sweeplab.studies.results_learned import _learned_players
+from sweeplab.studies.results_neural import neural_section
 from sweeplab.studies.results_page import Doc, Score, _claims_section, _table
 from sweeplab.studies.results_papers import _seed002_table, _seed003_table, _seed_table
 from sweeplab.studies.results_seed000 import _seed_000
@@ -128,6 +129,7 @@ def build_pages(
     )
     doc.start("learn")
     _learned_players(doc)
+    neural_section(doc, results / "learn")
     best = best_section(results)  # the best strategy against the published solvers (sweeplab.studies.best)
     if best:
         doc.start("best")

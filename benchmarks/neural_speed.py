@@ -1,0 +1,95 @@
+"""The ``neural`` player's cost per move on one CPU core: every decision its network makes, timed.
+
+Plays games 0 to N-1 of root seed 0 (``sweeplab bench``'s layouts) on each board with the shipped model (or
+``--model``) in this process, with NumPy and BLAS held to one thread, and times each call of the player's
+``choose`` (wall time on an otherwise single-threaded process: the network's convolutions, the input planes and
+the choice). Calls that do not ask the network (a certain move of the single-point pass) are counted apart.
+Writes a JSON summary per board: the decisions timed, their median, mean and 90th percentile in ms, and the
+model file's size.
+
+    python benchmarks/neural_speed.py --games 300 --out results/learn/neural/speed.json
+"""
+
+from __future__ import annotations
+
+import os
+
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_name] = "1"
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from sweeplab.bench.runner import game_seeds  # noqa: E402
+from sweeplab.core.game import Game  # noqa: E402
+from sweeplab.core.rules import make_rules  # noqa: E402
+from sweeplab.learn.models import shipped  # noqa: E402
+from sweeplab.learn.neural import NeuralStrategy  # noqa: E402
+from sweeplab.strategies.base import play  # noqa: E402
+
+
+def measure(board: str, games: int, model: str) -> dict:
+    rules = make_rules(board, "safe")
+    decisions: list[float] = []
+    queued = 0
+    for i in range(games):
+        game_seed, player_seed = game_seeds(0, i)
+        strategy = NeuralStrategy(player_seed, model=model)
+        inner, network = strategy.choose, strategy.net.probabilities
+        asked = [0]
+
+        def counted(*args, network=network, asked=asked):  # type: ignore[no-untyped-def]
+            asked[0] += 1
+            return network(*args)
+
+        def timed(observation, inner=inner, asked=asked):  # type: ignore[no-untyped-def]
+            nonlocal queued
+            before = asked[0]
+            start = time.perf_counter()
+            move = inner(observation)
+            elapsed = time.perf_counter() - start
+            if asked[0] > before:
+                decisions.append(elapsed)
+            else:
+                queued += 1
+            return move
+
+        strategy.net.probabilities = counted  # type: ignore[method-assign]
+        strategy.choose = timed  # type: ignore[method-assign]
+        play(strategy, Game(rules, game_seed))
+    ms = sorted(1000 * d for d in decisions)
+    return {
+        "board": rules.spec(),
+        "games": games,
+        "decisions": len(ms),
+        "other_calls": queued,
+        "median_ms": round(statistics.median(ms), 3),
+        "mean_ms": round(statistics.fmean(ms), 3),
+        "p90_ms": round(ms[int(0.9 * (len(ms) - 1))], 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=300, help="games per board (default 300)")
+    parser.add_argument("--model", default="", help="a model folder (default: the shipped one)")
+    parser.add_argument("--out", type=Path, required=True, help="the JSON summary to write")
+    args = parser.parse_args()
+    folder = Path(args.model) if args.model else shipped("neural")
+    summary = {
+        "command": "python benchmarks/neural_speed.py " + " ".join(f"--{k} {v}" for k, v in vars(args).items() if v),
+        "threads": 1,
+        "model_bytes": (folder / "model.npz").stat().st_size,
+        "boards": [measure(board, args.games, args.model) for board in ("beginner", "intermediate", "expert")],
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(summary, indent=2) + "\n")
+    for row in summary["boards"]:
+        print(f"{row['board']}: {row['decisions']} decisions, median {row['median_ms']} ms, p90 {row['p90_ms']} ms")
+
+
+if __name__ == "__main__":
+    main()

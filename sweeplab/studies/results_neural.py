@@ -1,0 +1,110 @@
+"""The neural player's section of the learned players' page, from ``results/learn/neural/``: its win rate paired
+with ``exact`` on each board against the goal, its cost per move, and how the shipped network was trained."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sweeplab.studies.results_learned import LEARN_BOARDS, _board_runs, _learn_paired, _runs_outcomes
+from sweeplab.studies.results_page import Doc, _pm, _table
+
+#: The goal: at most this many points behind ``exact`` on each board, paired on the same games.
+NEURAL_GOAL = {"beginner": 1.0, "intermediate": 1.5, "expert": 2.0}
+#: The goal's cost per move on one core, in ms.
+NEURAL_MS = 2.0
+
+
+def _verdict(difference: float, se: float, goal: float) -> str:
+    """Met when the paired difference is above -goal by 2 SE, missed when below it by 2 SE, else undecided."""
+    points, err = 100 * difference, 100 * se
+    if points - 2 * err > -goal:
+        return "met"
+    if points + 2 * err < -goal:
+        return "missed"
+    return "undecided (within 2 SE of the goal)"
+
+
+def _training(card: dict[str, Any]) -> str:
+    curve = card.get("curve") or [{}]
+    last = curve[-1].get("validation", {})
+    data = card.get("data") or []
+    positions = sum(int(d.get("positions") or 0) for d in data)
+    init = card.get("init")
+    device = card.get("device", "cpu")
+    return (
+        f"{card.get('architecture', '')}, {card.get('parameters', 0):,} parameters. Trained on {positions:,} positions "
+        f"({len(data)} data folder{'s' if len(data) != 1 else ''}), {len(curve) - 1} epoch(s) on {device}, "
+        f"{card.get('train_wall_seconds', 0):,.0f} s of wall time"
+        + (f", starting from the model of `{init['command']}`" if init else "")
+        + f". On the held-out positions it ends at cross-entropy {last.get('log_loss', float('nan')):.4f}, mean absolute "
+        f"error {last.get('mae', float('nan')):.4f}, and its lowest prediction is one of the safest cells in "
+        f"{100 * last.get('picks_safest', 0):.1f}% of positions (mean safety lost {100 * last.get('safety_lost', 0):.2f} points)."
+    )
+
+
+def neural_section(doc: Doc, root: Path) -> None:
+    """The neural player against ``exact`` per board, its speed, its training; a note when nothing is measured."""
+    doc.add("## Beyond the paper: the neural player")
+    folder = root / "neural"
+    card_path = root / "cards" / "neural.json"
+    if not folder.exists() or not card_path.exists():
+        doc.add("Not measured yet: see `results/learn/README.md` for the commands.")
+        return
+    card = json.loads(card_path.read_text())
+    speed_path = folder / "speed.json"
+    speed = json.loads(speed_path.read_text()) if speed_path.exists() else None
+    by_board = {row["board"]: row for row in (speed or {}).get("boards", [])}
+    rows, sources = [], []
+    for board in LEARN_BOARDS:
+        runs = _board_runs(folder / board)
+        if not runs:
+            continue
+        outcomes = _runs_outcomes(runs)
+        summaries = {s["strategy"]: s for _, bench in runs for s in bench["summaries"]}
+        d = _learn_paired(outcomes, "neural", "exact")
+        if d is None:
+            continue
+        neural, exact = summaries["neural"], summaries["exact"]
+        timing = by_board.get(neural["board"])
+        rows.append(
+            [
+                f"{neural['board']} ({board})",
+                f"{neural['games']:,}",
+                _pm(neural["win_rate"], neural["sem"]),
+                _pm(exact["win_rate"], exact["sem"]),
+                f"{100 * d[0]:+.2f} ± {100 * d[1]:.2f}",
+                f"≥ -{NEURAL_GOAL[board]:g}",
+                _verdict(*d, NEURAL_GOAL[board]),
+                "-" if timing is None else f"{timing['median_ms']:.2f} / {timing['p90_ms']:.2f}",
+            ]
+        )
+        for path, _ in runs:
+            name = path.relative_to(doc.results).as_posix()
+            command = (path / "command.txt").read_text().strip() if (path / "command.txt").exists() else "not recorded"
+            sources.append(f"- {board}: `results/{name}/`, produced by `{command}`.")
+    doc.add(
+        "`neural` (sweeplab's own, not in any seed paper): the single-point pass's certain moves, else the covered cell "
+        "that a convolutional network reading the whole board (any size; the mine count as an input) calls least "
+        "likely to be a mine, near-ties within 0.01 broken as `exact` breaks ties. The network was trained on the "
+        "exact engine's probabilities. The goal: within 1, 1.5 and 2 points of `exact` on beginner, intermediate and "
+        f"expert, at most {NEURAL_MS:g} ms per move on one core, a model of at most 5 MB. Paired on the same games "
+        "(seed 0, first click safe):"
+    )
+    if rows:
+        header = ["board", "games", "neural win % ± SE", "exact win % ± SE", "neural - exact (pts)", "goal", "verdict"]
+        doc.add(_table([*header, "ms per decision (median / p90)"], rows))
+    if speed is not None:
+        doc.add(
+            f"Cost: each decision that asks the network, timed on one thread (`{speed['command']}`, "
+            f"`results/learn/neural/speed.json`); the model file is {speed['model_bytes'] / 1e6:.2f} MB."
+        )
+    doc.add(
+        f"How the shipped network was trained: {_training(card)} The card (`results/learn/cards/neural.json`, the "
+        "shipped model's `card.json`) records every epoch and the command:\n\n"
+        f"```\n{card.get('command', '')}\n```\n\n"
+        "![neural learning curve](../results/learn/curves/neural/curve.png)"
+    )
+    if sources:
+        doc.add("Data:\n\n" + "\n".join(sources))
