@@ -30,7 +30,7 @@ from sweeplab.core.rules import Rules
 from sweeplab.learn.convnet import ConvNet, view_grid
 from sweeplab.learn.models import ModelError, read_card, shipped
 from sweeplab.strategies.base import Explanation, Strategy, StrategyError
-from sweeplab.strategies.exact import Proved, preferred_cell
+from sweeplab.strategies.exact import Proved, preferred_cell, tie_break
 
 #: what ``neural`` loads unless told: the shipped model's folder
 DEFAULT_MODEL = "neural"
@@ -93,7 +93,11 @@ class NeuralStrategy(Strategy):
         text = (
             f"neural: {observation.board.name(cell)} has the lowest predicted mine probability ({predicted[cell]:.3f}) "
             f"of {len(covered)} covered cells"
-            + (f"; {len(ties)} were within {self.tolerance:g} of it, and the tie-break chose" if len(ties) > 1 else "")
+            + (
+                f"; {len(ties)} were within {self.tolerance:g} of it (tie-break: {tie_break(observation, ties, cell)})"
+                if len(ties) > 1
+                else ""
+            )
         )
         figures = {"predicted_mine_probability": round(float(predicted[cell]), 6), "near_ties": len(ties)}
         return self.guess(observation, cell, kind, safety, Explanation(text, figures))
