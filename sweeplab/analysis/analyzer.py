@@ -17,8 +17,10 @@ from sweeplab.analysis.budget import (
     PROBE_STATES,
     PROMISING_SHARE,
     WIDE_SHARE,
+    WIDE_SUPERCELLS,
     Budget,
     _Clock,
+    collector_paused,
     _TooBig,
 )
 from sweeplab.analysis.chain import estimate
@@ -50,8 +52,13 @@ class Analyzer:
         :class:`UndecidedError` when the budget ran out before even an estimate was had."""
         observation = _observation(observation, "Analyzer.analyze(observation)")
         clock = _Clock.starting(self.budget)
-        if self.use_kernel:
-            return self._analyze_with_kernel(observation, clock)
+        with collector_paused():
+            if self.use_kernel:
+                return self._analyze_with_kernel(observation, clock)
+            return self._analyze_in_python(observation, clock)
+
+    def _analyze_in_python(self, observation: Observation, clock: _Clock) -> Probabilities:
+        """:meth:`analyze` without the C kernel: the constraints, components and counts in Python."""
         try:
             problem = constraints_from(observation, deadline=clock.end)
         except UndecidedError as error:
@@ -87,7 +94,8 @@ class Analyzer:
             except InconsistentPositionError:
                 return None
         try:
-            return self._analyze_with_kernel(observation, _Clock.starting(self.budget), explain=False)
+            with collector_paused():
+                return self._analyze_with_kernel(observation, _Clock.starting(self.budget), explain=False)
         except InconsistentPositionError:
             return None
 
@@ -206,8 +214,11 @@ class Analyzer:
             else:
                 tallies.append(None)
                 (wide if counted == "wide" else left).append(len(components) - 1)
-        for i in wide:  # more open constraints than the kernel's keys hold: Python may still count it, but rarely
-            try:  # can, so it has a short share, and the estimate the rest
+        for i in wide:  # more open constraints than the kernel's keys hold: Python may still count a small one, but
+            if len(components[i].supercells) > WIDE_SUPERCELLS:  # rarely can, so it has a short share, and the
+                left.append(i)  # estimate the rest; a large one (a strewn board) goes straight to the estimate
+                continue
+            try:
                 limit = min(clock.exact, time.perf_counter() + WIDE_SHARE * clock.seconds)
                 tallies[i] = count(components[i], self.budget, limit)
             except _TooBig:
