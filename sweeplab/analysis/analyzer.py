@@ -162,24 +162,27 @@ class Analyzer:
     def _tally(self, raw: bytes, width: int, height: int, clock: _Clock) -> tuple:
         """The kernel's count within the exact share. On a board of :data:`PROBE_CELLS` cells or more, a probe
         first: the count under :data:`PROBE_STATES` partial states a step. Its answer stands when it counted every
-        component; when it gave up within :data:`PROBE_CPU` CPU seconds (a frontier wide from its start, which the
+        component but those too wide for the kernel at any limit; when it gave up within :data:`PROBE_CPU` CPU seconds (a frontier wide from its start, which the
         full count is likely to give up on too, only later) the full count has :data:`PROBE_SHARE` of the budget
         instead of the exact share, so that the estimate gets the rest; else (a frontier narrow for long, as on a
-        long board, whose count is likely to finish and whose estimate would need more than the rest)
-        :data:`PROMISING_SHARE` of it."""
+        long board, whose count is likely to finish) until :data:`PROMISING_SHARE` of it, probe included: the rest
+        is enough for the estimate of what it leaves (a few narrow components, quick to estimate by strips) even
+        on a loaded machine."""
         assert KERNEL is not None  # _analyze_with_kernel runs only with the kernel
         budget, start = self.budget, time.perf_counter()
         end = clock.exact
         if width * height >= PROBE_CELLS and budget.max_states > PROBE_STATES:
             cpu = time.process_time()
             out = KERNEL.tally(raw, width, height, PROBE_STATES, budget.max_bytes, max(end - start, 0.0))
-            if out[0] == "local" or all(isinstance(item[2], tuple) for item in out[0]) or time.perf_counter() > end:
+            if out[0] == "local" or all(item[2] == "wide" or isinstance(item[2], tuple) for item in out[0]):
+                return out  # counted, or too wide for the kernel's keys at any limit on the states
+            if time.perf_counter() > end:
                 return out
             now = time.perf_counter()
             if time.process_time() - cpu < PROBE_CPU:
                 end = now + PROBE_SHARE * clock.seconds
             else:
-                end = max(end + now - start, clock.start + PROMISING_SHARE * clock.seconds)
+                end = clock.start + PROMISING_SHARE * clock.seconds
         return KERNEL.tally(raw, width, height, budget.max_states, budget.max_bytes, max(end - time.perf_counter(), 0.0))
 
     def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:

@@ -35,9 +35,9 @@ import math
 import random
 import time
 
-from sweeplab.analysis.blocks import Blocks
+from sweeplab.analysis.blocks import PACKED, Blocks
 from sweeplab.analysis.components import Component
-from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _Plan, _successors
+from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _successors
 from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.weighting import _weigh_numeric
 
@@ -47,7 +47,7 @@ BLOCK = 48  # super-cells in a block at first; halved while a block's partial st
 CENTERS_EVERY = 8  # blocks are balls around one super-cell in this many (their plans are built once each)
 CENTERS_MIN = 256  # but around at least this many
 MOVES_PER_BATCH = 20  # fewer batches when the moves expected would give fewer per batch (or a sweep of strips)
-POST_SECONDS = 1.5e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches (measured: 0.5e-6)
+POST_SECONDS = 0.7e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches (measured: 0.65e-6)
 STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possible ones
 STATES = 3000  # partial states a block's count may hold in one step
 STRIP = 24  # rows (or columns) of a strip at first, when the board's width is known; 4 fewer while one is too wide
@@ -94,10 +94,10 @@ class _Chain(Blocks):
         self.log_h = _steepen(log_h)
         self.possible = [v > -math.inf for v in log_h]
         self.kernel = CHAIN if use_kernel else None
-        self.width = width if self.kernel is not None and STRIP >= 8 else None
+        self.width = width if self.kernel is not None and PACKED is not None and STRIP >= 8 else None
         self.height = STRIP
         self.strip_list = self._all_strips() if self.width is not None else None
-        self._strip_plans: dict[int, tuple[list[int], _Plan, list[tuple[int, list[int]]]]] = {}
+        self._strip_plans: dict[int, tuple[bytes, bytes, int]] = {}
         self.centers = self._cover() if self.strip_list is None else []
         self.queue: list[int] = []
 
@@ -120,9 +120,9 @@ class _Chain(Blocks):
         assert self.width is not None
         along, across = self.axes(self.width)
         n = len(self.x)
-        done = [False] * n
+        done = bytearray(n)
         touching, cons = self.touching, self.cons
-        given_up: set[int] = set()
+        given_up = bytearray(len(cons))
         strips = [block for block, _ in self.strips(self.width, FIRST_STRIP, tilings=1)]
         for at, block in enumerate(strips):
             inside = set(block)
@@ -134,24 +134,22 @@ class _Chain(Blocks):
                     return False
                 ahead = fringe | {j for j in later if across[j] < start + rows}
                 whole = sorted(inside | ahead, key=lambda j: (along[j], across[j]))
-                near = {i for j in whole for i in touching[j]}
-                only = {i for i in near if i not in given_up and all(done[k] or k in inside or k in ahead for k in cons[i][0])}
-                _, plan, ids = self.plan_of(whole, only)
+                plan, ids, cells = self.packed(whole, done, given_up)  # the numbers within the done and the whole
                 assert self.kernel is not None  # strips are used only with the C chain
-                weights = [1.0] * (plan.cells + 1)
+                weights = [1.0] * (cells + 1)
                 try:
-                    out = self.kernel.move(
-                        plan.sizes, plan.steps, self.needs(ids), weights, FIRST_STATES, self.rng.getrandbits(64) | 1
-                    )
+                    out = self.kernel.move(None, plan, self.packed_needs(ids), weights, FIRST_STATES, self.rng.getrandbits(64) | 1)
                 except ValueError:  # more open numbers than the C move's keys hold
                     out = None
                 if out is not None:
                     self.assign(whole, out[0])
                     break
             else:  # a dead end: the strip keeps what it holds, and its numbers are left to the repair
-                given_up.update(i for j in block for i in touching[j])
+                for j in block:
+                    for i in touching[j]:
+                        given_up[i] = 1
             for j in block:
-                done[j] = True
+                done[j] = 1
         return not any(self.residual) or self.repair(deadline)
 
     def _cover(self) -> list[int]:
@@ -189,7 +187,7 @@ class _Chain(Blocks):
         for j in block:
             inside += x[j]
         if self.kernel is not None:
-            moved = self._move_in_c(block, plan, self.needs(ids), total - inside, STATES)
+            moved = self._move_in_c(block, plan.sizes, plan.steps, plan.cells, self.needs(ids), total - inside, STATES)
             if moved is None:
                 self.block = max(self.block // 2, 2)
                 return None
@@ -299,13 +297,13 @@ class _Chain(Blocks):
         block, inner = self.strip_list[k]
         got = self._strip_plans.get(k)
         if got is None:
-            got = self._strip_plans[k] = self.plan_of(block)
-        _, plan, ids = got
+            got = self._strip_plans[k] = self.packed(block)
+        plan, ids, cells = got
         x = self.x
         inside = 0
         for j in block:
             inside += x[j]
-        moved = self._move_in_c(block, plan, self.needs(ids), total - inside, STRIP_STATES)
+        moved = self._move_in_c(block, None, plan, cells, self.packed_needs(ids), total - inside, STRIP_STATES)
         if moved is None:
             self.height -= 4
             self.queue, self._strip_plans = [], {}
@@ -319,17 +317,19 @@ class _Chain(Blocks):
         return [block[p] for p in inner], [expected[p] for p in inner], counts, count
 
     def _move_in_c(
-        self, block: list[int], plan: _Plan, needs: list[int], outside: int, states: int
+        self, block: list[int], sizes: list[int] | None, steps: list | bytes, cells: int, needs: list[int], outside: int, states: int
     ) -> tuple[list[float], dict[int, float], int] | None:
-        """:meth:`move`'s count, backward pass and draw by the C kernel (``_chain.move``), the plan's steps holding
-        indices into ``needs``: the block's expected mines per super-cell, the component's count's distribution
-        and its new count; None past ``states`` partial states in a step (or more open numbers than C holds)."""
-        window = self.log_h[outside : outside + plan.cells + 1]
+        """:meth:`move`'s count, backward pass and draw by the C kernel (``_chain.move``) over a plan's steps (a
+        :class:`~sweeplab.analysis.counting._Plan`'s with their ``sizes``, or packed by
+        :meth:`~sweeplab.analysis.blocks.Blocks.packed`) holding indices into ``needs``, the block holding ``cells``
+        cells: the block's expected mines per super-cell, the component's count's distribution and its new count;
+        None past ``states`` partial states in a step (or more open numbers than C holds)."""
+        window = self.log_h[outside : outside + cells + 1]
         top = max(window)
         weights = [math.exp(v - top) for v in window]
         assert self.kernel is not None  # move calls this only when the C chain is built
         try:
-            out = self.kernel.move(plan.sizes, plan.steps, needs, weights, states, self.rng.getrandbits(64) | 1)
+            out = self.kernel.move(sizes, steps, needs, weights, states, self.rng.getrandbits(64) | 1)
         except ValueError:  # a step with more open numbers than the C move's keys hold
             return None
         if out is None:

@@ -401,24 +401,44 @@ def _cell_shares(
 
 
 def _batch_error(components: list[Component], tallies: list[Tally], U: int, R: int) -> float:
-    """Two standard errors of the estimated probabilities over the particle filter's independent runs."""
+    """Two standard errors of the estimated probabilities over the chain's batches (the largest over the cells): each
+    batch weighed with the exact tallies, as :func:`_cell_shares` does numerically, the exact tallies' expected rows
+    scaled to floats once for all the batches."""
+    import numpy as np
+
     runs = min(len(t.batches) for t in tallies if not t.exact)
-    estimates: dict[int, list[float]] = {}
+    sizes = [np.array([len(cells) for cells in comp.supercells], dtype=float) for comp in components]
+    scaled = {i: _scaled_rows(t) for i, t in enumerate(tallies) if t.exact}
+    estimates = []
     for b in range(runs):
         per = [t if t.exact else t.batches[b] for t in tallies]
         weighing = _weigh_numeric(per, U, R)
         if weighing.zero:
             continue
-        shares = _cell_shares(components, per, weighing, True)
-        for comp, row in zip(components, shares, strict=True):
-            for cells, (num, den) in zip(comp.supercells, row, strict=True):
-                value = float(num / den)
-                for c in cells:
-                    estimates.setdefault(c, []).append(value)
-    error = 0.0
-    for values in estimates.values():
-        if len(values) > 1:
-            mean = sum(values) / len(values)
-            sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-            error = max(error, 2 * sd / math.sqrt(len(values)))
-    return max(error, 1e-12) if runs > 1 else 0.5  # a single run says nothing of its spread
+        row = []
+        for i, t in enumerate(per):
+            ks, matrix = scaled[i] if i in scaled else _scaled_rows(t)
+            g = weighing.g.get(i)
+            if g is None:  # one possible count: that row alone, over its weight
+                k = next(k for k, w in t.weight.items() if w)
+                factors = (ks == k) * (max(t.weight.values()) / t.weight[k])
+            else:
+                at = ks - _lowest_count(t.weight)
+                inside = at < len(g)
+                factors = np.where(inside, np.asarray(g, dtype=float)[np.where(inside, at, 0)], 0.0) / weighing.z[i]
+            row.append(np.clip(factors @ matrix, 0.0, sizes[i]) / sizes[i])
+        estimates.append(np.concatenate(row) if row else np.zeros(0))
+    if len(estimates) < 2 or not len(estimates[0]):
+        return 0.5 if runs <= 1 else 1e-12  # a single run says nothing of its spread
+    values = np.array(estimates)
+    spread = values.std(axis=0, ddof=1) * 2 / math.sqrt(len(estimates))
+    return max(float(spread.max()), 1e-12) if runs > 1 else 0.5
+
+
+def _scaled_rows(tally: Tally) -> tuple[Any, Any]:
+    """A tally's counts and its expected rows over its largest weight, as floats (the terms of the numeric shares)."""
+    import numpy as np
+
+    biggest = max(tally.weight.values())
+    ks = np.array(list(tally.expected), dtype=np.int64)
+    return ks, np.array([[e / biggest for e in row] for row in tally.expected.values()], dtype=float).reshape(len(ks), -1)
