@@ -293,6 +293,38 @@ bad:
     return 0;
 }
 
+/* The weights of move: a list or tuple of floats, or a buffer of doubles (a numpy float64 array). Returns a malloc'ed
+ * array and sets *n, or NULL with an exception set. */
+static double *read_weights(PyObject *weights, Py_ssize_t *n) {
+    if (!PyList_Check(weights) && !PyTuple_Check(weights) && PyObject_CheckBuffer(weights)) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(weights, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+        if (view.itemsize != (Py_ssize_t)sizeof(double) || !view.format || strcmp(view.format, "d")) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "move: weights must be floats (a buffer of doubles)");
+            return NULL;
+        }
+        *n = view.len / (Py_ssize_t)sizeof(double);
+        double *out = malloc(sizeof(double) * ((size_t)*n + 1));
+        if (out) memcpy(out, view.buf, sizeof(double) * (size_t)*n);
+        else PyErr_NoMemory();
+        PyBuffer_Release(&view);
+        return out;
+    }
+    *n = PySequence_Size(weights);
+    if (*n < 0) return NULL;
+    double *out = malloc(sizeof(double) * ((size_t)*n + 1));
+    if (!out) { PyErr_NoMemory(); return NULL; }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        PyObject *item = PySequence_GetItem(weights, i);
+        if (!item) { free(out); return NULL; }
+        out[i] = PyFloat_AsDouble(item);
+        Py_DECREF(item);
+        if (out[i] == -1.0 && PyErr_Occurred()) { free(out); return NULL; }
+    }
+    return out;
+}
+
 static PyObject *move(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *sizes, *plan, *need_list, *weights;
@@ -302,42 +334,37 @@ static PyObject *move(PyObject *self, PyObject *args) {
     if (PyBytes_Check(plan)) { /* a plan packed by block_plan */
         const int *buf = (const int *)PyBytes_AS_STRING(plan);
         Py_ssize_t len = PyBytes_GET_SIZE(plan) / (Py_ssize_t)sizeof(int);
-        Py_ssize_t n_needs = PySequence_Size(need_list), n_weights = PySequence_Size(weights);
-        if (n_needs < 0 || n_weights < 0) return NULL;
+        Py_ssize_t n_needs = PySequence_Size(need_list), n_weights = 0;
+        if (n_needs < 0) return NULL;
         if (len < 2 || buf[0] < 0 || buf[1] != n_needs) {
             PyErr_SetString(PyExc_ValueError, "a packed plan needs one need per number it names");
             return NULL;
         }
         Py_ssize_t n = buf[0];
+        double *hw = read_weights(weights, &n_weights);
+        if (!hw) return NULL;
         Step *steps = calloc((size_t)n + 1, sizeof(Step));
         int *need = malloc(sizeof(int) * ((size_t)n_needs + 1)), *pool = malloc(sizeof(int) * ((size_t)n_needs + 1));
-        double *hw = malloc(sizeof(double) * ((size_t)n_weights + 1));
         PyObject *result = NULL;
-        if (!steps || !need || !pool || !hw) { PyErr_NoMemory(); goto packed_done; }
+        if (!steps || !need || !pool) { PyErr_NoMemory(); goto packed_done; }
         for (Py_ssize_t i = 0; i < n_needs; i++)
             if (!int_at(need_list, i, &need[i])) goto packed_done;
-        for (Py_ssize_t i = 0; i < n_weights; i++) {
-            PyObject *item = PySequence_GetItem(weights, i);
-            if (!item) goto packed_done;
-            hw[i] = PyFloat_AsDouble(item);
-            Py_DECREF(item);
-            if (hw[i] == -1.0 && PyErr_Occurred()) goto packed_done;
-        }
         if (read_packed(buf, len, steps, n, pool, need, n_needs)) result = run_move(steps, n, hw, n_weights, max_states, seed);
     packed_done:
         free(steps); free(need); free(pool); free(hw);
         return result;
     }
     Py_ssize_t n = PySequence_Size(plan);
-    Py_ssize_t n_weights = PySequence_Size(weights);
+    Py_ssize_t n_weights = 0;
     Py_ssize_t n_needs = PySequence_Size(need_list);
-    if (n < 0 || n_weights < 0 || n_needs < 0) return NULL;
+    if (n < 0 || n_needs < 0) return NULL;
+    double *hw = read_weights(weights, &n_weights);
+    if (!hw) return NULL;
     Step *steps = calloc((size_t)n + 1, sizeof(Step));
-    double *hw = malloc(sizeof(double) * ((size_t)n_weights + 1));
     int *pool = NULL;
     size_t pool_used = 0, pool_size = 0;
     PyObject *result = NULL;
-    if (!steps || !hw) { PyErr_NoMemory(); goto done; }
+    if (!steps) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t t = 0; t < n; t++) { /* the pool's size: each step's opened, touched and kept numbers */
         PyObject *item = PySequence_GetItem(plan, t);
         if (!item) goto done;
@@ -352,13 +379,6 @@ static PyObject *move(PyObject *self, PyObject *args) {
     }
     pool = malloc(sizeof(int) * (pool_size + 1));
     if (!pool) { PyErr_NoMemory(); goto done; }
-    for (Py_ssize_t i = 0; i < n_weights; i++) {
-        PyObject *item = PySequence_GetItem(weights, i);
-        if (!item) goto done;
-        hw[i] = PyFloat_AsDouble(item);
-        Py_DECREF(item);
-        if (hw[i] == -1.0 && PyErr_Occurred()) goto done;
-    }
     for (Py_ssize_t t = 0; t < n; t++) {
         Step *st = &steps[t];
         PyObject *item = PySequence_GetItem(plan, t);
@@ -761,6 +781,49 @@ bad:
     return NULL;
 }
 
+/* block_assign(structure, block, values, x, residual): Blocks.assign in C: x[block[p]] = values[p], each number's
+ * residual less the change under it (x and residual are lists of ints, changed in place). */
+static PyObject *block_assign(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *structure, *block, *values, *x, *residual;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!", &PyTuple_Type, &structure, &PyList_Type, &block, &PyList_Type, &values,
+                          &PyList_Type, &x, &PyList_Type, &residual))
+        return NULL;
+    if (PyTuple_GET_SIZE(structure) != 5) { PyErr_SetString(PyExc_TypeError, "block_assign: structure has 5 buffers"); return NULL; }
+    Py_ssize_t nb = PyList_GET_SIZE(block), nx = PyList_GET_SIZE(x), nr = PyList_GET_SIZE(residual);
+    if (PyList_GET_SIZE(values) != nb) { PyErr_SetString(PyExc_ValueError, "block_assign: one value per super-cell"); return NULL; }
+    Py_buffer ts_view, tl_view;
+    const int *t_start, *t_list;
+    Py_ssize_t ts_len, tl_len;
+    if (!int_buffer(PyTuple_GET_ITEM(structure, 1), &ts_view, &t_start, &ts_len, "touch_start")) return NULL;
+    if (!int_buffer(PyTuple_GET_ITEM(structure, 2), &tl_view, &t_list, &tl_len, "touch_list")) { PyBuffer_Release(&ts_view); return NULL; }
+    PyObject *result = NULL;
+    if (ts_len != nx + 1) { PyErr_SetString(PyExc_ValueError, "block_assign: x and the structure disagree"); goto done; }
+    for (Py_ssize_t p = 0; p < nb; p++) {
+        long j = PyLong_AsLong(PyList_GET_ITEM(block, p)), v = PyLong_AsLong(PyList_GET_ITEM(values, p));
+        if (PyErr_Occurred()) goto done;
+        if (j < 0 || j >= nx) { PyErr_SetString(PyExc_ValueError, "block_assign: a super-cell out of range"); goto done; }
+        long d = v - PyLong_AsLong(PyList_GET_ITEM(x, j));
+        if (!d) continue;
+        PyObject *item = PyLong_FromLong(v);
+        if (!item) goto done;
+        PyList_SetItem(x, j, item); /* steals the reference */
+        for (int e = t_start[j]; e < t_start[j + 1]; e++) {
+            int i = t_list[e];
+            if (i < 0 || i >= nr || e >= tl_len) { PyErr_SetString(PyExc_ValueError, "block_assign: a number out of range"); goto done; }
+            PyObject *r = PyLong_FromLong(PyLong_AsLong(PyList_GET_ITEM(residual, i)) - d);
+            if (!r) goto done;
+            PyList_SetItem(residual, i, r);
+        }
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&ts_view);
+    PyBuffer_Release(&tl_view);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"plan", plan, METH_VARARGS,
      "plan(sizes, constraints) -> steps\n"
@@ -771,12 +834,14 @@ static PyMethodDef methods[] = {
      "A block's plan packed for move and the numbers touching it packed for block_needs (Blocks.packed)."},
     {"block_needs", block_needs, METH_VARARGS,
      "block_needs(ids, x, residual) -> [need]\nEach number of a packed block's ids less the mines x puts outside the block."},
+    {"block_assign", block_assign, METH_VARARGS,
+     "block_assign(structure, block, values, x, residual)\nBlocks.assign in C (x and residual changed in place)."},
     {"move", move, METH_VARARGS,
      "move(sizes, steps, needs, weights, max_states, seed) -> (values per step, expected mines per step,\n"
      "[P(block count k)], block count) | None\n"
      "One block move over the count's plan (chain.py's _Chain.move; a list of steps, or bytes packed by block_plan,\n"
      "whose sizes argument is then unused), whose steps name the opened numbers by their index in needs:\n"
-     "weights[k] weighs a final block count k; None past max_states partial states in a step or when\n"
+     "weights[k] (a list of floats or a float64 array) weighs a final block count k; None past max_states partial states in a step or when\n"
      "no final count has weight."},
     {NULL, NULL, 0, NULL}};
 

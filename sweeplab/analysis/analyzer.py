@@ -20,8 +20,8 @@ from sweeplab.analysis.budget import (
     WIDE_SUPERCELLS,
     Budget,
     _Clock,
-    collector_paused,
     _TooBig,
+    collector_paused,
 )
 from sweeplab.analysis.chain import estimate
 from sweeplab.analysis.components import Component, build_components
@@ -162,12 +162,12 @@ class Analyzer:
     def _tally(self, raw: bytes, width: int, height: int, clock: _Clock) -> tuple:
         """The kernel's count within the exact share. On a board of :data:`PROBE_CELLS` cells or more, a probe
         first: the count under :data:`PROBE_STATES` partial states a step. Its answer stands when it counted every
-        component but those too wide for the kernel at any limit; when it gave up within :data:`PROBE_CPU` CPU seconds (a frontier wide from its start, which the
-        full count is likely to give up on too, only later) the full count has :data:`PROBE_SHARE` of the budget
-        instead of the exact share, so that the estimate gets the rest; else (a frontier narrow for long, as on a
-        long board, whose count is likely to finish) until :data:`PROMISING_SHARE` of it, probe included: the rest
-        is enough for the estimate of what it leaves (a few narrow components, quick to estimate by strips) even
-        on a loaded machine."""
+        component but those too wide for the kernel at any limit; when it gave up within :data:`PROBE_CPU` CPU
+        seconds (a frontier wide from its start, which the full count is likely to give up on too, only later) the
+        full count has :data:`PROBE_SHARE` of the budget instead of the exact share, so that the estimate gets the
+        rest; else (a frontier narrow for long, as on a long board, whose count is likely to finish) until
+        :data:`PROMISING_SHARE` of it, probe included: the rest is enough for the estimate of what it leaves (a few
+        narrow components, quick to estimate by strips) even on a loaded machine."""
         assert KERNEL is not None  # _analyze_with_kernel runs only with the kernel
         budget, start = self.budget, time.perf_counter()
         end = clock.exact

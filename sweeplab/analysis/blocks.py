@@ -16,6 +16,7 @@ from sweeplab.analysis.kernel import CHAIN
 
 _PLAN = getattr(CHAIN, "plan", None)  # None without the C chain (or with one built before it had plans)
 PACKED = getattr(CHAIN, "block_plan", None)  # None without the C chain (or with one built before packed plans)
+_ASSIGN = getattr(CHAIN, "block_assign", None)  # likewise
 
 PREPARED = 20_000  # blocks whose plans are remembered
 
@@ -101,6 +102,14 @@ class Blocks:
         super-cell lies in the block or is done. A strip of a thousand super-cells takes a millisecond or two,
         where :meth:`plan_of` takes several."""
         assert PACKED is not None  # the strips, which call this, run only with the C chain
+        plan, ids = PACKED(self.structure(), block, done, skip)
+        sizes = self.sizes
+        return plan, ids, sum(sizes[j] for j in block)
+
+    def structure(self) -> tuple[array, array, array, array, array]:
+        """The component for the C functions (built once): the super-cells' sizes, the numbers touching each
+        super-cell (``touch_list[touch_start[j]:touch_start[j + 1]]``) and each number's super-cells (likewise), as
+        arrays of native ints."""
         if self._structure is None:
             touch_start, touch_list = array("i", [0]), array("i")
             for touching in self.touching:
@@ -111,9 +120,7 @@ class Blocks:
                 cons_members.extend(js)
                 cons_start.append(len(cons_members))
             self._structure = (array("i", self.sizes), touch_start, touch_list, cons_start, cons_members)
-        plan, ids = PACKED(self._structure, block, done, skip)
-        sizes = self.sizes
-        return plan, ids, sum(sizes[j] for j in block)
+        return self._structure
 
     def packed_needs(self, ids: bytes) -> list[int]:
         """:meth:`needs` for the ids of :meth:`packed` (in C)."""
@@ -169,7 +176,10 @@ class Blocks:
         return [(a, [need[i] for i in opened], ts, keep) for a, opened, ts, keep in plan.steps]
 
     def assign(self, block: list[int], values: list[int]) -> None:
-        """Set the block's mines per super-cell, keeping the residuals."""
+        """Set the block's mines per super-cell, keeping the residuals (in C when it is built)."""
+        if _ASSIGN is not None:
+            _ASSIGN(self.structure(), block, values, self.x, self.residual)
+            return
         x, residual = self.x, self.residual
         for j, v in zip(block, values, strict=True):
             d = v - x[j]
