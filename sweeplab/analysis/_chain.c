@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #define MAX_OPEN 250 /* open numbers a key holds (each a byte) */
 
@@ -90,7 +91,8 @@ static uint64_t hash_key(const unsigned char *key, int len) {
 }
 
 /* The move itself over parsed steps: the count, the backward pass and the draw (see move). */
-static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, unsigned long long seed) {
+static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, unsigned long long seed,
+                          int log_weights) {
     if (max_states < 1) max_states = 1;
     size_t *off = calloc((size_t)n + 2, sizeof(size_t)), *key_off = calloc((size_t)n + 2, sizeof(size_t));
     int *klen = calloc((size_t)n + 2, sizeof(int));
@@ -185,11 +187,18 @@ static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_
     {
         size_t f0 = off[n], f1 = off[n + 1];
         int top = 0;
+        double peak = -HUGE_VAL; /* log weights: the largest over the final counts the block can reach */
+        if (log_weights)
+            for (size_t i = f0; i < f1; i++) {
+                const unsigned char *kk = keys_buf + key_off[n] + (i - f0) * (size_t)klen[n];
+                int k = kk[0] | (kk[1] << 8);
+                if (k < n_weights && hw[k] > peak) peak = hw[k];
+            }
         for (size_t i = f0; i < f1; i++) {
             const unsigned char *kk = keys_buf + key_off[n] + (i - f0) * (size_t)klen[n];
             int k = kk[0] | (kk[1] << 8);
             if (k > top) top = k;
-            beta_buf[i] = k < n_weights ? hw[k] : 0.0;
+            beta_buf[i] = k < n_weights ? (log_weights ? exp(hw[k] - peak) : hw[k]) : 0.0;
         }
         double z = 0.0;
         for (size_t i = f0; i < f1; i++) z += alpha_buf[i] * beta_buf[i];
@@ -330,7 +339,8 @@ static PyObject *move(PyObject *self, PyObject *args) {
     PyObject *sizes, *plan, *need_list, *weights;
     int max_states;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OOOOiK", &sizes, &plan, &need_list, &weights, &max_states, &seed)) return NULL;
+    int log_weights = 0;
+    if (!PyArg_ParseTuple(args, "OOOOiK|p", &sizes, &plan, &need_list, &weights, &max_states, &seed, &log_weights)) return NULL;
     if (PyBytes_Check(plan)) { /* a plan packed by block_plan */
         const int *buf = (const int *)PyBytes_AS_STRING(plan);
         Py_ssize_t len = PyBytes_GET_SIZE(plan) / (Py_ssize_t)sizeof(int);
@@ -349,7 +359,7 @@ static PyObject *move(PyObject *self, PyObject *args) {
         if (!steps || !need || !pool) { PyErr_NoMemory(); goto packed_done; }
         for (Py_ssize_t i = 0; i < n_needs; i++)
             if (!int_at(need_list, i, &need[i])) goto packed_done;
-        if (read_packed(buf, len, steps, n, pool, need, n_needs)) result = run_move(steps, n, hw, n_weights, max_states, seed);
+        if (read_packed(buf, len, steps, n, pool, need, n_needs)) result = run_move(steps, n, hw, n_weights, max_states, seed, log_weights);
     packed_done:
         free(steps); free(need); free(pool); free(hw);
         return result;
@@ -411,7 +421,7 @@ static PyObject *move(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    result = run_move(steps, n, hw, n_weights, max_states, seed);
+    result = run_move(steps, n, hw, n_weights, max_states, seed, log_weights);
 done:
     free(pool); free(steps); free(hw);
     return result;
@@ -837,11 +847,12 @@ static PyMethodDef methods[] = {
     {"block_assign", block_assign, METH_VARARGS,
      "block_assign(structure, block, values, x, residual)\nBlocks.assign in C (x and residual changed in place)."},
     {"move", move, METH_VARARGS,
-     "move(sizes, steps, needs, weights, max_states, seed) -> (values per step, expected mines per step,\n"
+     "move(sizes, steps, needs, weights, max_states, seed, log_weights=False) -> (values per step, expected mines per step,\n"
      "[P(block count k)], block count) | None\n"
      "One block move over the count's plan (chain.py's _Chain.move; a list of steps, or bytes packed by block_plan,\n"
      "whose sizes argument is then unused), whose steps name the opened numbers by their index in needs:\n"
-     "weights[k] (a list of floats or a float64 array) weighs a final block count k; None past max_states partial states in a step or when\n"
+     "weights[k] (a list of floats or a float64 array) weighs a final block count k (its log with log_weights: the\n"
+     "largest over the counts the block can reach is then taken as 1, so that no reachable count underflows); None past max_states partial states in a step or when\n"
      "no final count has weight."},
     {NULL, NULL, 0, NULL}};
 

@@ -96,7 +96,7 @@ class _Chain(Blocks):
         import numpy as np  # only when a position needs an estimate
 
         self.log_h = _steepen(log_h)
-        self.log_h_array = np.array(self.log_h)  # the C move's weights, a window of it at a time
+        self.log_h_array = np.array(self.log_h)  # the C move's log weights, a window of it at a time
         self.possible = [v > -math.inf for v in log_h]
         self.kernel = CHAIN if use_kernel else None
         self.width = width if self.kernel is not None and PACKED is not None and STRIP >= 8 else None
@@ -338,13 +338,10 @@ class _Chain(Blocks):
         :meth:`~sweeplab.analysis.blocks.Blocks.packed`) holding indices into ``needs``, the block holding ``cells``
         cells: the block's expected mines per super-cell, the component's count's distribution and its new count;
         None past ``states`` partial states in a step (or more open numbers than C holds)."""
-        import numpy as np
-
-        window = self.log_h_array[outside : outside + cells + 1]
-        weights = np.exp(window - window.max())
+        window = self.log_h_array[outside : outside + cells + 1]  # log weights: C scales them to the counts reached
         assert self.kernel is not None  # move calls this only when the C chain is built
         try:
-            out = self.kernel.move(sizes, steps, needs, weights, states, self.rng.getrandbits(64) | 1)
+            out = self.kernel.move(sizes, steps, needs, window, states, self.rng.getrandbits(64) | 1, True)
         except ValueError:  # a step with more open numbers than the C move's keys hold
             return None
         if out is None:
