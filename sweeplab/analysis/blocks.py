@@ -9,6 +9,7 @@ import random
 import time
 from array import array
 from collections import deque
+from typing import Any
 
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.counting import _feasible, _Plan
@@ -43,6 +44,7 @@ class Blocks:
         self.residual = [m for _, m in self.cons]
         self._prepared: dict[tuple[int, int], tuple[list[int], _Plan, list[tuple[int, list[int]]]]] = {}
         self._structure: tuple[array, array, array, array, array] | None = None
+        self._banded: dict[tuple[int, bool], tuple[Any, Any]] = {}
 
     def ball(self, center: int, size: int) -> list[int]:
         """Up to ``size`` super-cells, breadth first from ``center``."""
@@ -144,18 +146,26 @@ class Blocks:
         conditional means the boundary sways least. The inner halves of the two tilings cover every super-cell
         once. ``height`` is a multiple of 4; a super-cell lies where its first cell does. ``turned``: strips across
         the shorter side instead."""
-        xs, across = self.axes(width, turned)
+        import numpy as np  # only when a position needs an estimate
+
+        key = (width, turned)
+        if key not in self._banded:  # the banded order of every super-cell, and their places across, once
+            xs, across = self.axes(width, turned)
+            order = np.array(sorted(range(len(xs)), key=lambda j: (xs[j], across[j])), dtype=np.int64)
+            self._banded[key] = (order, np.array(across, dtype=np.int64)[order])
+        order, across = self._banded[key]
         quarter = height // 4
         out = []
         for offset in (0, height // 2)[:tilings]:
-            rows: dict[int, list[int]] = {}
-            for j, a in enumerate(across):
-                rows.setdefault((a + height - offset) // height, []).append(j)
-            for k in sorted(rows):
-                block = sorted(rows[k], key=lambda j: (xs[j], across[j]))
-                start = k * height - height + offset
-                inner = [p for p, j in enumerate(block) if start + quarter <= across[j] < start + height - quarter]
-                out.append((block, inner))
+            band = (across + height - offset) // height
+            by_band = np.argsort(band, kind="stable")  # each strip in the banded order
+            bands = band[by_band]
+            cuts = np.flatnonzero(np.diff(bands)) + 1
+            for part in np.split(by_band, cuts):
+                start = int(band[part[0]]) * height - height + offset
+                rows = across[part]
+                inner = np.flatnonzero((rows >= start + quarter) & (rows < start + height - quarter))
+                out.append((order[part].tolist(), inner.tolist()))
         return out
 
     def needs(self, ids: list[tuple[int, list[int]]]) -> list[int]:
