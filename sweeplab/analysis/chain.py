@@ -55,6 +55,8 @@ STATES = 3000  # partial states a block's count may hold in one step
 STRIP = 24  # rows (or columns) of a strip at first, when the board's width is known; 4 fewer while one is too wide
 SQUARE = 2.0  # a component less than this many times as long as it is wide has strips both ways
 STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
+LATE_SECONDS = 0.1  # the strips' batches may run this long past the deadline to make two whole sweeps
+SPLIT_ROWS = 12  # a strip too wide to count is cut in two if it has this many rows or more
 FIRST_STRIP = 8  # rows of the strips drawn in turn for the first solution
 FIRST_STATES = 100_000  # partial states their counts may hold in one step
 
@@ -101,6 +103,7 @@ class _Chain(Blocks):
         self.kernel = CHAIN if use_kernel else None
         self.width = width if self.kernel is not None and PACKED is not None and STRIP >= 8 else None
         self.height = STRIP
+        self.strip_turned: list[bool] = []  # per strip: whether it runs across the shorter side
         self.strip_list = self._all_strips() if self.width is not None else None
         self._strip_plans: dict[int, tuple[bytes, bytes, int]] = {}
         self.centers = self._cover() if self.strip_list is None else []
@@ -286,16 +289,43 @@ class _Chain(Blocks):
         the strips further than half a strip, such as a long column of cells, then mixes in the other strips)."""
         assert self.width is not None
         out = self.strips(self.width, self.height)
+        self.strip_turned = [False] * len(out)
         along, across = self.axes(self.width)
         if max(along) + 1 < SQUARE * (max(across) + 1):
             out += self.strips(self.width, self.height, turned=True)
+            self.strip_turned += [True] * (len(out) - len(self.strip_turned))
         return out
+
+    def _split(self, k: int) -> bool:
+        """Strip ``k`` cut across into two that overlap by a third of its rows (its first two thirds and its last
+        two thirds: a structure a third of a strip high that crosses the cut lies whole in one of them, as one half a
+        strip high lies whole in a strip of one tiling or the other), each keeping the super-cells of the strip's
+        inner half on its side of the middle (so the inner halves still hold every super-cell once), both drawn
+        again in this sweep; False when the strip has fewer than :data:`SPLIT_ROWS` rows."""
+        assert self.strip_list is not None and self.width is not None
+        block, inner = self.strip_list[k]
+        turned = self.strip_turned[k]
+        across = self.axes(self.width, turned)[1]
+        low, high = min(across[j] for j in block), max(across[j] for j in block)
+        rows = high - low + 1
+        if rows < SPLIT_ROWS:
+            return False
+        middle, reach = low + rows // 2, (2 * rows + 2) // 3
+        held = {block[p] for p in inner}
+        self._strip_plans.pop(k, None)
+        first = [j for j in block if across[j] < low + reach]
+        second = [j for j in block if across[j] > high - reach]
+        self.strip_list[k] = (first, [p for p, j in enumerate(first) if j in held and across[j] < middle])
+        self.strip_list.append((second, [p for p, j in enumerate(second) if j in held and across[j] >= middle]))
+        self.strip_turned.append(turned)
+        self.queue += [k, len(self.strip_list) - 1]
+        return True
 
     def _strip_move(self, total: int) -> tuple[list[int], list[float], dict[int, float], int] | None:
         """:meth:`move` over the strips (:meth:`~sweeplab.analysis.blocks.Blocks.strips`): a sweep redraws every
         strip of both tilings once, in a random order; the means returned are those of the strip's inner half. A
-        strip whose count passes :data:`STRIP_STATES` partial states in a step makes every strip 4 rows lower; below 8
-        rows the chain goes back to balls."""
+        strip whose count passes :data:`STRIP_STATES` partial states in a step is cut in two (:meth:`_split`); one
+        too low to cut makes every strip 4 rows lower, and below 8 rows the chain goes back to balls."""
         assert self.strip_list is not None and self.width is not None
         if not self.queue:
             self.queue = list(range(len(self.strip_list)))
@@ -312,6 +342,8 @@ class _Chain(Blocks):
             inside += x[j]
         moved = self._move_in_c(block, None, plan, cells, self.packed_needs(ids), total - inside, STRIP_STATES)
         if moved is None:
+            if self._split(k):
+                return None
             self.height -= 4
             self.queue, self._strip_plans = [], {}
             if self.height < 8:
@@ -450,11 +482,12 @@ def _by_time(chain: _Chain, total: int, deadline: float, possible: list[bool], m
 
 
 def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool]) -> list[Batch]:
-    """The strips' batches: the moves until ``deadline`` recorded sweep by sweep (every strip of both tilings once,
-    which visits every super-cell), then grouped into batches of equally many consecutive sweeps, as many as
-    :data:`BATCHES` while at most a tenth of the sweeps (the earliest) are left out for it; a sweep cut short by the
-    deadline joins the last batch (or, after a single whole sweep, is the second, its unvisited super-cells taking
-    the state). Whole sweeps make every batch cover every super-cell, and the batches' count follows the sweeps
+    """The strips' batches: the moves until ``deadline`` (or, short of two whole sweeps, up to :data:`LATE_SECONDS`
+    past it) recorded sweep by sweep (every strip of both tilings once, which visits every super-cell), then
+    grouped into batches of equally many consecutive sweeps, as many as :data:`BATCHES` while at most a tenth of
+    the sweeps (the earliest) are left out for it; a sweep cut short by the deadline joins the last batch (or,
+    after a single whole sweep, is the second, its unvisited super-cells taking the state). Whole sweeps make every
+    batch cover every super-cell, and the batches' count follows the sweeps
     actually made, not a pace guessed from the burn-in."""
     import numpy as np
 
@@ -462,7 +495,10 @@ def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool])
     sweeps: list[tuple[Any, Any, dict[int, float], list[int]]] = []
     sums, visits = np.zeros(n), np.zeros(n, dtype=np.int64)
     by_count: dict[int, float] = {}
-    while time.perf_counter() < deadline:
+    while True:
+        now = time.perf_counter()
+        if now > deadline and (len(sweeps) >= 2 or now > deadline + LATE_SECONDS):
+            break
         moved = chain.move(total)
         if moved is None:
             continue
