@@ -119,10 +119,18 @@ def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float | None, d
     g: dict[int, list[int]] = {}
     for index in range(len(polys) - 1, -1, -1):
         f, p = forward[index], polys[index]
-        g[multi[index]] = [sum(fa * d[a + k] for a, fa in enumerate(f) if fa) for k in range(len(p))]
+        row = []
+        for k in range(len(p)):  # the clock between rows: one is a sum over the whole product, of huge integers
+            row.append(sum(fa * d[a + k] for a, fa in enumerate(f) if fa))
+            _check(deadline)
+        g[multi[index]] = row
         if index:  # D_0 itself is not needed (Z comes from the forward pass)
-            d = [sum(pk * d[s + k] for k, pk in enumerate(p) if pk) for s in range(len(d) - len(p) + 1)]
-        _check(deadline)
+            size = len(d) - len(p) + 1
+            shorter: list[int] = []
+            for start in range(0, size, 256):
+                shorter.extend(sum(pk * d[s + k] for k, pk in enumerate(p) if pk) for s in range(start, min(start + 256, size)))
+                _check(deadline)
+            d = shorter
     final = forward[-1]
     Z = sum(fa * ca for fa, ca in zip(final, c, strict=True))
     un_num = sum(fa * ca * (top - a) for a, (fa, ca) in enumerate(zip(final, c, strict=True))) if U else 0
@@ -172,6 +180,9 @@ def _weigh_numeric(tallies: list[Tally], U: int, R: int) -> _Weighing:
     for index in range(len(polys) - 1, -1, -1):
         f, p = forward[index], polys[index]
         gi = np.correlate(d, f, "valid")
+        top_g = gi.max()
+        if top_g > 0:  # each g only counts relative to itself (over z): kept in a float's range, not below it
+            gi = gi / top_g
         g[multi[index]] = gi
         z[multi[index]] = float((gi * p).sum())
         d = np.correlate(d, p, "valid")
@@ -207,11 +218,17 @@ def _int_from_log(log_value: float) -> int:
 
 
 def _feasible_total(counts: list[Iterable[int]], U: int, R: int) -> bool:
-    """Whether one count per component leaves between 0 and U of the R mines for the unconstrained cells."""
-    sums = {0}
+    """Whether one count per component leaves between 0 and U of the R mines for the unconstrained cells (the sums
+    reachable so far as a bit set, bit s for a sum of s: a thousand components in milliseconds)."""
+    if R < 0:
+        return False
+    limit = (1 << (R + 1)) - 1
+    sums = 1
     for ks in counts:
-        sums = {s + k for s in sums for k in ks if s + k <= R}
-    return any(0 <= R - s <= U for s in sums)
+        sums = _sumset(sums, [k for k in ks if k <= R]) & limit
+        if not sums:
+            return False
+    return bool(sums >> max(R - U, 0))
 
 
 def _no_total(observation: Observation, tallies: list[Tally], U: int, R: int) -> NoReturn:

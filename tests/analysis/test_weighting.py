@@ -1,12 +1,13 @@
 """Weighting by the global mine count (sweeplab.analysis.weighting): the count decides, solutions are weighted,
 and the lazy weighing of exact results."""
 
+import random
 from fractions import Fraction
 
 import pytest
 
 from sweeplab.analysis.analyzer import Analyzer, analyze
-from sweeplab.analysis.weighting import LIGHT_BITS, _binomial_bits, _LazyMines
+from sweeplab.analysis.weighting import LIGHT_BITS, _binomial_bits, _feasible_total, _LazyMines
 from sweeplab.core.game import Game
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
@@ -62,3 +63,14 @@ def test_positions_with_huge_weights_are_weighed_at_once_within_the_clock():
     small = Game(Rules(30, 16, 99, "safe"), 1)
     small.reveal(0)
     assert Analyzer().analyze(small.observation())._layouts is None
+
+
+def test_a_feasible_total_is_found_as_the_sets_of_sums_find_it():
+    rng = random.Random(5)
+    for _ in range(300):
+        counts = [rng.sample(range(8), rng.randint(1, 3)) for _ in range(rng.randint(0, 5))]
+        U, R = rng.randint(0, 6), rng.randint(-2, 20)
+        sums = {0}
+        for ks in counts:
+            sums = {s + k for s in sums for k in ks if s + k <= R}
+        assert _feasible_total(counts, U, R) == any(0 <= R - s <= U for s in sums), (counts, U, R)
