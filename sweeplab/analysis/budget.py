@@ -28,7 +28,9 @@ PROBE_CELLS = 4096  # boards of this many cells or more are probed before the fu
 PROBE_STATES = 1000  # the probe's partial states a step
 PROBE_CPU = 0.03  # a probe that gives up within this many CPU seconds ...
 PROBE_SHARE = 0.2  # ... leaves the full exact count this share of the budget (not EXACT_SHARE)
-PROMISING_SHARE = 0.65  # the full count ends at this share of the budget after a probe that gave up late
+PROMISING_SHARE = 0.65  # the full count ends at this share of the budget after a probe that gave up late ...
+PROMISING_SUPERCELLS = 4000  # ... unless it left a component of more super-cells (then PROBE_SHARE: on a strewn board
+# a component that large is rarely counted in the budget; a long board's components have under 3,000)
 PATIENCE = 15  # a player's second try at an undecided position gets this many times the budget's seconds
 _CHECK_EVERY = 4096  # work items between clock checks in the Python stages
 

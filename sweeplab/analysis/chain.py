@@ -104,6 +104,7 @@ class _Chain(Blocks):
         self.width = width if self.kernel is not None and PACKED is not None and STRIP >= 8 else None
         self.height = STRIP
         self.strip_turned: list[bool] = []  # per strip: whether it runs across the shorter side
+        self.failed = 0  # strips too wide to count at this height
         self.strip_list = self._all_strips() if self.width is not None else None
         self._strip_plans: dict[int, tuple[bytes, bytes, int]] = {}
         self.centers = self._cover() if self.strip_list is None else []
@@ -325,7 +326,8 @@ class _Chain(Blocks):
         """:meth:`move` over the strips (:meth:`~sweeplab.analysis.blocks.Blocks.strips`): a sweep redraws every
         strip of both tilings once, in a random order; the means returned are those of the strip's inner half. A
         strip whose count passes :data:`STRIP_STATES` partial states in a step is cut in two (:meth:`_split`); one
-        too low to cut makes every strip 4 rows lower, and below 8 rows the chain goes back to balls."""
+        too low to cut, or more failures than an eighth of the strips, makes every strip 4 rows lower, and below 8
+        rows the chain goes back to balls."""
         assert self.strip_list is not None and self.width is not None
         if not self.queue:
             self.queue = list(range(len(self.strip_list)))
@@ -342,8 +344,10 @@ class _Chain(Blocks):
             inside += x[j]
         moved = self._move_in_c(block, None, plan, cells, self.packed_needs(ids), total - inside, STRIP_STATES)
         if moved is None:
-            if self._split(k):
+            self.failed += 1
+            if self.failed <= max(2, len(self.strip_list) // 8) and self._split(k):
                 return None
+            self.failed = 0  # many strips too wide (or one too low to cut): all strips lower
             self.height -= 4
             self.queue, self._strip_plans = [], {}
             if self.height < 8:
