@@ -97,7 +97,7 @@ def _check(deadline: float | None) -> None:
 def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector paused for one analysis (and resumed after, if it was on): a wide component
     holds tens of thousands of tuples, and each full collection that the chain's many small allocations trigger
-    walks them all (a third of the chain's time on a 256x256 board). The analysis makes no reference cycles that
+    walks them all (nearly half the chain's moves lost on a 256x256 board). The analysis makes no reference cycles that
     matter; any are collected once the collector runs again."""
     enabled = gc.isenabled()
     gc.disable()
