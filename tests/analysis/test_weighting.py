@@ -74,3 +74,25 @@ def test_a_feasible_total_is_found_as_the_sets_of_sums_find_it():
         for ks in counts:
             sums = {s + k for s in sums for k in ks if s + k <= R}
         assert _feasible_total(counts, U, R) == any(0 <= R - s <= U for s in sums), (counts, U, R)
+
+
+def test_the_numeric_weighting_holds_when_the_rest_pulls_a_component_far_below_a_float():
+    """600 components of three cells each against 20,000 free cells and 1,200 mines: the free cells pull the
+    components' mines far below what the components alone prefer, so each component's completions are near
+    e**-1300 of the rest's peak, below the smallest float. Scaled per component they stay usable: the shares are
+    finite and, with the free cells' share, account for every mine."""
+    import math
+
+    from sweeplab.analysis.components import Component
+    from sweeplab.analysis.counting import Tally
+    from sweeplab.analysis.weighting import _cell_shares, _weigh_numeric
+
+    n, U, R = 600, 20_000, 1_200
+    components = [Component([(3 * i, 3 * i + 1, 3 * i + 2)], [((0,), 0, 0)]) for i in range(n)]
+    tallies = [Tally({k: math.comb(3, k) for k in range(4)}, {k: [k * math.comb(3, k)] for k in range(4)}) for _ in range(n)]
+    weighing = _weigh_numeric(tallies, U, R)
+    assert all(z > 0 for z in weighing.z.values())
+    shares = _cell_shares(components, tallies, weighing, True)
+    inside = sum(num for row in shares for num, _ in row)
+    assert all(0 < num < 3 for row in shares for num, _ in row)
+    assert inside + weighing.unconstrained[0] == pytest.approx(R, rel=1e-9)
