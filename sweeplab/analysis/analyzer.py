@@ -166,8 +166,8 @@ class Analyzer:
         component but those too wide for the kernel at any limit; when it gave up within :data:`PROBE_CPU` CPU
         seconds (a frontier wide from its start, which the full count is likely to give up on too, only later) the
         full count has :data:`PROBE_SHARE` of the budget instead of the exact share, so that the estimate gets the
-        rest (so too when it left a component of more than :data:`PROMISING_SUPERCELLS` super-cells); else (a
-        frontier narrow for long, as on a long board, whose count is likely to finish) until
+        rest (so too when it left more super-cells uncounted than :data:`PROMISING_SUPERCELLS` a second of budget);
+        else (a frontier narrow for long, as on a long board, whose count is likely to finish) until
         :data:`PROMISING_SHARE` of it, probe included: the rest is enough for the estimate of what it leaves (a few
         narrow components, quick to estimate by strips) even on a loaded machine."""
         assert KERNEL is not None  # _analyze_with_kernel runs only with the kernel
@@ -181,8 +181,8 @@ class Analyzer:
             if time.perf_counter() > end:
                 return out
             now = time.perf_counter()
-            largest = max(len(item[0]) for item in out[0] if not isinstance(item[2], tuple))
-            if time.process_time() - cpu < PROBE_CPU or largest > PROMISING_SUPERCELLS:
+            left = sum(len(item[0]) for item in out[0] if not isinstance(item[2], tuple))
+            if time.process_time() - cpu < PROBE_CPU or left > PROMISING_SUPERCELLS * clock.seconds:
                 end = now + PROBE_SHARE * clock.seconds
             else:
                 end = clock.start + PROMISING_SHARE * clock.seconds
