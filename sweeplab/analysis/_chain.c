@@ -808,7 +808,7 @@ static PyObject *block_assign(PyObject *self, PyObject *args) {
     if (!int_buffer(PyTuple_GET_ITEM(structure, 1), &ts_view, &t_start, &ts_len, "touch_start")) return NULL;
     if (!int_buffer(PyTuple_GET_ITEM(structure, 2), &tl_view, &t_list, &tl_len, "touch_list")) { PyBuffer_Release(&ts_view); return NULL; }
     PyObject *result = NULL;
-    if (ts_len != nx + 1) { PyErr_SetString(PyExc_ValueError, "block_assign: x and the structure disagree"); goto done; }
+    if (ts_len != nx + 1 || t_start[nx] > tl_len) { PyErr_SetString(PyExc_ValueError, "block_assign: x and the structure disagree"); goto done; }
     for (Py_ssize_t p = 0; p < nb; p++) {
         long j = PyLong_AsLong(PyList_GET_ITEM(block, p)), v = PyLong_AsLong(PyList_GET_ITEM(values, p));
         if (PyErr_Occurred()) goto done;
@@ -820,7 +820,7 @@ static PyObject *block_assign(PyObject *self, PyObject *args) {
         PyList_SetItem(x, j, item); /* steals the reference */
         for (int e = t_start[j]; e < t_start[j + 1]; e++) {
             int i = t_list[e];
-            if (i < 0 || i >= nr || e >= tl_len) { PyErr_SetString(PyExc_ValueError, "block_assign: a number out of range"); goto done; }
+            if (i < 0 || i >= nr) { PyErr_SetString(PyExc_ValueError, "block_assign: a number out of range"); goto done; }
             PyObject *r = PyLong_FromLong(PyLong_AsLong(PyList_GET_ITEM(residual, i)) - d);
             if (!r) goto done;
             PyList_SetItem(residual, i, r);

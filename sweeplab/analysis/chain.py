@@ -491,8 +491,8 @@ def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool])
     grouped into batches of equally many consecutive sweeps, as many as :data:`BATCHES` while at most a tenth of
     the sweeps (the earliest) are left out for it; a sweep cut short by the deadline joins the last batch (or,
     after a single whole sweep, is the second, its unvisited super-cells taking the state). Whole sweeps make every
-    batch cover every super-cell, and the batches' count follows the sweeps
-    actually made, not a pace guessed from the burn-in."""
+    batch cover every super-cell, and the batches' count follows the sweeps actually made, not a pace guessed from
+    the burn-in."""
     import numpy as np
 
     x, n = chain.x, len(chain.x)
