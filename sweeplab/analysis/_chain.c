@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #define MAX_OPEN 250 /* open numbers a key holds (each a byte) */
 
@@ -89,78 +90,14 @@ static uint64_t hash_key(const unsigned char *key, int len) {
     return h;
 }
 
-static PyObject *move(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *sizes, *plan, *need_list, *weights;
-    int max_states;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OOOOiK", &sizes, &plan, &need_list, &weights, &max_states, &seed)) return NULL;
-    Py_ssize_t n = PySequence_Size(plan);
-    Py_ssize_t n_weights = PySequence_Size(weights);
-    Py_ssize_t n_needs = PySequence_Size(need_list);
-    if (n < 0 || n_weights < 0 || n_needs < 0) return NULL;
+/* The move itself over parsed steps: the count, the backward pass and the draw (see move). */
+static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, unsigned long long seed,
+                          int log_weights) {
     if (max_states < 1) max_states = 1;
-    Step *steps = calloc((size_t)n + 1, sizeof(Step));
     size_t *off = calloc((size_t)n + 2, sizeof(size_t)), *key_off = calloc((size_t)n + 2, sizeof(size_t));
     int *klen = calloc((size_t)n + 2, sizeof(int));
-    double *hw = malloc(sizeof(double) * ((size_t)n_weights + 1));
-    int *pool = NULL;
-    size_t pool_used = 0, pool_size = 0;
     PyObject *result = NULL;
-    if (!steps || !off || !key_off || !klen || !hw) { PyErr_NoMemory(); goto done; }
-    for (Py_ssize_t t = 0; t < n; t++) { /* the pool's size: each step's opened, touched and kept numbers */
-        PyObject *item = PySequence_GetItem(plan, t);
-        if (!item) goto done;
-        for (int q = 1; q <= 3; q++) {
-            PyObject *part = PySequence_GetItem(item, q);
-            Py_ssize_t len = part ? PySequence_Size(part) : -1;
-            Py_XDECREF(part);
-            if (len < 0) { Py_DECREF(item); goto done; }
-            pool_size += (size_t)len * (q == 2 ? 2 : 1);
-        }
-        Py_DECREF(item);
-    }
-    pool = malloc(sizeof(int) * (pool_size + 1));
-    if (!pool) { PyErr_NoMemory(); goto done; }
-    for (Py_ssize_t i = 0; i < n_weights; i++) {
-        PyObject *item = PySequence_GetItem(weights, i);
-        if (!item) goto done;
-        hw[i] = PyFloat_AsDouble(item);
-        Py_DECREF(item);
-        if (hw[i] == -1.0 && PyErr_Occurred()) goto done;
-    }
-    for (Py_ssize_t t = 0; t < n; t++) {
-        Step *st = &steps[t];
-        PyObject *item = PySequence_GetItem(plan, t);
-        if (!item) goto done;
-        PyObject *opened = PySequence_GetItem(item, 1), *touch = PySequence_GetItem(item, 2), *keep = PySequence_GetItem(item, 3);
-        int ok = opened && touch && keep && int_at(item, 0, &st->n_active) && int_at(sizes, t, &st->size);
-        Py_ssize_t no = ok ? PySequence_Size(opened) : -1, nt = ok ? PySequence_Size(touch) : -1, nk = ok ? PySequence_Size(keep) : -1;
-        ok = ok && no >= 0 && nt >= 0 && nk >= 0 && st->n_active + no <= MAX_OPEN && nt <= MAX_OPEN && nk <= MAX_OPEN &&
-             st->size >= 0 && st->size <= 8;
-        if (ok) {
-            st->n_opened = (int)no; st->n_touch = (int)nt; st->n_keep = (int)nk;
-            st->opened = pool + pool_used; pool_used += (size_t)no;
-            st->slot = pool + pool_used; pool_used += (size_t)nt;
-            st->cap = pool + pool_used; pool_used += (size_t)nt;
-            st->keep = pool + pool_used; pool_used += (size_t)nk;
-            for (int q = 0; ok && q < st->n_opened; q++) {
-                int index = -1;
-                ok = int_at(opened, q, &index) && index >= 0 && index < n_needs && int_at(need_list, index, &st->opened[q]);
-            }
-            for (int q = 0; ok && q < st->n_touch; q++) {
-                PyObject *pair = PySequence_GetItem(touch, q);
-                ok = pair && int_at(pair, 0, &st->slot[q]) && int_at(pair, 1, &st->cap[q]);
-                Py_XDECREF(pair);
-            }
-            for (int q = 0; ok && q < st->n_keep; q++) ok = int_at(keep, q, &st->keep[q]);
-        }
-        Py_XDECREF(opened); Py_XDECREF(touch); Py_XDECREF(keep); Py_DECREF(item);
-        if (!ok) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a step of the plan is malformed or too wide");
-            goto done;
-        }
-    }
+    if (!off || !key_off || !klen) { PyErr_NoMemory(); goto done; }
     if (table_size < 2 * max_states) {
         int size = 16;
         while (size < 2 * max_states) size <<= 1;
@@ -250,11 +187,18 @@ static PyObject *move(PyObject *self, PyObject *args) {
     {
         size_t f0 = off[n], f1 = off[n + 1];
         int top = 0;
+        double peak = -HUGE_VAL; /* log weights: the largest over the final counts the block can reach */
+        if (log_weights)
+            for (size_t i = f0; i < f1; i++) {
+                const unsigned char *kk = keys_buf + key_off[n] + (i - f0) * (size_t)klen[n];
+                int k = kk[0] | (kk[1] << 8);
+                if (k < n_weights && hw[k] > peak) peak = hw[k];
+            }
         for (size_t i = f0; i < f1; i++) {
             const unsigned char *kk = keys_buf + key_off[n] + (i - f0) * (size_t)klen[n];
             int k = kk[0] | (kk[1] << 8);
             if (k > top) top = k;
-            beta_buf[i] = k < n_weights ? hw[k] : 0.0;
+            beta_buf[i] = k < n_weights ? (log_weights ? exp(hw[k] - peak) : hw[k]) : 0.0;
         }
         double z = 0.0;
         for (size_t i = f0; i < f1; i++) z += alpha_buf[i] * beta_buf[i];
@@ -320,7 +264,166 @@ static PyObject *move(PyObject *self, PyObject *args) {
         result = Py_BuildValue("(NNNi)", values, means, counts, kk[0] | (kk[1] << 8));
     }
 done:
-    free(pool); free(steps); free(off); free(key_off); free(klen); free(hw);
+    free(off); free(key_off); free(klen);
+    return result;
+}
+
+/* A plan packed by block_plan (native ints): n_steps, n_needs, then per step its size, n_active, n_opened, n_touch,
+ * n_keep, the opened numbers' indices into the needs, the touched slots, their capacities left and the kept slots.
+ * Fills steps (whose opened needs go into pool, of at least n_needs ints; the rest points into the buffer); 0 with
+ * a ValueError when the buffer is malformed or a step too wide. */
+static int read_packed(const int *buf, Py_ssize_t len, Step *steps, Py_ssize_t n, int *pool, const int *need, Py_ssize_t n_needs) {
+    Py_ssize_t at = 2;
+    size_t used = 0;
+    for (Py_ssize_t t = 0; t < n; t++) {
+        Step *st = &steps[t];
+        if (at + 5 > len) goto bad;
+        st->size = buf[at]; st->n_active = buf[at + 1]; st->n_opened = buf[at + 2]; st->n_touch = buf[at + 3]; st->n_keep = buf[at + 4];
+        at += 5;
+        if (st->size < 0 || st->size > 8 || st->n_active < 0 || st->n_opened < 0 || st->n_touch < 0 || st->n_keep < 0 ||
+            st->n_active + st->n_opened > MAX_OPEN || st->n_touch > MAX_OPEN || st->n_keep > MAX_OPEN ||
+            at + st->n_opened + 2 * (Py_ssize_t)st->n_touch + st->n_keep > len || used + (size_t)st->n_opened > (size_t)n_needs)
+            goto bad;
+        st->opened = pool + used;
+        for (int q = 0; q < st->n_opened; q++) {
+            int index = buf[at + q];
+            if (index < 0 || index >= n_needs) goto bad;
+            st->opened[q] = need[index];
+        }
+        used += (size_t)st->n_opened;
+        at += st->n_opened;
+        st->slot = (int *)(buf + at); at += st->n_touch;
+        st->cap = (int *)(buf + at); at += st->n_touch;
+        st->keep = (int *)(buf + at); at += st->n_keep;
+    }
+    return 1;
+bad:
+    PyErr_SetString(PyExc_ValueError, "a step of the plan is malformed or too wide");
+    return 0;
+}
+
+/* The weights of move: a list or tuple of floats, or a buffer of doubles (a numpy float64 array). Returns a malloc'ed
+ * array and sets *n, or NULL with an exception set. */
+static double *read_weights(PyObject *weights, Py_ssize_t *n) {
+    if (!PyList_Check(weights) && !PyTuple_Check(weights) && PyObject_CheckBuffer(weights)) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(weights, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+        if (view.itemsize != (Py_ssize_t)sizeof(double) || !view.format || strcmp(view.format, "d")) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "move: weights must be floats (a buffer of doubles)");
+            return NULL;
+        }
+        *n = view.len / (Py_ssize_t)sizeof(double);
+        double *out = malloc(sizeof(double) * ((size_t)*n + 1));
+        if (out) memcpy(out, view.buf, sizeof(double) * (size_t)*n);
+        else PyErr_NoMemory();
+        PyBuffer_Release(&view);
+        return out;
+    }
+    *n = PySequence_Size(weights);
+    if (*n < 0) return NULL;
+    double *out = malloc(sizeof(double) * ((size_t)*n + 1));
+    if (!out) { PyErr_NoMemory(); return NULL; }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        PyObject *item = PySequence_GetItem(weights, i);
+        if (!item) { free(out); return NULL; }
+        out[i] = PyFloat_AsDouble(item);
+        Py_DECREF(item);
+        if (out[i] == -1.0 && PyErr_Occurred()) { free(out); return NULL; }
+    }
+    return out;
+}
+
+static PyObject *move(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *sizes, *plan, *need_list, *weights;
+    int max_states;
+    unsigned long long seed;
+    int log_weights = 0;
+    if (!PyArg_ParseTuple(args, "OOOOiK|p", &sizes, &plan, &need_list, &weights, &max_states, &seed, &log_weights)) return NULL;
+    if (PyBytes_Check(plan)) { /* a plan packed by block_plan */
+        const int *buf = (const int *)PyBytes_AS_STRING(plan);
+        Py_ssize_t len = PyBytes_GET_SIZE(plan) / (Py_ssize_t)sizeof(int);
+        Py_ssize_t n_needs = PySequence_Size(need_list), n_weights = 0;
+        if (n_needs < 0) return NULL;
+        if (len < 2 || buf[0] < 0 || buf[1] != n_needs) {
+            PyErr_SetString(PyExc_ValueError, "a packed plan needs one need per number it names");
+            return NULL;
+        }
+        Py_ssize_t n = buf[0];
+        double *hw = read_weights(weights, &n_weights);
+        if (!hw) return NULL;
+        Step *steps = calloc((size_t)n + 1, sizeof(Step));
+        int *need = malloc(sizeof(int) * ((size_t)n_needs + 1)), *pool = malloc(sizeof(int) * ((size_t)n_needs + 1));
+        PyObject *result = NULL;
+        if (!steps || !need || !pool) { PyErr_NoMemory(); goto packed_done; }
+        for (Py_ssize_t i = 0; i < n_needs; i++)
+            if (!int_at(need_list, i, &need[i])) goto packed_done;
+        if (read_packed(buf, len, steps, n, pool, need, n_needs)) result = run_move(steps, n, hw, n_weights, max_states, seed, log_weights);
+    packed_done:
+        free(steps); free(need); free(pool); free(hw);
+        return result;
+    }
+    Py_ssize_t n = PySequence_Size(plan);
+    Py_ssize_t n_weights = 0;
+    Py_ssize_t n_needs = PySequence_Size(need_list);
+    if (n < 0 || n_needs < 0) return NULL;
+    double *hw = read_weights(weights, &n_weights);
+    if (!hw) return NULL;
+    Step *steps = calloc((size_t)n + 1, sizeof(Step));
+    int *pool = NULL;
+    size_t pool_used = 0, pool_size = 0;
+    PyObject *result = NULL;
+    if (!steps) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t t = 0; t < n; t++) { /* the pool's size: each step's opened, touched and kept numbers */
+        PyObject *item = PySequence_GetItem(plan, t);
+        if (!item) goto done;
+        for (int q = 1; q <= 3; q++) {
+            PyObject *part = PySequence_GetItem(item, q);
+            Py_ssize_t len = part ? PySequence_Size(part) : -1;
+            Py_XDECREF(part);
+            if (len < 0) { Py_DECREF(item); goto done; }
+            pool_size += (size_t)len * (q == 2 ? 2 : 1);
+        }
+        Py_DECREF(item);
+    }
+    pool = malloc(sizeof(int) * (pool_size + 1));
+    if (!pool) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t t = 0; t < n; t++) {
+        Step *st = &steps[t];
+        PyObject *item = PySequence_GetItem(plan, t);
+        if (!item) goto done;
+        PyObject *opened = PySequence_GetItem(item, 1), *touch = PySequence_GetItem(item, 2), *keep = PySequence_GetItem(item, 3);
+        int ok = opened && touch && keep && int_at(item, 0, &st->n_active) && int_at(sizes, t, &st->size);
+        Py_ssize_t no = ok ? PySequence_Size(opened) : -1, nt = ok ? PySequence_Size(touch) : -1, nk = ok ? PySequence_Size(keep) : -1;
+        ok = ok && no >= 0 && nt >= 0 && nk >= 0 && st->n_active + no <= MAX_OPEN && nt <= MAX_OPEN && nk <= MAX_OPEN &&
+             st->size >= 0 && st->size <= 8;
+        if (ok) {
+            st->n_opened = (int)no; st->n_touch = (int)nt; st->n_keep = (int)nk;
+            st->opened = pool + pool_used; pool_used += (size_t)no;
+            st->slot = pool + pool_used; pool_used += (size_t)nt;
+            st->cap = pool + pool_used; pool_used += (size_t)nt;
+            st->keep = pool + pool_used; pool_used += (size_t)nk;
+            for (int q = 0; ok && q < st->n_opened; q++) {
+                int index = -1;
+                ok = int_at(opened, q, &index) && index >= 0 && index < n_needs && int_at(need_list, index, &st->opened[q]);
+            }
+            for (int q = 0; ok && q < st->n_touch; q++) {
+                PyObject *pair = PySequence_GetItem(touch, q);
+                ok = pair && int_at(pair, 0, &st->slot[q]) && int_at(pair, 1, &st->cap[q]);
+                Py_XDECREF(pair);
+            }
+            for (int q = 0; ok && q < st->n_keep; q++) ok = int_at(keep, q, &st->keep[q]);
+        }
+        Py_XDECREF(opened); Py_XDECREF(touch); Py_XDECREF(keep); Py_DECREF(item);
+        if (!ok) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a step of the plan is malformed or too wide");
+            goto done;
+        }
+    }
+    result = run_move(steps, n, hw, n_weights, max_states, seed, log_weights);
+done:
+    free(pool); free(steps); free(hw);
     return result;
 }
 
@@ -462,16 +565,294 @@ done:
     return result;
 }
 
+/* A growable buffer of native ints (block_plan's output). */
+typedef struct { int *v; size_t n, cap; } Ints;
+
+static int ints_push(Ints *b, int value) {
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 1024;
+        int *p = realloc(b->v, sizeof(int) * cap);
+        if (!p) return 0;
+        b->v = p;
+        b->cap = cap;
+    }
+    b->v[b->n++] = value;
+    return 1;
+}
+
+/* A bytes-like argument as native ints (None: NULL, with *len 0); 0 with an exception set. */
+static int int_buffer(PyObject *obj, Py_buffer *view, const int **out, Py_ssize_t *len, const char *name) {
+    *out = NULL;
+    *len = 0;
+    if (obj == Py_None) return 1;
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) return 0;
+    if (view->len % (Py_ssize_t)sizeof(int)) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "%s is not a buffer of native ints", name);
+        return 0;
+    }
+    *out = view->buf;
+    *len = view->len / (Py_ssize_t)sizeof(int);
+    return 1;
+}
+
+/* block_plan(structure, block, done, skip) -> (plan, ids): Blocks.plan_of's plan for the super-cells `block` (a list,
+ * counted in its order) packed for move (see read_packed), and `ids`, the numbers touching the block with their
+ * super-cells inside it (native ints: their count, then per number its index, its count inside and those super-cells),
+ * for block_needs. `structure` is (sizes, touch_start, touch_list, cons_start, cons_members) as buffers of native ints:
+ * the component's super-cell sizes, the numbers touching each super-cell, and each number's super-cells. A number
+ * counts when `skip` (a bytes-like flag per number, or None) leaves it and, when `done` (a flag per super-cell, or
+ * None) is given, every super-cell of it lies in the block or is done. */
+static PyObject *block_plan(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *structure, *block_obj, *done_obj, *skip_obj;
+    if (!PyArg_ParseTuple(args, "OOOO", &structure, &block_obj, &done_obj, &skip_obj)) return NULL;
+    if (!PyTuple_Check(structure) || PyTuple_GET_SIZE(structure) != 5) {
+        PyErr_SetString(PyExc_TypeError, "block_plan: structure is (sizes, touch_start, touch_list, cons_start, cons_members)");
+        return NULL;
+    }
+    Py_buffer views[5];
+    const int *arr[5];
+    Py_ssize_t lens[5];
+    int got = 0;
+    static const char *names[5] = {"sizes", "touch_start", "touch_list", "cons_start", "cons_members"};
+    PyObject *result = NULL, *fast = NULL;
+    Py_buffer done_view, skip_view;
+    int have_done = 0, have_skip = 0;
+    int *local = NULL, *seen = NULL, *lc = NULL, *first = NULL, *last = NULL, *remaining = NULL, *tstart = NULL, *tlist = NULL;
+    int *fill = NULL, *active = NULL, *now = NULL, *slot_of = NULL;
+    Ints plan_out = {0}, ids_out = {0};
+    for (; got < 5; got++) {
+        PyObject *item = PyTuple_GET_ITEM(structure, got);
+        if (item == Py_None) { PyErr_Format(PyExc_TypeError, "block_plan: %s is None", names[got]); goto done; }
+        if (!int_buffer(item, &views[got], &arr[got], &lens[got], names[got])) goto done;
+    }
+    const int *sizes = arr[0], *t_start = arr[1], *t_list = arr[2], *c_start = arr[3], *c_mem = arr[4];
+    Py_ssize_t n_all = lens[0], m_all = lens[3] - 1;
+    if (lens[1] != n_all + 1 || m_all < 0 || t_start[n_all] > lens[2] || c_start[m_all] > lens[4]) {
+        PyErr_SetString(PyExc_ValueError, "block_plan: the structure's buffers disagree");
+        goto done;
+    }
+    const unsigned char *done_flags = NULL, *skip_flags = NULL;
+    if (done_obj != Py_None) {
+        if (PyObject_GetBuffer(done_obj, &done_view, PyBUF_SIMPLE) < 0) goto done;
+        have_done = 1;
+        if (done_view.len < n_all) { PyErr_SetString(PyExc_ValueError, "block_plan: done needs a flag per super-cell"); goto done; }
+        done_flags = done_view.buf;
+    }
+    if (skip_obj != Py_None) {
+        if (PyObject_GetBuffer(skip_obj, &skip_view, PyBUF_SIMPLE) < 0) goto done;
+        have_skip = 1;
+        if (skip_view.len < m_all) { PyErr_SetString(PyExc_ValueError, "block_plan: skip needs a flag per number"); goto done; }
+        skip_flags = skip_view.buf;
+    }
+    fast = PySequence_Fast(block_obj, "block_plan: block must be a sequence of super-cells");
+    if (!fast) goto done;
+    Py_ssize_t nb = PySequence_Fast_GET_SIZE(fast);
+    local = malloc(sizeof(int) * ((size_t)n_all + 1));
+    seen = calloc((size_t)m_all + 1, sizeof(int));
+    lc = malloc(sizeof(int) * ((size_t)m_all + 1));
+    if (!local || !seen || !lc) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t j = 0; j < n_all; j++) local[j] = -1;
+    for (Py_ssize_t p = 0; p < nb; p++) {
+        long j = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, p));
+        if (j == -1 && PyErr_Occurred()) goto done;
+        if (j < 0 || j >= n_all || local[j] >= 0) { PyErr_SetString(PyExc_ValueError, "block_plan: a super-cell out of range or twice"); goto done; }
+        local[j] = (int)p;
+    }
+    /* the numbers, in the order the block first touches them */
+    int n_c = 0;
+    size_t inside_total = 0;
+    for (Py_ssize_t p = 0; p < nb; p++) {
+        long j = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, p));
+        for (int e = t_start[j]; e < t_start[j + 1]; e++) {
+            int i = t_list[e];
+            if (i < 0 || i >= m_all) { PyErr_SetString(PyExc_ValueError, "block_plan: a number out of range"); goto done; }
+            if (seen[i]) continue;
+            seen[i] = 1;
+            if (skip_flags && skip_flags[i]) continue;
+            int ok = 1;
+            if (done_flags)
+                for (int q = c_start[i]; q < c_start[i + 1] && ok; q++) ok = local[c_mem[q]] >= 0 || done_flags[c_mem[q]];
+            if (!ok) continue;
+            lc[n_c++] = i;
+            for (int q = c_start[i]; q < c_start[i + 1]; q++) inside_total += local[c_mem[q]] >= 0;
+        }
+    }
+    first = malloc(sizeof(int) * ((size_t)n_c + 1));
+    last = malloc(sizeof(int) * ((size_t)n_c + 1));
+    remaining = calloc((size_t)n_c + 1, sizeof(int));
+    tstart = calloc((size_t)nb + 2, sizeof(int));
+    tlist = malloc(sizeof(int) * (inside_total + 1));
+    fill = calloc((size_t)nb + 1, sizeof(int));
+    active = malloc(sizeof(int) * ((size_t)n_c + 1));
+    now = malloc(sizeof(int) * ((size_t)n_c + 1));
+    slot_of = malloc(sizeof(int) * ((size_t)n_c + 1));
+    if (!first || !last || !remaining || !tstart || !tlist || !fill || !active || !now || !slot_of) { PyErr_NoMemory(); goto done; }
+    if (!ints_push(&ids_out, n_c)) { PyErr_NoMemory(); goto done; }
+    for (int c = 0; c < n_c; c++) { /* ids, and each number's span over the steps */
+        int i = lc[c], count = 0;
+        first[c] = (int)nb;
+        last[c] = -1;
+        for (int q = c_start[i]; q < c_start[i + 1]; q++) count += local[c_mem[q]] >= 0;
+        if (!ints_push(&ids_out, i) || !ints_push(&ids_out, count)) { PyErr_NoMemory(); goto done; }
+        for (int q = c_start[i]; q < c_start[i + 1]; q++) {
+            int k = c_mem[q], t = local[k];
+            if (t < 0) continue;
+            if (!ints_push(&ids_out, k)) { PyErr_NoMemory(); goto done; }
+            tstart[t + 1]++;
+            if (t < first[c]) first[c] = t;
+            if (t > last[c]) last[c] = t;
+            remaining[c] += sizes[k];
+        }
+    }
+    for (Py_ssize_t t = 0; t < nb; t++) tstart[t + 1] += tstart[t];
+    for (int c = 0; c < n_c; c++) { /* each step's numbers, in their order */
+        int i = lc[c];
+        for (int q = c_start[i]; q < c_start[i + 1]; q++) {
+            int t = local[c_mem[q]];
+            if (t >= 0) tlist[tstart[t] + fill[t]++] = c;
+        }
+    }
+    /* the steps, as plan() builds them */
+    int n_active = 0;
+    if (!ints_push(&plan_out, (int)nb) || !ints_push(&plan_out, n_c)) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t t = 0; t < nb; t++) {
+        long j = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, t));
+        int size = sizes[j], n_now = n_active, n_opened = 0, n_touch = tstart[t + 1] - tstart[t], n_keep = 0;
+        memcpy(now, active, sizeof(int) * (size_t)n_active);
+        for (int e = tstart[t]; e < tstart[t + 1]; e++)
+            if (first[tlist[e]] == t) { now[n_now++] = tlist[e]; n_opened++; }
+        for (int q = 0; q < n_now; q++) slot_of[now[q]] = q;
+        for (int q = 0; q < n_now; q++) n_keep += last[now[q]] > t;
+        int ok = ints_push(&plan_out, size) && ints_push(&plan_out, n_active) && ints_push(&plan_out, n_opened) &&
+                 ints_push(&plan_out, n_touch) && ints_push(&plan_out, n_keep);
+        for (int e = tstart[t]; ok && e < tstart[t + 1]; e++)
+            if (first[tlist[e]] == t) ok = ints_push(&plan_out, tlist[e]);
+        for (int e = tstart[t]; ok && e < tstart[t + 1]; e++) ok = ints_push(&plan_out, slot_of[tlist[e]]);
+        for (int e = tstart[t]; ok && e < tstart[t + 1]; e++) {
+            remaining[tlist[e]] -= size;
+            ok = ints_push(&plan_out, remaining[tlist[e]]);
+        }
+        int n_after = 0;
+        for (int q = 0; ok && q < n_now; q++)
+            if (last[now[q]] > t) { active[n_after++] = now[q]; ok = ints_push(&plan_out, q); }
+        if (!ok) { PyErr_NoMemory(); goto done; }
+        n_active = n_after;
+    }
+    {
+        PyObject *p = PyBytes_FromStringAndSize((const char *)plan_out.v, (Py_ssize_t)(plan_out.n * sizeof(int)));
+        PyObject *q = p ? PyBytes_FromStringAndSize((const char *)ids_out.v, (Py_ssize_t)(ids_out.n * sizeof(int))) : NULL;
+        if (p && q) result = PyTuple_Pack(2, p, q);
+        Py_XDECREF(p);
+        Py_XDECREF(q);
+    }
+done:
+    for (int g = 0; g < got; g++) PyBuffer_Release(&views[g]);
+    if (have_done) PyBuffer_Release(&done_view);
+    if (have_skip) PyBuffer_Release(&skip_view);
+    Py_XDECREF(fast);
+    free(local); free(seen); free(lc); free(first); free(last); free(remaining); free(tstart); free(tlist); free(fill);
+    free(active); free(now); free(slot_of); free(plan_out.v); free(ids_out.v);
+    return result;
+}
+
+/* block_needs(ids, x, residual) -> [need]: Blocks.needs for ids packed by block_plan: each number's residual plus the
+ * mines x puts in its super-cells inside the block (x and residual are lists of ints). */
+static PyObject *block_needs(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *ids_obj, *x, *residual;
+    if (!PyArg_ParseTuple(args, "SO!O!", &ids_obj, &PyList_Type, &x, &PyList_Type, &residual)) return NULL;
+    const int *ids = (const int *)PyBytes_AS_STRING(ids_obj);
+    Py_ssize_t len = PyBytes_GET_SIZE(ids_obj) / (Py_ssize_t)sizeof(int), nx = PyList_GET_SIZE(x), nr = PyList_GET_SIZE(residual);
+    if (len < 1 || ids[0] < 0) { PyErr_SetString(PyExc_ValueError, "block_needs: malformed ids"); return NULL; }
+    int n_c = ids[0];
+    PyObject *out = PyList_New(n_c);
+    if (!out) return NULL;
+    Py_ssize_t at = 1;
+    for (int c = 0; c < n_c; c++) {
+        if (at + 2 > len || ids[at] < 0 || ids[at] >= nr || ids[at + 1] < 0 || at + 2 + ids[at + 1] > len) goto bad;
+        long v = PyLong_AsLong(PyList_GET_ITEM(residual, ids[at]));
+        int count = ids[at + 1];
+        at += 2;
+        for (int q = 0; q < count; q++, at++) {
+            if (ids[at] < 0 || ids[at] >= nx) goto bad;
+            v += PyLong_AsLong(PyList_GET_ITEM(x, ids[at]));
+        }
+        if (PyErr_Occurred()) { Py_DECREF(out); return NULL; }
+        PyObject *item = PyLong_FromLong(v);
+        if (!item) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, c, item);
+    }
+    return out;
+bad:
+    Py_DECREF(out);
+    PyErr_SetString(PyExc_ValueError, "block_needs: malformed ids or an index out of range");
+    return NULL;
+}
+
+/* block_assign(structure, block, values, x, residual): Blocks.assign in C: x[block[p]] = values[p], each number's
+ * residual less the change under it (x and residual are lists of ints, changed in place). */
+static PyObject *block_assign(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *structure, *block, *values, *x, *residual;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!", &PyTuple_Type, &structure, &PyList_Type, &block, &PyList_Type, &values,
+                          &PyList_Type, &x, &PyList_Type, &residual))
+        return NULL;
+    if (PyTuple_GET_SIZE(structure) != 5) { PyErr_SetString(PyExc_TypeError, "block_assign: structure has 5 buffers"); return NULL; }
+    Py_ssize_t nb = PyList_GET_SIZE(block), nx = PyList_GET_SIZE(x), nr = PyList_GET_SIZE(residual);
+    if (PyList_GET_SIZE(values) != nb) { PyErr_SetString(PyExc_ValueError, "block_assign: one value per super-cell"); return NULL; }
+    Py_buffer ts_view, tl_view;
+    const int *t_start, *t_list;
+    Py_ssize_t ts_len, tl_len;
+    if (!int_buffer(PyTuple_GET_ITEM(structure, 1), &ts_view, &t_start, &ts_len, "touch_start")) return NULL;
+    if (!int_buffer(PyTuple_GET_ITEM(structure, 2), &tl_view, &t_list, &tl_len, "touch_list")) { PyBuffer_Release(&ts_view); return NULL; }
+    PyObject *result = NULL;
+    if (ts_len != nx + 1 || t_start[nx] > tl_len) { PyErr_SetString(PyExc_ValueError, "block_assign: x and the structure disagree"); goto done; }
+    for (Py_ssize_t p = 0; p < nb; p++) {
+        long j = PyLong_AsLong(PyList_GET_ITEM(block, p)), v = PyLong_AsLong(PyList_GET_ITEM(values, p));
+        if (PyErr_Occurred()) goto done;
+        if (j < 0 || j >= nx) { PyErr_SetString(PyExc_ValueError, "block_assign: a super-cell out of range"); goto done; }
+        long d = v - PyLong_AsLong(PyList_GET_ITEM(x, j));
+        if (!d) continue;
+        PyObject *item = PyLong_FromLong(v);
+        if (!item) goto done;
+        PyList_SetItem(x, j, item); /* steals the reference */
+        for (int e = t_start[j]; e < t_start[j + 1]; e++) {
+            int i = t_list[e];
+            if (i < 0 || i >= nr) { PyErr_SetString(PyExc_ValueError, "block_assign: a number out of range"); goto done; }
+            PyObject *r = PyLong_FromLong(PyLong_AsLong(PyList_GET_ITEM(residual, i)) - d);
+            if (!r) goto done;
+            PyList_SetItem(residual, i, r);
+        }
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&ts_view);
+    PyBuffer_Release(&tl_view);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"plan", plan, METH_VARARGS,
      "plan(sizes, constraints) -> steps\n"
      "counting._Plan's steps for super-cells counted in the order given (step t is super-cell t, of sizes[t] cells),\n"
      "constraints as (super-cell indices, mines) pairs."},
+    {"block_plan", block_plan, METH_VARARGS,
+     "block_plan(structure, block, done, skip) -> (plan, ids)\n"
+     "A block's plan packed for move and the numbers touching it packed for block_needs (Blocks.packed)."},
+    {"block_needs", block_needs, METH_VARARGS,
+     "block_needs(ids, x, residual) -> [need]\nEach number of a packed block's ids less the mines x puts outside the block."},
+    {"block_assign", block_assign, METH_VARARGS,
+     "block_assign(structure, block, values, x, residual)\nBlocks.assign in C (x and residual changed in place)."},
     {"move", move, METH_VARARGS,
-     "move(sizes, steps, needs, weights, max_states, seed) -> (values per step, expected mines per step,\n"
+     "move(sizes, steps, needs, weights, max_states, seed, log_weights=False) -> (values per step, expected mines per step,\n"
      "[P(block count k)], block count) | None\n"
-     "One block move over the count's plan (chain.py's _Chain.move), whose steps name the opened numbers by their\n"
-     "index in needs: weights[k] weighs a final block count k; None past max_states partial states in a step or when\n"
+     "One block move over the count's plan (chain.py's _Chain.move; a list of steps, or bytes packed by block_plan,\n"
+     "whose sizes argument is then unused), whose steps name the opened numbers by their index in needs:\n"
+     "weights[k] (a list of floats or a float64 array) weighs a final block count k (its log with log_weights: the\n"
+     "largest over the counts the block can reach is then taken as 1, so that no reachable count underflows); None past max_states partial states in a step or when\n"
      "no final count has weight."},
     {NULL, NULL, 0, NULL}};
 

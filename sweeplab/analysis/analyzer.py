@@ -16,10 +16,13 @@ from sweeplab.analysis.budget import (
     PROBE_SHARE,
     PROBE_STATES,
     PROMISING_SHARE,
+    PROMISING_SUPERCELLS,
     WIDE_SHARE,
+    WIDE_SUPERCELLS,
     Budget,
     _Clock,
     _TooBig,
+    collector_paused,
 )
 from sweeplab.analysis.chain import estimate
 from sweeplab.analysis.components import Component, build_components
@@ -50,8 +53,13 @@ class Analyzer:
         :class:`UndecidedError` when the budget ran out before even an estimate was had."""
         observation = _observation(observation, "Analyzer.analyze(observation)")
         clock = _Clock.starting(self.budget)
-        if self.use_kernel:
-            return self._analyze_with_kernel(observation, clock)
+        with collector_paused():
+            if self.use_kernel:
+                return self._analyze_with_kernel(observation, clock)
+            return self._analyze_in_python(observation, clock)
+
+    def _analyze_in_python(self, observation: Observation, clock: _Clock) -> Probabilities:
+        """:meth:`analyze` without the C kernel: the constraints, components and counts in Python."""
         try:
             problem = constraints_from(observation, deadline=clock.end)
         except UndecidedError as error:
@@ -87,7 +95,8 @@ class Analyzer:
             except InconsistentPositionError:
                 return None
         try:
-            return self._analyze_with_kernel(observation, _Clock.starting(self.budget), explain=False)
+            with collector_paused():
+                return self._analyze_with_kernel(observation, _Clock.starting(self.budget), explain=False)
         except InconsistentPositionError:
             return None
 
@@ -154,24 +163,29 @@ class Analyzer:
     def _tally(self, raw: bytes, width: int, height: int, clock: _Clock) -> tuple:
         """The kernel's count within the exact share. On a board of :data:`PROBE_CELLS` cells or more, a probe
         first: the count under :data:`PROBE_STATES` partial states a step. Its answer stands when it counted every
-        component; when it gave up within :data:`PROBE_CPU` CPU seconds (a frontier wide from its start, which the
-        full count is likely to give up on too, only later) the full count has :data:`PROBE_SHARE` of the budget
-        instead of the exact share, so that the estimate gets the rest; else (a frontier narrow for long, as on a
-        long board, whose count is likely to finish and whose estimate would need more than the rest)
-        :data:`PROMISING_SHARE` of it."""
+        component but those too wide for the kernel at any limit; when it gave up within :data:`PROBE_CPU` CPU
+        seconds (a frontier wide from its start, which the full count is likely to give up on too, only later) the
+        full count has :data:`PROBE_SHARE` of the budget instead of the exact share, so that the estimate gets the
+        rest (so too when it left more super-cells uncounted than :data:`PROMISING_SUPERCELLS` a second of budget);
+        else (a frontier narrow for long, as on a long board, whose count is likely to finish) until
+        :data:`PROMISING_SHARE` of it, probe included: the rest is enough for the estimate of what it leaves (a few
+        narrow components, quick to estimate by strips) even on a loaded machine."""
         assert KERNEL is not None  # _analyze_with_kernel runs only with the kernel
         budget, start = self.budget, time.perf_counter()
         end = clock.exact
         if width * height >= PROBE_CELLS and budget.max_states > PROBE_STATES:
             cpu = time.process_time()
             out = KERNEL.tally(raw, width, height, PROBE_STATES, budget.max_bytes, max(end - start, 0.0))
-            if out[0] == "local" or all(isinstance(item[2], tuple) for item in out[0]) or time.perf_counter() > end:
+            if out[0] == "local" or all(item[2] == "wide" or isinstance(item[2], tuple) for item in out[0]):
+                return out  # counted, or too wide for the kernel's keys at any limit on the states
+            if time.perf_counter() > end:
                 return out
             now = time.perf_counter()
-            if time.process_time() - cpu < PROBE_CPU:
+            left = sum(len(item[0]) for item in out[0] if not isinstance(item[2], tuple))
+            if time.process_time() - cpu < PROBE_CPU or left > PROMISING_SUPERCELLS * clock.seconds:
                 end = now + PROBE_SHARE * clock.seconds
             else:
-                end = max(end + now - start, clock.start + PROMISING_SHARE * clock.seconds)
+                end = clock.start + PROMISING_SHARE * clock.seconds
         return KERNEL.tally(raw, width, height, budget.max_states, budget.max_bytes, max(end - time.perf_counter(), 0.0))
 
     def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:
@@ -206,8 +220,11 @@ class Analyzer:
             else:
                 tallies.append(None)
                 (wide if counted == "wide" else left).append(len(components) - 1)
-        for i in wide:  # more open constraints than the kernel's keys hold: Python may still count it, but rarely
-            try:  # can, so it has a short share, and the estimate the rest
+        for i in wide:  # more open constraints than the kernel's keys hold: Python may still count a small one, but
+            if len(components[i].supercells) > WIDE_SUPERCELLS:  # rarely can, so it has a short share, and the
+                left.append(i)  # estimate the rest; a large one (a strewn board) goes straight to the estimate
+                continue
+            try:
                 limit = min(clock.exact, time.perf_counter() + WIDE_SHARE * clock.seconds)
                 tallies[i] = count(components[i], self.budget, limit)
             except _TooBig:

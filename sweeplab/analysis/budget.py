@@ -9,21 +9,28 @@ less :data:`ESTIMATE_RESERVE` for the weighting; the Python stages check the clo
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from sweeplab.core.errors import SweeplabError, UndecidedError
 
 EXACT_SHARE = 0.6  # the share of the budget the exact count may use before the rest is estimated
 WIDE_SHARE = 0.15  # the share the pure-Python count may spend on a component too wide for the C kernel's keys
+WIDE_SUPERCELLS = 2000  # ... if it has at most this many super-cells (a larger one is estimated at once: the count's
+# plan alone would take much of that share, and a count over so many open numbers is unlikely to finish)
 ESTIMATE_RESERVE = 0.05  # the share kept back from the estimate for weighting and building the result
 OVERHEAD_SECONDS = 0.25  # stated overhead past the budget: finishing a check interval, weighting, building results
 PROBE_CELLS = 4096  # boards of this many cells or more are probed before the full exact count (Analyzer._tally)
 PROBE_STATES = 1000  # the probe's partial states a step
 PROBE_CPU = 0.03  # a probe that gives up within this many CPU seconds ...
 PROBE_SHARE = 0.2  # ... leaves the full exact count this share of the budget (not EXACT_SHARE)
-PROMISING_SHARE = 0.75  # the full count's share after a probe that gave up late
+PROMISING_SHARE = 0.65  # the full count ends at this share of the budget after a probe that gave up late ...
+PROMISING_SUPERCELLS = 4500  # ... unless it left more super-cells uncounted, per second of budget (then PROBE_SHARE:
+# the full count's time grows faster than what it counts; on strewn boards 8,500 took 0.9 s of CPU, 10,300 1.7 s)
 PATIENCE = 15  # a player's second try at an undecided position gets this many times the budget's seconds
 _CHECK_EVERY = 4096  # work items between clock checks in the Python stages
 
@@ -84,3 +91,18 @@ BudgetExceededError = UndecidedError  # the former name, kept for callers
 def _check(deadline: float | None) -> None:
     if deadline is not None and time.perf_counter() > deadline:
         raise _OutOfTime
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for one analysis (and resumed after, if it was on): a wide component
+    holds tens of thousands of tuples, and each full collection that the chain's many small allocations trigger
+    walks them all (nearly half the chain's moves lost on a 256x256 board). The analysis makes no reference cycles that
+    matter; any are collected once the collector runs again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -23,7 +23,8 @@ the first solution comes from :meth:`~sweeplab.analysis.blocks.Blocks.first`.
 The estimate averages, over the moves after a burn-in, each block's expected mines per super-cell and its count's
 distribution given the rest (the backward pass gives both: Rao-Blackwellised, far less spread than the drawn
 state); the moves are cut into batches whose spread gives the stated error (two standard errors of the batch
-means). The averages estimate the posterior itself, so the tally is built to reproduce them under the weighting:
+means): with strips, batches of whole sweeps (every strip once), as many as the sweeps made allow. The averages
+estimate the posterior itself, so the tally is built to reproduce them under the weighting:
 ``weight[k]`` is the share at count k divided by h(k), and ``expected`` holds one row (at the most frequent count)
 scaled so that the weighting returns the averaged mines per super-cell. The component's own number of solutions is
 not estimated: the result's ``layouts`` is then a scale, not a count.
@@ -34,10 +35,11 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
-from sweeplab.analysis.blocks import Blocks
+from sweeplab.analysis.blocks import PACKED, Blocks
 from sweeplab.analysis.components import Component
-from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _Plan, _successors
+from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _successors
 from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.weighting import _weigh_numeric
 
@@ -46,13 +48,15 @@ BURN_IN = 0.15  # the share of the chain's time spent before averaging starts
 BLOCK = 48  # super-cells in a block at first; halved while a block's partial states pass STATES, grown back after
 CENTERS_EVERY = 8  # blocks are balls around one super-cell in this many (their plans are built once each)
 CENTERS_MIN = 256  # but around at least this many
-MOVES_PER_BATCH = 20  # fewer batches when the moves expected would give fewer per batch (or a sweep of strips)
-POST_SECONDS = 1.5e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches (measured: 0.5e-6)
+MOVES_PER_BATCH = 20  # balls: fewer batches when the moves expected would give fewer per batch
+POST_SECONDS = 0.7e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches (measured: 0.65e-6)
 STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possible ones
 STATES = 3000  # partial states a block's count may hold in one step
 STRIP = 24  # rows (or columns) of a strip at first, when the board's width is known; 4 fewer while one is too wide
 SQUARE = 2.0  # a component less than this many times as long as it is wide has strips both ways
 STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
+LATE_SECONDS = 0.1  # the strips' batches may run this long past the deadline to make two whole sweeps
+SPLIT_ROWS = 12  # a strip too wide to count is cut in two if it has this many rows or more
 FIRST_STRIP = 8  # rows of the strips drawn in turn for the first solution
 FIRST_STATES = 100_000  # partial states their counts may hold in one step
 
@@ -91,13 +95,18 @@ class _Chain(Blocks):
         self, component: Component, log_h: list[float], rng: random.Random, use_kernel: bool = True, width: int | None = None
     ) -> None:
         super().__init__(component, rng, BLOCK)
+        import numpy as np  # only when a position needs an estimate
+
         self.log_h = _steepen(log_h)
+        self.log_h_array = np.array(self.log_h)  # the C move's log weights, a window of it at a time
         self.possible = [v > -math.inf for v in log_h]
         self.kernel = CHAIN if use_kernel else None
-        self.width = width if self.kernel is not None and STRIP >= 8 else None
+        self.width = width if self.kernel is not None and PACKED is not None and STRIP >= 8 else None
         self.height = STRIP
+        self.strip_turned: list[bool] = []  # per strip: whether it runs across the shorter side
+        self.failed = 0  # strips too wide to count at this height
         self.strip_list = self._all_strips() if self.width is not None else None
-        self._strip_plans: dict[int, tuple[list[int], _Plan, list[tuple[int, list[int]]]]] = {}
+        self._strip_plans: dict[int, tuple[bytes, bytes, int]] = {}
         self.centers = self._cover() if self.strip_list is None else []
         self.queue: list[int] = []
 
@@ -120,9 +129,9 @@ class _Chain(Blocks):
         assert self.width is not None
         along, across = self.axes(self.width)
         n = len(self.x)
-        done = [False] * n
+        done = bytearray(n)
         touching, cons = self.touching, self.cons
-        given_up: set[int] = set()
+        given_up = bytearray(len(cons))
         strips = [block for block, _ in self.strips(self.width, FIRST_STRIP, tilings=1)]
         for at, block in enumerate(strips):
             inside = set(block)
@@ -134,14 +143,12 @@ class _Chain(Blocks):
                     return False
                 ahead = fringe | {j for j in later if across[j] < start + rows}
                 whole = sorted(inside | ahead, key=lambda j: (along[j], across[j]))
-                near = {i for j in whole for i in touching[j]}
-                only = {i for i in near if i not in given_up and all(done[k] or k in inside or k in ahead for k in cons[i][0])}
-                _, plan, ids = self.plan_of(whole, only)
+                plan, ids, cells = self.packed(whole, done, given_up)  # the numbers within the done and the whole
                 assert self.kernel is not None  # strips are used only with the C chain
-                weights = [1.0] * (plan.cells + 1)
+                weights = [1.0] * (cells + 1)
                 try:
                     out = self.kernel.move(
-                        plan.sizes, plan.steps, self.needs(ids), weights, FIRST_STATES, self.rng.getrandbits(64) | 1
+                        None, plan, self.packed_needs(ids), weights, FIRST_STATES, self.rng.getrandbits(64) | 1
                     )
                 except ValueError:  # more open numbers than the C move's keys hold
                     out = None
@@ -149,9 +156,11 @@ class _Chain(Blocks):
                     self.assign(whole, out[0])
                     break
             else:  # a dead end: the strip keeps what it holds, and its numbers are left to the repair
-                given_up.update(i for j in block for i in touching[j])
+                for j in block:
+                    for i in touching[j]:
+                        given_up[i] = 1
             for j in block:
-                done[j] = True
+                done[j] = 1
         return not any(self.residual) or self.repair(deadline)
 
     def _cover(self) -> list[int]:
@@ -189,7 +198,7 @@ class _Chain(Blocks):
         for j in block:
             inside += x[j]
         if self.kernel is not None:
-            moved = self._move_in_c(block, plan, self.needs(ids), total - inside, STATES)
+            moved = self._move_in_c(block, plan.sizes, plan.steps, plan.cells, self.needs(ids), total - inside, STATES)
             if moved is None:
                 self.block = max(self.block // 2, 2)
                 return None
@@ -281,15 +290,43 @@ class _Chain(Blocks):
         the strips further than half a strip, such as a long column of cells, then mixes in the other strips)."""
         assert self.width is not None
         out = self.strips(self.width, self.height)
+        self.strip_turned = [False] * len(out)
         along, across = self.axes(self.width)
         if max(along) + 1 < SQUARE * (max(across) + 1):
             out += self.strips(self.width, self.height, turned=True)
+            self.strip_turned += [True] * (len(out) - len(self.strip_turned))
         return out
+
+    def _split(self, k: int) -> bool:
+        """Strip ``k`` cut across into two that overlap by a third of its rows (its first two thirds and its last
+        two thirds: a structure a third of a strip high that crosses the cut lies whole in one of them, as one half a
+        strip high lies whole in a strip of one tiling or the other), each keeping the super-cells of the strip's
+        inner half on its side of the middle (so the inner halves still hold every super-cell once), both drawn
+        again in this sweep; False when the strip has fewer than :data:`SPLIT_ROWS` rows."""
+        assert self.strip_list is not None and self.width is not None
+        block, inner = self.strip_list[k]
+        turned = self.strip_turned[k]
+        across = self.axes(self.width, turned)[1]
+        low, high = min(across[j] for j in block), max(across[j] for j in block)
+        rows = high - low + 1
+        if rows < SPLIT_ROWS:
+            return False
+        middle, reach = low + rows // 2, (2 * rows + 2) // 3
+        held = {block[p] for p in inner}
+        self._strip_plans.pop(k, None)
+        first = [j for j in block if across[j] < low + reach]
+        second = [j for j in block if across[j] > high - reach]
+        self.strip_list[k] = (first, [p for p, j in enumerate(first) if j in held and across[j] < middle])
+        self.strip_list.append((second, [p for p, j in enumerate(second) if j in held and across[j] >= middle]))
+        self.strip_turned.append(turned)
+        self.queue += [k, len(self.strip_list) - 1]
+        return True
 
     def _strip_move(self, total: int) -> tuple[list[int], list[float], dict[int, float], int] | None:
         """:meth:`move` over the strips (:meth:`~sweeplab.analysis.blocks.Blocks.strips`): a sweep redraws every
         strip of both tilings once, in a random order; the means returned are those of the strip's inner half. A
-        strip whose count passes :data:`STRIP_STATES` partial states in a step makes every strip 4 rows lower; below 8
+        strip whose count passes :data:`STRIP_STATES` partial states in a step is cut in two (:meth:`_split`); one
+        too low to cut, or more failures than an eighth of the strips, makes every strip 4 rows lower, and below 8
         rows the chain goes back to balls."""
         assert self.strip_list is not None and self.width is not None
         if not self.queue:
@@ -299,14 +336,18 @@ class _Chain(Blocks):
         block, inner = self.strip_list[k]
         got = self._strip_plans.get(k)
         if got is None:
-            got = self._strip_plans[k] = self.plan_of(block)
-        _, plan, ids = got
+            got = self._strip_plans[k] = self.packed(block)
+        plan, ids, cells = got
         x = self.x
         inside = 0
         for j in block:
             inside += x[j]
-        moved = self._move_in_c(block, plan, self.needs(ids), total - inside, STRIP_STATES)
+        moved = self._move_in_c(block, None, plan, cells, self.packed_needs(ids), total - inside, STRIP_STATES)
         if moved is None:
+            self.failed += 1
+            if self.failed <= max(2, len(self.strip_list) // 8) and self._split(k):
+                return None
+            self.failed = 0  # many strips too wide (or one too low to cut): all strips lower
             self.height -= 4
             self.queue, self._strip_plans = [], {}
             if self.height < 8:
@@ -319,17 +360,24 @@ class _Chain(Blocks):
         return [block[p] for p in inner], [expected[p] for p in inner], counts, count
 
     def _move_in_c(
-        self, block: list[int], plan: _Plan, needs: list[int], outside: int, states: int
+        self,
+        block: list[int],
+        sizes: list[int] | None,
+        steps: list | bytes,
+        cells: int,
+        needs: list[int],
+        outside: int,
+        states: int,
     ) -> tuple[list[float], dict[int, float], int] | None:
-        """:meth:`move`'s count, backward pass and draw by the C kernel (``_chain.move``), the plan's steps holding
-        indices into ``needs``: the block's expected mines per super-cell, the component's count's distribution
-        and its new count; None past ``states`` partial states in a step (or more open numbers than C holds)."""
-        window = self.log_h[outside : outside + plan.cells + 1]
-        top = max(window)
-        weights = [math.exp(v - top) for v in window]
+        """:meth:`move`'s count, backward pass and draw by the C kernel (``_chain.move``) over a plan's steps (a
+        :class:`~sweeplab.analysis.counting._Plan`'s with their ``sizes``, or packed by
+        :meth:`~sweeplab.analysis.blocks.Blocks.packed`) holding indices into ``needs``, the block holding ``cells``
+        cells: the block's expected mines per super-cell, the component's count's distribution and its new count;
+        None past ``states`` partial states in a step (or more open numbers than C holds)."""
+        window = self.log_h_array[outside : outside + cells + 1]  # log weights: C scales them to the counts reached
         assert self.kernel is not None  # move calls this only when the C chain is built
         try:
-            out = self.kernel.move(plan.sizes, plan.steps, needs, weights, states, self.rng.getrandbits(64) | 1)
+            out = self.kernel.move(sizes, steps, needs, window, states, self.rng.getrandbits(64) | 1, True)
         except ValueError:  # a step with more open numbers than the C move's keys hold
             return None
         if out is None:
@@ -378,25 +426,42 @@ def estimate(
     if not chain.first(component, deadline - POST_SECONDS * cells * 4):  # time to tally and weigh two batches
         return None
     deadline -= POST_SECONDS * cells * (BATCHES + 2)  # the time the tally and the weighting of the batches take
-    x, possible = chain.x, chain.possible
-    n = len(x)
-    total = sum(x)
+    possible = chain.possible
+    total = sum(chain.x)
     burning = time.perf_counter()
     averaging = burning + BURN_IN * (deadline - start)
     moves = 0
-    while time.perf_counter() < averaging:
+    while True:  # with strips, until a sweep ends (the batches are whole sweeps)
+        now = time.perf_counter()
+        if now > deadline or (now > averaging and (chain.strip_list is None or not chain.queue)):
+            break
         moved = chain.move(total)
         if moved is not None:
             total = moved[3]
             moves += 1
+    if chain.strip_list is not None:
+        batches = _by_sweeps(chain, total, deadline, possible)
+    else:
+        batches = _by_time(chain, total, deadline, possible, moves, burning)
+    if len(batches) < 2 or not all(any(column) for column in zip(*(b[1] for b in batches), strict=True)):
+        return None  # too few batches, or a super-cell no move visited: its state is one draw, its spread unknown
+    return _tally(batches, chain, log_h)
+
+
+Batch = tuple[list[float], list[int], dict[int, float], list[int]]  # sums and visits per super-cell, P(count), state
+
+
+def _by_time(chain: _Chain, total: int, deadline: float, possible: list[bool], moves: int, burning: float) -> list[Batch]:
+    """The balls' batches: the time left cut into as many batches as the burn-in's pace gives :data:`MOVES_PER_BATCH`
+    moves each (2 to :data:`BATCHES`); a batch has at least one move, late or not."""
+    x, n = chain.x, len(chain.x)
     now = time.perf_counter()
     expected = moves * (deadline - now) / max(now - burning, 1e-6)
-    per_batch = MOVES_PER_BATCH if chain.strip_list is None else max(MOVES_PER_BATCH, len(chain.strip_list))
-    n_batches = max(2, min(BATCHES, int(expected // per_batch)))  # with strips, a sweep at least in each batch
+    n_batches = max(2, min(BATCHES, int(expected // MOVES_PER_BATCH)))
     span = max(deadline - now, 0.0) / n_batches
-    batches: list[tuple[list[float], list[int], dict[int, float], list[int]]] = []
+    batches: list[Batch] = []
     tries = 0
-    while len(batches) < n_batches and tries < 4 * n_batches:  # a batch has at least one move, late or not
+    while len(batches) < n_batches and tries < 4 * n_batches:
         tries += 1
         end = deadline - (n_batches - 1 - len(batches)) * span
         sums = [0.0] * n
@@ -417,35 +482,61 @@ def estimate(
                     by_count[k] = by_count.get(k, 0.0) + p
         if by_count:
             batches.append((sums, visits, by_count, list(x)))
-    if chain.strip_list is not None:
-        batches = _whole(batches)
-    if len(batches) < 2 or not all(any(column) for column in zip(*(b[1] for b in batches), strict=True)):
-        return None  # too few batches, or a super-cell no move visited: its state is one draw, its spread unknown
-    return _tally(batches, chain, log_h)
+    return batches
 
 
-def _whole(batches: list[tuple[list[float], list[int], dict[int, float], list[int]]]) -> list:
-    """The batches with each that left a super-cell unvisited (a batch shorter than a sweep of the strips) merged
-    into the next (the last into the one before), when two or more batches remain: a super-cell's mean then always
-    comes from its strips' moves, not from the state at a batch's end."""
-    out: list[tuple[list[float], list[int], dict[int, float], list[int]]] = []
-    for sums, visits, by_count, state in batches:
-        if out and 0 in out[-1][1]:
-            last = out.pop()
-            sums = [a + b for a, b in zip(last[0], sums, strict=True)]
-            visits = [a + b for a, b in zip(last[1], visits, strict=True)]
-            by_count = {k: last[2].get(k, 0.0) + by_count.get(k, 0.0) for k in last[2].keys() | by_count.keys()}
-        out.append((sums, visits, by_count, state))
-    if len(out) > 1 and 0 in out[-1][1]:
-        last, before = out.pop(), out.pop()
-        sums = [a + b for a, b in zip(before[0], last[0], strict=True)]
-        visits = [a + b for a, b in zip(before[1], last[1], strict=True)]
-        by_count = {k: before[2].get(k, 0.0) + last[2].get(k, 0.0) for k in before[2].keys() | last[2].keys()}
-        out.append((sums, visits, by_count, last[3]))
-    return out if len(out) >= 2 else batches
+def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool]) -> list[Batch]:
+    """The strips' batches: the moves until ``deadline`` (or, short of two whole sweeps, up to :data:`LATE_SECONDS`
+    past it) recorded sweep by sweep (every strip of both tilings once, which visits every super-cell), then
+    grouped into batches of equally many consecutive sweeps, as many as :data:`BATCHES` while at most a tenth of
+    the sweeps (the earliest) are left out for it; a sweep cut short by the deadline joins the last batch (or,
+    after a single whole sweep, is the second, its unvisited super-cells taking the state). Whole sweeps make every
+    batch cover every super-cell, and the batches' count follows the sweeps actually made, not a pace guessed from
+    the burn-in."""
+    import numpy as np
+
+    x, n = chain.x, len(chain.x)
+    sweeps: list[tuple[Any, Any, dict[int, float], list[int]]] = []
+    sums, visits = np.zeros(n), np.zeros(n, dtype=np.int64)
+    by_count: dict[int, float] = {}
+    while True:
+        now = time.perf_counter()
+        if now > deadline and (len(sweeps) >= 2 or now > deadline + LATE_SECONDS):
+            break
+        moved = chain.move(total)
+        if moved is None:
+            continue
+        block, means, counts, total = moved
+        at = np.array(block, dtype=np.int64)
+        sums[at] += means
+        visits[at] += 1
+        for k, p in counts.items():
+            if possible[k]:
+                by_count[k] = by_count.get(k, 0.0) + p
+        if not chain.queue and by_count:  # a sweep ends
+            sweeps.append((sums, visits, by_count, list(x)))
+            sums, visits, by_count = np.zeros(n), np.zeros(n, dtype=np.int64), {}
+    whole = len(sweeps)
+    if by_count:
+        sweeps.append((sums, visits, by_count, list(x)))
+    if whole < 2:
+        groups = [[sweep] for sweep in sweeps]
+    else:
+        n_batches = next(b for b in range(min(BATCHES, whole), 1, -1) if whole % b <= whole // 10 or b == 2)
+        skip, per = whole % n_batches, whole // n_batches
+        groups = [sweeps[skip + g * per : skip + (g + 1) * per] for g in range(n_batches)]
+        groups[-1].extend(sweeps[whole:])
+    batches: list[Batch] = []
+    for group in groups:
+        merged: dict[int, float] = {}
+        for _, _, counted, _ in group:
+            for k, p in counted.items():
+                merged[k] = merged.get(k, 0.0) + p
+        batches.append((sum(g[0] for g in group).tolist(), sum(g[1] for g in group).tolist(), merged, group[-1][3]))
+    return batches
 
 
-def _tally(batches: list[tuple[list[float], list[int], dict[int, float], list[int]]], chain: _Chain, log_h: list[float]) -> Tally:
+def _tally(batches: list[Batch], chain: _Chain, log_h: list[float]) -> Tally:
     """The estimated tally of the batches (see the module's docstring): per batch, weight[k] = P(k) / h(k) and one
     expected row at its most frequent count k0, the mean mines per super-cell divided by h(k0); their sum. A
     super-cell no move of a batch visited takes the chain's state at the batch's end (one draw: its spread over the

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from sweeplab.analysis.budget import _Clock, _OutOfTime
+from sweeplab.analysis.budget import ESTIMATE_RESERVE, _Clock, _OutOfTime
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.consistency import _blame
 from sweeplab.analysis.counting import Tally
@@ -271,7 +271,8 @@ def _combine(
             certain, lazy = light
             return Probabilities(observation, True, 0.0, None, certain, lazy, components, unconstrained, None, None, counted, R)
         try:
-            weighing = _weigh_exact(counted, U, R, clock.end)
+            # the exact integers until the reserve: the numeric weighting and the shares after them fit in it
+            weighing = _weigh_exact(counted, U, R, clock.end - ESTIMATE_RESERVE * clock.seconds)
         except _OutOfTime:
             weighing = None
         if weighing.zero if weighing is not None else not _feasible_total([list(t.weight) for t in counted], U, R):

@@ -119,10 +119,18 @@ def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float | None, d
     g: dict[int, list[int]] = {}
     for index in range(len(polys) - 1, -1, -1):
         f, p = forward[index], polys[index]
-        g[multi[index]] = [sum(fa * d[a + k] for a, fa in enumerate(f) if fa) for k in range(len(p))]
+        row = []
+        for k in range(len(p)):  # the clock between rows: one is a sum over the whole product, of huge integers
+            row.append(sum(fa * d[a + k] for a, fa in enumerate(f) if fa))
+            _check(deadline)
+        g[multi[index]] = row
         if index:  # D_0 itself is not needed (Z comes from the forward pass)
-            d = [sum(pk * d[s + k] for k, pk in enumerate(p) if pk) for s in range(len(d) - len(p) + 1)]
-        _check(deadline)
+            size = len(d) - len(p) + 1
+            shorter: list[int] = []
+            for start in range(0, size, 256):
+                shorter.extend(sum(pk * d[s + k] for k, pk in enumerate(p) if pk) for s in range(start, min(start + 256, size)))
+                _check(deadline)
+            d = shorter
     final = forward[-1]
     Z = sum(fa * ca for fa, ca in zip(final, c, strict=True))
     un_num = sum(fa * ca * (top - a) for a, (fa, ca) in enumerate(zip(final, c, strict=True))) if U else 0
@@ -172,6 +180,9 @@ def _weigh_numeric(tallies: list[Tally], U: int, R: int) -> _Weighing:
     for index in range(len(polys) - 1, -1, -1):
         f, p = forward[index], polys[index]
         gi = np.correlate(d, f, "valid")
+        top_g = gi.max()
+        if top_g > 0:  # each g only counts relative to itself (over z): kept in a float's range, not below it
+            gi = gi / top_g
         g[multi[index]] = gi
         z[multi[index]] = float((gi * p).sum())
         d = np.correlate(d, p, "valid")
@@ -207,11 +218,17 @@ def _int_from_log(log_value: float) -> int:
 
 
 def _feasible_total(counts: list[Iterable[int]], U: int, R: int) -> bool:
-    """Whether one count per component leaves between 0 and U of the R mines for the unconstrained cells."""
-    sums = {0}
+    """Whether one count per component leaves between 0 and U of the R mines for the unconstrained cells (the sums
+    reachable so far as a bit set, bit s for a sum of s: a thousand components in milliseconds)."""
+    if R < 0:
+        return False
+    limit = (1 << (R + 1)) - 1
+    sums = 1
     for ks in counts:
-        sums = {s + k for s in sums for k in ks if s + k <= R}
-    return any(0 <= R - s <= U for s in sums)
+        sums = _sumset(sums, [k for k in ks if k <= R]) & limit
+        if not sums:
+            return False
+    return bool(sums >> max(R - U, 0))
 
 
 def _no_total(observation: Observation, tallies: list[Tally], U: int, R: int) -> NoReturn:
@@ -401,24 +418,44 @@ def _cell_shares(
 
 
 def _batch_error(components: list[Component], tallies: list[Tally], U: int, R: int) -> float:
-    """Two standard errors of the estimated probabilities over the particle filter's independent runs."""
+    """Two standard errors of the estimated probabilities over the chain's batches (the largest over the cells): each
+    batch weighed with the exact tallies, as :func:`_cell_shares` does numerically, the exact tallies' expected rows
+    scaled to floats once for all the batches."""
+    import numpy as np
+
     runs = min(len(t.batches) for t in tallies if not t.exact)
-    estimates: dict[int, list[float]] = {}
+    sizes = [np.array([len(cells) for cells in comp.supercells], dtype=float) for comp in components]
+    scaled = {i: _scaled_rows(t) for i, t in enumerate(tallies) if t.exact}
+    estimates = []
     for b in range(runs):
         per = [t if t.exact else t.batches[b] for t in tallies]
         weighing = _weigh_numeric(per, U, R)
         if weighing.zero:
             continue
-        shares = _cell_shares(components, per, weighing, True)
-        for comp, row in zip(components, shares, strict=True):
-            for cells, (num, den) in zip(comp.supercells, row, strict=True):
-                value = float(num / den)
-                for c in cells:
-                    estimates.setdefault(c, []).append(value)
-    error = 0.0
-    for values in estimates.values():
-        if len(values) > 1:
-            mean = sum(values) / len(values)
-            sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
-            error = max(error, 2 * sd / math.sqrt(len(values)))
-    return max(error, 1e-12) if runs > 1 else 0.5  # a single run says nothing of its spread
+        row = []
+        for i, t in enumerate(per):
+            ks, matrix = scaled[i] if i in scaled else _scaled_rows(t)
+            g = weighing.g.get(i)
+            if g is None:  # one possible count: that row alone, over its weight
+                k = next(k for k, w in t.weight.items() if w)
+                factors = (ks == k) * (max(t.weight.values()) / t.weight[k])
+            else:
+                at = ks - _lowest_count(t.weight)
+                inside = at < len(g)
+                factors = np.where(inside, np.asarray(g, dtype=float)[np.where(inside, at, 0)], 0.0) / weighing.z[i]
+            row.append(np.clip(factors @ matrix, 0.0, sizes[i]) / sizes[i])
+        estimates.append(np.concatenate(row) if row else np.zeros(0))
+    if len(estimates) < 2 or not len(estimates[0]):
+        return 0.5 if runs <= 1 else 1e-12  # a single run says nothing of its spread
+    values = np.array(estimates)
+    spread = values.std(axis=0, ddof=1) * 2 / math.sqrt(len(estimates))
+    return max(float(spread.max()), 1e-12) if runs > 1 else 0.5
+
+
+def _scaled_rows(tally: Tally) -> tuple[Any, Any]:
+    """A tally's counts and its expected rows over its largest weight, as floats (the terms of the numeric shares)."""
+    import numpy as np
+
+    biggest = max(tally.weight.values())
+    ks = np.array(list(tally.expected), dtype=np.int64)
+    return ks, np.array([[e / biggest for e in row] for row in tally.expected.values()], dtype=float).reshape(len(ks), -1)

@@ -207,7 +207,7 @@ def test_undecided_is_its_own_answer_and_exit_status(monkeypatch, tmp_path):
 
 @pytest.mark.parametrize(
     "size, seconds",
-    [(STREWN[0], 2.0), (STREWN[1], 2.0), (STREWN[2], 2.0), (STREWN[3], 4.0)],
+    [(STREWN[0], 2.0), (STREWN[1], 2.0), (STREWN[2], 2.0)],
     ids=lambda s: "x".join(map(str, s[:3])) + f"@{s[3]}" if isinstance(s, tuple) else f"{s:g}s",
 )
 def test_strewn_true_positions_are_answered_within_the_budget_and_never_inconsistent(size, seconds):
@@ -228,6 +228,24 @@ def test_strewn_true_positions_are_answered_within_the_budget_and_never_inconsis
     assert result.exact or 0 < result.error <= 1  # 1: two batches that disagree entirely (a starved machine)
     if size == STREWN[0] and not result.exact and cpu > 0.8 * seconds and CHAIN is not None:
         assert result.error <= 0.05, result.error  # the strips' estimate, given most of its CPU time
+
+
+def test_a_256x256_true_position_is_answered_within_a_few_seconds():
+    """A 256x256 board with 8,000 mines and a tenth of its safe cells revealed: 17,558 frontier cells, one component
+    of over 11,000 too wide for the kernel's keys. With the C chain it is answered (an estimate by strips) within a
+    budget of 3 s, and with a modest stated error when the engine got most of its CPU time; undecided only on a
+    starved machine (under a third of the budget's CPU time) or without the C chain."""
+    obs, layout = strewn(*STREWN[3])
+    seconds = 3.0
+    result, cpu, wall = timed(Analyzer(Budget(seconds=seconds)).analyze, obs)
+    within(seconds, cpu, wall)
+    if isinstance(result, UndecidedError):
+        assert CHAIN is None or KERNEL is None or cpu < seconds / 3, f"undecided after {cpu:.2f} s of CPU: {result}"
+        return
+    check_against_layout(obs, result, layout)
+    assert not result.exact and 0 < result.error <= 1
+    if CHAIN is not None and cpu > 0.8 * seconds:
+        assert result.error <= 0.3, result.error  # about 0.1 with 2 s of CPU
 
 
 @needs_kernel  # the exact reference takes over ten seconds in pure Python

@@ -79,3 +79,47 @@ def test_the_plans_built_in_c_are_the_twins_of_the_python_plans():
         python = _Plan(Component([(0,) * blocks.sizes[j] for j in block], sub), list(range(len(block))))
         assert plan.steps == python.steps
         assert (plan.order, plan.sizes, plan.cells, plan.mines) == (python.order, python.sizes, python.cells, python.mines)
+
+
+@needs_chain
+def test_the_packed_plans_move_and_need_as_the_python_plans_do():
+    """Blocks.packed (built in C) against Blocks.plan_of: the same needs, and the same move from the same seed, for
+    every strip and for the numbers a first solution counts (those within the done super-cells and the block)."""
+    from sweeplab.analysis.kernel import CHAIN
+
+    obs, _ = strewn(64, 48, 450, 0.1)
+    component = _largest(obs)
+    blocks = Blocks(component, random.Random(0), 48)
+    assert blocks.first(component, time.perf_counter() + 30)
+    done, skip = bytearray(len(blocks.x)), bytearray(len(blocks.cons))
+    done[::3] = b"\x01" * len(done[::3])
+    skip[::7] = b"\x01" * len(skip[::7])
+    for block, _ in blocks.strips(obs.board.width, 12):
+        inside = set(block)
+        only = {
+            i for j in block for i in blocks.touching[j] if not skip[i] and all(done[k] or k in inside for k in blocks.cons[i][0])
+        }
+        for python, packed in (
+            (blocks.plan_of(block), blocks.packed(block)),
+            (blocks.plan_of(block, only), blocks.packed(block, done, skip)),
+        ):
+            _, plan, ids = python
+            steps, packed_ids, cells = packed
+            assert cells == plan.cells
+            assert blocks.packed_needs(packed_ids) == blocks.needs(ids)
+            weights = [1.0] * (cells + 1)
+            expected = CHAIN.move(plan.sizes, plan.steps, blocks.needs(ids), weights, 100_000, 7)
+            assert CHAIN.move(None, steps, blocks.packed_needs(packed_ids), weights, 100_000, 7) == expected
+
+
+@needs_chain
+def test_the_assignment_in_c_keeps_the_residuals_as_python_does():
+    obs, _ = strewn(64, 48, 450, 0.1)
+    component = _largest(obs)
+    blocks = Blocks(component, random.Random(0), 48)
+    rng = random.Random(1)
+    for _ in range(20):
+        block = blocks.ball(rng.randrange(len(blocks.x)), 30)
+        blocks.assign(block, [rng.randint(0, blocks.sizes[j]) for j in block])
+    expected = [m - sum(blocks.x[j] for j in js) for js, m in blocks.cons]
+    assert blocks.residual == expected

@@ -149,3 +149,49 @@ def test_the_strip_estimate_states_an_honest_error_against_the_exact_answer():
     assert sum(e <= result.error for e in errors) >= 0.95 * len(errors), (max(errors), result.error)
     assert max(errors) <= 2 * result.error, (max(errors), result.error)
     assert not set(result.safe) & layout and set(result.mines) <= layout
+
+
+@needs_chain
+def test_the_c_move_scales_log_weights_to_the_counts_the_block_reaches():
+    """Log weights over a strip of hundreds of cells that fall by 20 a mine: as plain weights, scaled to the largest,
+    every count the block can reach underflows to 0 and the move finds no weight; as log weights (scaled to the
+    largest the block reaches) it moves, and on a gentle slope both forms make the same move."""
+    obs, _ = strewn(64, 48, 450, 0.1)
+    problem = constraints_from(obs)
+    component = max(build_components(problem.constraints), key=lambda c: len(c.cells))
+    blocks = chain._Chain(component, [0.0] * (len(component.cells) + 1), random.Random(0), True, obs.board.width)
+    assert blocks.first(component, time.perf_counter() + 30)
+    block = max((block for block, _ in blocks.strips(obs.board.width, 24)), key=len)
+    steps, ids, cells = blocks.packed(block)
+    needs = blocks.packed_needs(ids)
+    steep = [-20.0 * k for k in range(cells + 1)]
+    reached = CHAIN.move(None, steps, needs, [1.0] * (cells + 1), 100_000, 3)[3]
+    assert reached > 50  # exp(-20 k) underflows for every count past 37
+    assert CHAIN.move(None, steps, needs, [math.exp(v) for v in steep], 100_000, 3) is None
+    assert CHAIN.move(None, steps, needs, steep, 100_000, 3, True) is not None
+    gentle = [-0.01 * k for k in range(cells + 1)]
+    plain = CHAIN.move(None, steps, needs, [math.exp(v) for v in gentle], 100_000, 3)
+    logged = CHAIN.move(None, steps, needs, gentle, 100_000, 3, True)
+    assert logged[0] == plain[0] and logged[3] == plain[3]
+    assert logged[1] == pytest.approx(plain[1]) and logged[2] == pytest.approx(plain[2])
+
+
+@needs_chain
+def test_a_strip_too_wide_is_cut_into_two_overlapping_parts_that_keep_its_inner_half():
+    obs, _ = strewn(128, 128, 2000, 0.1)
+    problem = constraints_from(obs)
+    component = max(build_components(problem.constraints), key=lambda c: len(c.cells))
+    drawn = chain._Chain(component, [0.0] * (len(component.cells) + 1), random.Random(0), True, obs.board.width)
+    assert drawn.strip_list is not None
+    n, strips = len(drawn.x), len(drawn.strip_list)
+    block, _ = drawn.strip_list[3]
+    assert drawn._split(3)
+    assert len(drawn.strip_list) == strips + 1 and sorted(drawn.queue[-2:]) == [3, strips]
+    first, second = drawn.strip_list[3][0], drawn.strip_list[-1][0]
+    assert set(first) | set(second) == set(block)
+    across = drawn.axes(obs.board.width, drawn.strip_turned[3])[1]
+    rows = max(across[j] for j in block) - min(across[j] for j in block) + 1
+    shared = {across[j] for j in set(first) & set(second)}  # the rows of its middle third
+    assert len(shared) >= rows // 3 and max(across[j] for j in first) < max(across[j] for j in block)
+    inner = sorted(b[p] for b, positions in drawn.strip_list for p in positions)
+    assert inner == list(range(n))  # every super-cell in exactly one inner half, as before the cut

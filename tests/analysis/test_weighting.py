@@ -1,12 +1,13 @@
 """Weighting by the global mine count (sweeplab.analysis.weighting): the count decides, solutions are weighted,
 and the lazy weighing of exact results."""
 
+import random
 from fractions import Fraction
 
 import pytest
 
 from sweeplab.analysis.analyzer import Analyzer, analyze
-from sweeplab.analysis.weighting import LIGHT_BITS, _binomial_bits, _LazyMines
+from sweeplab.analysis.weighting import LIGHT_BITS, _binomial_bits, _feasible_total, _LazyMines
 from sweeplab.core.game import Game
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
@@ -62,3 +63,36 @@ def test_positions_with_huge_weights_are_weighed_at_once_within_the_clock():
     small = Game(Rules(30, 16, 99, "safe"), 1)
     small.reveal(0)
     assert Analyzer().analyze(small.observation())._layouts is None
+
+
+def test_a_feasible_total_is_found_as_the_sets_of_sums_find_it():
+    rng = random.Random(5)
+    for _ in range(300):
+        counts = [rng.sample(range(8), rng.randint(1, 3)) for _ in range(rng.randint(0, 5))]
+        U, R = rng.randint(0, 6), rng.randint(-2, 20)
+        sums = {0}
+        for ks in counts:
+            sums = {s + k for s in sums for k in ks if s + k <= R}
+        assert _feasible_total(counts, U, R) == any(0 <= R - s <= U for s in sums), (counts, U, R)
+
+
+def test_the_numeric_weighting_holds_when_the_rest_pulls_a_component_far_below_a_float():
+    """600 components of three cells each against 20,000 free cells and 1,200 mines: the free cells pull the
+    components' mines far below what the components alone prefer, so each component's completions are near
+    e**-1300 of the rest's peak, below the smallest float. Scaled per component they stay usable: the shares are
+    finite and, with the free cells' share, account for every mine."""
+    import math
+
+    from sweeplab.analysis.components import Component
+    from sweeplab.analysis.counting import Tally
+    from sweeplab.analysis.weighting import _cell_shares, _weigh_numeric
+
+    n, U, R = 600, 20_000, 1_200
+    components = [Component([(3 * i, 3 * i + 1, 3 * i + 2)], [((0,), 0, 0)]) for i in range(n)]
+    tallies = [Tally({k: math.comb(3, k) for k in range(4)}, {k: [k * math.comb(3, k)] for k in range(4)}) for _ in range(n)]
+    weighing = _weigh_numeric(tallies, U, R)
+    assert all(z > 0 for z in weighing.z.values())
+    shares = _cell_shares(components, tallies, weighing, True)
+    inside = sum(num for row in shares for num, _ in row)
+    assert all(0 < num < 3 for row in shares for num, _ in row)
+    assert inside + weighing.unconstrained[0] == pytest.approx(R, rel=1e-9)
