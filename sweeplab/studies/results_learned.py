@@ -280,6 +280,8 @@ def _learned_players(doc: Doc) -> None:
         table = []
         for path in cards:
             card = json.loads(path.read_text())
+            if card.get("kind") == "neural":  # sweeplab's own player: its section follows the page
+                continue
             v = card.get("validation", {})
             score = (
                 f"accuracy {100 * v['accuracy']:.1f}%, log loss {v['log_loss']:.3f}"

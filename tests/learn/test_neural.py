@@ -81,7 +81,8 @@ def test_cli_data_then_train_then_play(tmp_path):
     assert result.exit_code == 0, result.output
     assert json.loads((own / "data.json").read_text())["player"] == f"neural[model={model}]"
     more = tmp_path / "more"
-    result = runner.invoke(main, ["learn", "neural", "train", "-d", str(own), "-o", str(more), "--init", str(model), "--eval-games", "0"])
+    args = ["learn", "neural", "train", "-d", str(own), "-o", str(more), "--init", str(model), "--eval-games", "0"]
+    result = runner.invoke(main, args)
     assert result.exit_code == 0, result.output
     assert json.loads((more / "card.json").read_text())["init"]["folder"] == str(model)
 
@@ -97,5 +98,21 @@ def test_cli_bad_input_exits_2(tmp_path):
     result = runner.invoke(main, ["learn", "neural", "data", "-n", "2", "-o", str(tmp_path / "p"), "-b", "nope"])
     assert result.exit_code == 2 and "--board" in result.output
     if not torch.cuda.is_available():
-        result = runner.invoke(main, ["learn", "neural", "train", "-d", str(features), "-o", str(tmp_path / "m"), "--device", "cuda"])
+        args = ["learn", "neural", "train", "-d", str(features), "-o", str(tmp_path / "m"), "--device", "cuda"]
+        result = runner.invoke(main, args)
         assert result.exit_code == 2 and "no CUDA device" in result.output
+
+
+def test_the_shipped_model_reads_the_board():
+    """On the same 100 beginner layouts the shipped network wins far more than the single-point pass it adds to,
+    and its card records a training that learned (held-out error falls, most positions' lowest prediction safest)."""
+    from sweeplab.learn.models import read_card, shipped
+
+    def wins(name: str) -> int:
+        return sum(play(make(name, seed=s), Game(Rules(9, 9, 10, "safe"), s)).state is GameState.WON for s in range(100))
+
+    assert wins("neural") >= wins("single-point") + 8
+    card = read_card(shipped("neural"))
+    assert card["kind"] == "neural" and (shipped("neural") / "model.npz").stat().st_size < 5_000_000
+    first, last = card["curve"][0]["validation"], card["curve"][-1]["validation"]
+    assert last["mae"] < first["mae"] and last["picks_safest"] > 0.9
