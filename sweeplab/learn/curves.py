@@ -85,7 +85,7 @@ def _plot_win_rates(axis: Any, card: dict[str, Any], points: list[dict[str, Any]
         axis.axhline(rate, color="C3", linestyle=":", label=f"{reference.get('player', 'reference')} (reference)")
         axis.axhspan(rate - se, rate + se, color="C3", alpha=0.12)
     axis.set_xlabel(
-        {"xgboost": "boosting round", "neural": "epoch (0: untrained)"}.get(
+        {"xgboost": "boosting round", "neural": "epoch (0: before this training)"}.get(
             card["kind"], "episode (the model after its training)"
         )
     )
@@ -152,13 +152,17 @@ def plot_neural_curves(card: dict[str, Any], path: Path) -> Path | None:
     wins = win_rate_points(card)
     figure, axes = plt.subplots(1, 3 if wins else 2, figsize=(15 if wins else 10, 3.8))
     trained = [p for p in curve if "train" in p]
-    axes[0].plot([p["epoch"] for p in trained], [p["train"]["log_loss"] for p in trained], "--", label="train")
-    axes[0].plot([p["epoch"] for p in curve], [p["validation"]["log_loss"] for p in curve], "o-", label="held out")
-    axes[0].set_ylabel("cross-entropy against the exact probabilities")
-    axes[1].plot([p["epoch"] for p in curve], [100 * p["validation"]["picks_safest"] for p in curve], "o-", label="held out")
-    axes[1].set_ylabel("% of positions: lowest prediction is a safest cell")
+    epochs = [p["epoch"] for p in curve]
+    axes[0].plot([p["epoch"] for p in trained], [p["train"]["log_loss"] for p in trained], "s--", label="train")
+    axes[0].plot(epochs, [p["validation"]["log_loss"] for p in curve], "o-", label="held out")
+    axes[0].set_ylabel("cross-entropy against exact")
+    axes[1].plot(epochs, [100 * p["validation"]["picks_safest"] for p in curve], "o-", label="held out")
+    axes[1].set_ylabel("lowest prediction is a safest cell (%)")
+    start = "0: the model it started from" if card.get("init") else "0: untrained"
+    for axis in axes:
+        axis.set_xticks(epochs)
     for axis in axes[:2]:
-        axis.set_xlabel("epoch (0: untrained)")
+        axis.set_xlabel(f"epoch ({start})")
         axis.legend()
     if wins:
         _plot_win_rates(axes[2], card, wins)

@@ -148,7 +148,9 @@ def neural_section(doc: Doc, root: Path) -> None:
         f"How the shipped network was trained: {_training(card)} The card (`results/learn/cards/neural.json`, the "
         "shipped model's `card.json`) records every epoch and the command:\n\n"
         f"```\n{card.get('command', '')}\n```\n\n"
-        "![neural learning curve](../results/learn/curves/neural/curve.png)"
+        "![stage 1 learning curve](../results/learn/neural/stage1-curve.png) "
+        "![neural learning curve](../results/learn/curves/neural/curve.png)\n\n"
+        "The first: stage 1, from scratch on positions of `exact`'s games; the second: the shipped model's round on its own."
     )
     if sources:
         doc.add("Data:\n\n" + "\n".join(sources))
