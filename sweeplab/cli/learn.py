@@ -3,10 +3,12 @@ exact engine's."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import shlex
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +84,33 @@ def _resume_command() -> str:
     """The command being run without --force, with --resume (how to continue it after an interruption)."""
     words = [w for w in shlex.split(_command()) if w not in ("--force", "--resume")]
     return shlex.join([*words, "--resume"])
+
+
+@contextlib.contextmanager
+def data_folder_run(out: Path, settings: dict[str, Any], resume: bool, force: bool, folder: bool = True) -> Iterator[Any]:
+    """A data run writing into ``out`` (a data folder: locked, settings checked, notes printed; with ``folder``
+    false, one file and no folder, None), stopped cleanly by SIGINT or SIGTERM: the finished shards are kept, the
+    command that continues is printed, and the run exits with the signal's status."""
+    from sweeplab.bench.signals import Interrupted, interruptible
+    from sweeplab.learn.shards import DataFolder
+
+    opened = None
+    resume_command = _resume_command()
+    try:
+        with interruptible():
+            if folder:
+                opened = DataFolder(out, settings, resume=resume, force=force, command=_command())
+                for note in opened.notes:
+                    click.echo(f"note: {note}", err=True)
+            yield opened
+    except Interrupted as error:
+        click.echo(f"stopped by {error.name}", err=True)
+        if opened is not None:
+            click.echo(f"the finished shards are kept in {out}; to continue:\n  {resume_command}", err=True)
+        sys.exit(error.exit_status)
+    finally:
+        if opened is not None:
+            opened.close()
 
 
 _ROWS_HELP = (
@@ -170,10 +199,9 @@ def data_command(
     Games are played in chunks of --shard-games on --jobs workers; the rows are the same whatever the workers. With
     a folder --out, each chunk is saved as a shard as soon as it is done; SIGINT or SIGTERM stops the run, and the
     printed command with --resume plays only the missing chunks. Progress goes to stderr."""
-    from sweeplab.bench.signals import Interrupted, interruptible
     from sweeplab.cli.progress import game_progress
     from sweeplab.learn.data import read_manifest
-    from sweeplab.learn.shards import DataFolder, data_manifest, data_settings, generate, join, plan
+    from sweeplab.learn.shards import data_manifest, data_settings, generate, join, plan
 
     boards = board_range(widths, heights, densities, board, rule)
     coefficients = parse_coefficients(alpha)
@@ -186,65 +214,50 @@ def data_command(
         check_regular_file(out, f"--out {out}")
         check_writable(manifest_path(out), f"--out {out} (its manifest)")
     settings = data_settings(rows, seed, games, shard_games, boards, probability, extra, coefficients, alpha_games)
-    folder = None
-    resume_command = _resume_command()
-    try:
-        with interruptible():
-            if not single:
-                folder = DataFolder(out, settings, resume=resume, force=force, command=_command())
-                for note in folder.notes:
-                    click.echo(f"note: {note}", err=True)
-                if folder.finished:
-                    m = read_manifest(out)
-                    click.echo(f"{out} is complete: {m.get('rows')} rows from {m.get('games')} games (--force makes it again)")
-                    return
-            wall = time.perf_counter()
-            with executor_for(executor, jobs, scheduler) as ex:
-                alpha_fit = None
-                if rows == "substates" and coefficients is None:
-                    from sweeplab.learn.episodes import alpha_fit_games
-                    from sweeplab.learn.shards import fitted_alpha
+    with data_folder_run(out, settings, resume, force, folder=not single) as folder:
+        if folder is not None and folder.finished:
+            m = read_manifest(out)
+            click.echo(f"{out} is complete: {m.get('rows')} rows from {m.get('games')} games (--force makes it again)")
+            return
+        wall = time.perf_counter()
+        with executor_for(executor, jobs, scheduler) as ex:
+            alpha_fit = None
+            if rows == "substates" and coefficients is None:
+                from sweeplab.learn.episodes import alpha_fit_games
+                from sweeplab.learn.shards import fitted_alpha
 
-                    total = alpha_fit_games(alpha_games)
-                    with game_progress("alpha fit", total) as advance:
-                        alpha_fit = fitted_alpha(alpha_games, seed, ex, folder, advance)
-                    coefficients = tuple(float(c) for c in alpha_fit["coefficients"])
-                    click.echo(f"alpha = {alpha_fit['coefficients']} (r^2 {alpha_fit['r_squared']})", err=True)
-                chunks = plan(
-                    games,
-                    seed,
-                    boards,
-                    shard_games,
-                    rows=rows,
-                    probability=probability,
-                    extra=extra,
-                    coefficients=coefficients or (),
-                )
-                done = sum(c.games for c in chunks if folder is not None and folder.keep(c))
-                with game_progress("data", games, done) as advance:
-                    shards = generate(chunks, ex, folder, advance)
-                workers = ex.describe()
-            metas = [s.meta() for s in shards] if folder is None else [folder.done[k] for k in sorted(folder.done)]
-            wall = round(time.perf_counter() - wall, 2)
-            manifest = data_manifest(settings, metas, _command(), workers, wall, coefficients, alpha_fit)
-            if folder is None:
-                join(shards).save(out, dict(manifest, extra_candidates=extra))
-                where = f"{out} ({out.stat().st_size / 1e6:.1f} MB) and {out}.json"
-            else:
-                path = folder.finish(manifest, wall)
-                where = f"{len(metas)} shards in {out} (manifest {path})"
-            click.echo(
-                f"{manifest['rows']} rows from {manifest['positions']} guesses in {games} games "
-                f"({manifest['won']} won, {manifest['cpu_seconds']} CPU s of play) -> {where}"
+                total = alpha_fit_games(alpha_games)
+                with game_progress("alpha fit", total) as advance:
+                    alpha_fit = fitted_alpha(alpha_games, seed, ex, folder, advance)
+                coefficients = tuple(float(c) for c in alpha_fit["coefficients"])
+                click.echo(f"alpha = {alpha_fit['coefficients']} (r^2 {alpha_fit['r_squared']})", err=True)
+            chunks = plan(
+                games,
+                seed,
+                boards,
+                shard_games,
+                rows=rows,
+                probability=probability,
+                extra=extra,
+                coefficients=coefficients or (),
             )
-    except Interrupted as error:
-        click.echo(f"stopped by {error.name}", err=True)
-        if folder is not None:
-            click.echo(f"the finished shards are kept in {out}; to continue:\n  {resume_command}", err=True)
-        sys.exit(error.exit_status)
-    finally:
-        if folder is not None:
-            folder.close()
+            done = sum(c.games for c in chunks if folder is not None and folder.keep(c))
+            with game_progress("data", games, done) as advance:
+                shards = generate(chunks, ex, folder, advance)
+            workers = ex.describe()
+        metas = [s.meta() for s in shards] if folder is None else [folder.done[k] for k in sorted(folder.done)]
+        wall = round(time.perf_counter() - wall, 2)
+        manifest = data_manifest(settings, metas, _command(), workers, wall, coefficients, alpha_fit)
+        if folder is None:
+            join(shards).save(out, dict(manifest, extra_candidates=extra))
+            where = f"{out} ({out.stat().st_size / 1e6:.1f} MB) and {out}.json"
+        else:
+            path = folder.finish(manifest, wall)
+            where = f"{len(metas)} shards in {out} (manifest {path})"
+        click.echo(
+            f"{manifest['rows']} rows from {manifest['positions']} guesses in {games} games "
+            f"({manifest['won']} won, {manifest['cpu_seconds']} CPU s of play) -> {where}"
+        )
 
 
 @learn_group.command("train", short_help="Train a model (xgboost, nn, dqn) and its card.")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
 import click
 
 from sweeplab.cli.app import BOARD_HELP, RULE_CHOICE, executor_for, friendly_errors
-from sweeplab.cli.learn import _command, _need, _resume_command, _training_seed, learn_group
+from sweeplab.cli.learn import _command, _need, _training_seed, data_folder_run, learn_group
 from sweeplab.cli.learn_options import MAX_GAMES, eval_options, executor_options
 
 DEFAULT_BOARDS = ("beginner", "intermediate", "expert")
@@ -72,61 +71,45 @@ def data_command(
 
     Shards are saved as they finish; SIGINT or SIGTERM stops the run, and the printed command with --resume plays
     only the missing chunks. Progress goes to stderr."""
-    from sweeplab.bench.signals import Interrupted, interruptible
     from sweeplab.cli.progress import game_progress
     from sweeplab.learn.data import read_manifest
     from sweeplab.learn.neural import load_convnet
     from sweeplab.learn.positions import generate_positions, plan_positions, position_settings
-    from sweeplab.learn.shards import DataFolder, totals
+    from sweeplab.learn.shards import totals
 
     rules = _rules(boards, rule)
     if model is not None:
         load_convnet(model)  # a bad folder is refused before any game
     chunks = plan_positions(games, seed, rules, shard_games, str(model) if model else "")
     settings = position_settings(seed, games, shard_games, rules, str(model) if model else "")
-    resume_command = _resume_command()
-    folder = None
-    try:
-        with interruptible():
-            folder = DataFolder(out, settings, resume=resume, force=force, command=_command())
-            for note in folder.notes:
-                click.echo(f"note: {note}", err=True)
-            if folder.finished:
-                m = read_manifest(out)
-                click.echo(
-                    f"{out} is complete: {m.get('positions')} positions from {m.get('games')} games (--force makes it again)"
-                )
-                return
-            wall = time.perf_counter()
-            with executor_for(executor, jobs, scheduler) as ex:
-                done = sum(c.games for c in chunks if folder.keep(c))
-                with game_progress("positions", games, done) as advance:
-                    generate_positions(chunks, ex, folder, advance)
-                workers = ex.describe()
-            metas = [folder.done[k] for k in sorted(folder.done)]
-            wall = round(time.perf_counter() - wall, 2)
-            counts = totals(metas)
-            counts["cells"] = counts.pop("rows")  # a shard's rows are its positions' cells
-            manifest = {
-                "command": _command(),
-                "label": "y = each covered cell's exact mine probability (-1 on a revealed cell)",
-                "executor": workers,
-                **counts,
-                **settings,
-                "wall_seconds": wall,
-            }
-            path = folder.finish(manifest, wall)
-            click.echo(
-                f"{manifest['positions']} positions from {games} games ({manifest['won']} won, "
-                f"{manifest['cpu_seconds']} CPU s) -> {len(metas)} shards in {out} (manifest {path})"
-            )
-    except Interrupted as error:
-        click.echo(f"stopped by {error.name}", err=True)
-        click.echo(f"the finished shards are kept in {out}; to continue:\n  {resume_command}", err=True)
-        sys.exit(error.exit_status)
-    finally:
-        if folder is not None:
-            folder.close()
+    with data_folder_run(out, settings, resume, force) as folder:
+        if folder.finished:
+            m = read_manifest(out)
+            click.echo(f"{out} is complete: {m.get('positions')} positions from {m.get('games')} games (--force makes it again)")
+            return
+        wall = time.perf_counter()
+        with executor_for(executor, jobs, scheduler) as ex:
+            done = sum(c.games for c in chunks if folder.keep(c))
+            with game_progress("positions", games, done) as advance:
+                generate_positions(chunks, ex, folder, advance)
+            workers = ex.describe()
+        metas = [folder.done[k] for k in sorted(folder.done)]
+        wall = round(time.perf_counter() - wall, 2)
+        counts = totals(metas)
+        counts["cells"] = counts.pop("rows")  # a shard's rows are its positions' cells
+        manifest = {
+            "command": _command(),
+            "label": "y = each covered cell's exact mine probability (-1 on a revealed cell)",
+            "executor": workers,
+            **counts,
+            **settings,
+            "wall_seconds": wall,
+        }
+        path = folder.finish(manifest, wall)
+        click.echo(
+            f"{manifest['positions']} positions from {games} games ({manifest['won']} won, "
+            f"{manifest['cpu_seconds']} CPU s) -> {len(metas)} shards in {out} (manifest {path})"
+        )
 
 
 @neural_group.command("train", short_help="Train the network on position folders and write a model folder.")
