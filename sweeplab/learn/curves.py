@@ -129,12 +129,7 @@ def plot_curves(card: dict[str, Any], path: Path) -> Path | None:
         axis.set_xlabel("boosting round" if card["kind"] == "xgboost" else "passes over the rows (grey: a new episode)")
         axis.set_ylabel(label)
         axis.legend()
-    figure.suptitle(f"{card['kind']}: learning curve ({card.get('version', '')})", fontsize=9)
-    figure.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
-    return path
+    return _save(figure, f"{card['kind']}: learning curve ({card.get('version', '')})", path)
 
 
 def plot_neural_curves(card: dict[str, Any], path: Path) -> Path | None:
@@ -166,7 +161,14 @@ def plot_neural_curves(card: dict[str, Any], path: Path) -> Path | None:
         axis.legend()
     if wins:
         _plot_win_rates(axes[2], card, wins)
-    figure.suptitle(f"neural: learning curve ({card.get('architecture', '')})", fontsize=9)
+    return _save(figure, f"neural: learning curve ({card.get('architecture', '')})", path)
+
+
+def _save(figure: Any, title: str, path: Path) -> Path:
+    """Title, lay out and write ``figure`` as a PNG at ``path``, then close it."""
+    import matplotlib.pyplot as plt
+
+    figure.suptitle(title, fontsize=9)
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=100)
