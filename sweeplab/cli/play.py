@@ -43,14 +43,15 @@ def strategies_command(options_of: str | None) -> None:
 
     Options are given in brackets wherever a strategy is named: `sweeplab bench --strategy 'gac[pairs=False]'`.
     """
-    from sweeplab.strategies.registry import get, names, options
+    from sweeplab.strategies.registry import get, in_spec, names, options
 
     if options_of is not None:
         found = options(options_of)
         if not found:
             click.echo(f"{options_of} takes no options")
         for key, parameter in found.items():
-            click.echo(f"{key} = {parameter.default!r}")
+            note = "" if in_spec(parameter) else "  (set from Python only, not in a spec)"
+            click.echo(f"{key} = {parameter.default!r}{note}")
         return
     width = max(len(n) for n in names())
     for name in names():

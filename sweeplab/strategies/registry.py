@@ -113,6 +113,14 @@ def _optional_type(annotation: Any) -> type | None:
     return by_name.get(parts.pop()) if len(parts) == 1 else None
 
 
+def in_spec(parameter: inspect.Parameter) -> bool:
+    """Whether an option can be written in a spec: its default is a bool, int, float or str, or None with such a type
+    in its annotation; other options (a budget, a model object) are set from Python only."""
+    if parameter.default is None:
+        return _optional_type(parameter.annotation) is not None
+    return isinstance(parameter.default, _SPEC_TYPES)
+
+
 def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
     """``NAME`` or ``NAME[key=value,...]`` -> (name, options), each option checked against the strategy's own.
 

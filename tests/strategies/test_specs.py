@@ -70,7 +70,11 @@ def test_bench_and_play_take_specs_and_refuse_bad_ones():
     assert result.exit_code == 2 and "Invalid value for --strategy" in result.output
     assert "off_edge must be 1 to 10,000, not 0" in result.output and "game" not in result.output
     result = runner.invoke(main, ["strategies", "--options", "gac"])
-    assert result.exit_code == 0 and "pairs = True" in result.output
+    assert result.exit_code == 0 and "pairs = True" in result.output and "Python only" not in result.output
+    result = runner.invoke(main, ["strategies", "--options", "exact"])
+    assert result.exit_code == 0 and "budget = Budget(" in result.output and "(set from Python only" in result.output
+    result = runner.invoke(main, ["strategies", "--options", "dss"])
+    assert "max_nodes = None\n" in result.output  # an int option whose default is None: in a spec
 
 
 def _numeric_options() -> list[tuple[str, str, object]]:
