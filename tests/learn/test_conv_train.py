@@ -4,12 +4,11 @@ density of the rest, mines left / covered cells)."""
 
 import numpy as np
 import pytest
+import torch
 
 from sweeplab.core.rules import Rules
+from sweeplab.learn.conv_train import ConvSettings, resolve_device, train_convnet
 from sweeplab.learn.positions import PositionChunk, record
-
-torch = pytest.importorskip("torch")
-from sweeplab.learn.conv_train import ConvSettings, resolve_device, train_convnet  # noqa: E402
 
 
 @pytest.fixture(scope="module")

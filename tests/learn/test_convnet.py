@@ -2,13 +2,12 @@
 
 import numpy as np
 import pytest
+import torch
 
 from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
+from sweeplab.learn.conv_train import from_numpy, to_numpy, torch_convnet
 from sweeplab.learn.convnet import PLANES, ConvNet, planes, view_grid
-
-torch = pytest.importorskip("torch")
-from sweeplab.learn.conv_train import from_numpy, to_numpy, torch_convnet  # noqa: E402
 
 
 def test_planes_encode_the_view_and_the_density():

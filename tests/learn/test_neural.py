@@ -3,18 +3,17 @@
 import json
 
 import pytest
+import torch
 from click.testing import CliRunner
 
 from sweeplab.cli import main
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules
-from sweeplab.learn.models import ModelError, write_card
+from sweeplab.learn.conv_train import save_convnet, to_numpy, torch_convnet
+from sweeplab.learn.models import ModelError, read_card, shipped, write_card
 from sweeplab.learn.neural import NeuralStrategy
 from sweeplab.strategies import make
 from sweeplab.strategies.base import StrategyError, play
-
-torch = pytest.importorskip("torch")
-from sweeplab.learn.conv_train import save_convnet, to_numpy, torch_convnet  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +105,6 @@ def test_cli_bad_input_exits_2(tmp_path):
 def test_the_shipped_model_reads_the_board():
     """On the same 100 beginner layouts the shipped network wins far more than the single-point pass it adds to,
     and its card records a training that learned (held-out error falls, most positions' lowest prediction safest)."""
-    from sweeplab.learn.models import read_card, shipped
 
     def wins(name: str) -> int:
         return sum(play(make(name, seed=s), Game(Rules(9, 9, 10, "safe"), s)).state is GameState.WON for s in range(100))

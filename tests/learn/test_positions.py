@@ -41,7 +41,8 @@ def test_the_same_positions_whatever_the_chunks():
 
 
 def test_a_round_on_the_networks_own_games_is_labelled_by_exact(tmp_path):
-    torch = __import__("pytest").importorskip("torch")
+    import torch
+
     from sweeplab.learn.conv_train import save_convnet, to_numpy, torch_convnet
 
     torch.manual_seed(0)
