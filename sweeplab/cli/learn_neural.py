@@ -74,8 +74,8 @@ def data_command(
     from sweeplab.cli.progress import game_progress
     from sweeplab.learn.data import read_manifest
     from sweeplab.learn.neural import load_convnet
-    from sweeplab.learn.positions import generate_positions, plan_positions, position_settings
-    from sweeplab.learn.shards import totals
+    from sweeplab.learn.positions import plan_positions, play_positions, position_settings
+    from sweeplab.learn.shards import generate, totals
 
     rules = _rules(boards, rule)
     if model is not None:
@@ -91,7 +91,7 @@ def data_command(
         with executor_for(executor, jobs, scheduler) as ex:
             done = sum(c.games for c in chunks if folder.keep(c))
             with game_progress("positions", games, done) as advance:
-                generate_positions(chunks, ex, folder, advance)
+                generate(chunks, ex, folder, advance, play=play_positions)
             workers = ex.describe()
         metas = [folder.done[k] for k in sorted(folder.done)]
         wall = round(time.perf_counter() - wall, 2)

@@ -6,8 +6,10 @@ left and the exact mine probability of every covered cell (positions whose analy
 Game ``i`` of root seed ``S`` is dealt on board ``boards[i % len(boards)]`` from the seeds
 :func:`sweeplab.learn.data.deals` gives game ``i``, so a seed fixes the data whatever the executor.
 
-Chunks are saved as shards of a data folder exactly as the classifiers' are (:class:`sweeplab.learn.shards.DataFolder`:
-locked, resumable, ``data.json`` when complete). A shard holds ``shape`` (n, 2: height, width), ``mines_left`` (n),
+Chunks are played and saved as shards of a data folder exactly as the classifiers' are
+(:func:`sweeplab.learn.shards.generate` with :func:`play_positions` as the task, into a
+:class:`sweeplab.learn.shards.DataFolder`: locked, resumable, ``data.json`` when complete). A shard holds ``shape``
+(n, 2: height, width), ``mines_left`` (n),
 ``game`` (n), ``grid`` (every position's cells one after another: the numbers 0-8, -1 covered) and ``y`` (the same
 cells' exact mine probabilities, -1 for a revealed cell), with the chunk's ``start``, ``games``, ``won``,
 ``positions`` and ``cpu_seconds``.
@@ -18,7 +20,7 @@ from __future__ import annotations
 import io
 import time
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -26,13 +28,12 @@ from typing import Any
 import numpy as np
 
 from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Probabilities
-from sweeplab.bench.executors import Executor
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import Rules
 from sweeplab.learn.convnet import view_grid
 from sweeplab.learn.data import BoardRange, DataError, Dataset, deals, folder_shards
-from sweeplab.learn.shards import DataFolder, Shard
+from sweeplab.learn.shards import Shard
 from sweeplab.strategies.base import Strategy, play
 from sweeplab.strategies.exact import ExactStrategy
 
@@ -176,17 +177,6 @@ def plan_positions(games: int, seed: int, boards: Sequence[Rules], shard_games: 
         PositionChunk(k, s, min(shard_games, games - s), seed, tuple(boards), model)
         for k, s in enumerate(range(0, games, shard_games))
     ]
-
-
-def generate_positions(
-    chunks: list[PositionChunk], executor: Executor, folder: DataFolder, progress: Callable[[int], None] | None = None
-) -> None:
-    """Play the chunks ``folder`` lacks on ``executor`` and save each shard as it comes."""
-    todo = [c for c in chunks if not folder.keep(c)]
-    for shard in executor.imap_unordered(play_positions, todo, len(todo)):
-        folder.save(shard)
-        if progress is not None:
-            progress(shard.games)
 
 
 def position_settings(seed: int, games: int, shard_games: int, boards: Sequence[Rules], model: str) -> dict[str, Any]:

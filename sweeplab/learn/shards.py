@@ -350,18 +350,24 @@ def data_manifest(
 
 
 def generate(
-    chunks: list[Chunk],
+    chunks: Sequence[Chunk | ChunkLike],
     executor: Executor,
     folder: DataFolder | None = None,
     progress: Callable[[int], None] | None = None,
+    play: Callable[[Any], Shard] = play_chunk,
 ) -> list[Shard]:
-    """Play the chunks on ``executor``; with ``folder``, skip the chunks it has and save each new shard as it comes.
+    """Play the chunks on ``executor`` with ``play`` (a worker's task: :func:`play_chunk`, or another kind of rows'
+    player returning its shard encoded); with ``folder``, skip the chunks it has and save each new shard as it comes.
 
     Returns the new shards in chunk order (without ``folder``: all of them, with their rows; with ``folder``, the
     workers compress the shards and only the files keep the rows). ``progress(games)`` is called after each chunk."""
-    todo = [c if folder is None else replace(c, encode=True) for c in chunks if folder is None or not folder.keep(c)]
+
+    def task(chunk: Chunk | ChunkLike) -> Chunk | ChunkLike:
+        return replace(chunk, encode=True) if folder is not None and isinstance(chunk, Chunk) else chunk
+
+    todo = [task(c) for c in chunks if folder is None or not folder.keep(c)]
     new: dict[int, Shard] = {}
-    stream = executor.imap_unordered(play_chunk, todo, len(todo))
+    stream = executor.imap_unordered(play, todo, len(todo))
     with contextlib.closing(stream):
         for shard in stream:
             if folder is not None:
