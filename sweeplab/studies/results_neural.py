@@ -44,10 +44,14 @@ def _training(card: dict[str, Any]) -> str:
     )
 
 
+#: The stages' players in the tuning runs (``results/learn/neural/tuning/``), by the model folders of their cards.
+STAGE1 = "neural[model=models/neural-stage1]"
+SHIPPED = "neural[model=sweeplab/learn/models/neural]"
+ROUND2 = "neural[model=models/neural-round2]"
 TUNING = {
-    "stage 1 (positions of exact's games only)": "neural[model=models/neural-stage1]",
-    "shipped (stage 1, then one round on its own games)": "neural[model=sweeplab/learn/models/neural]",
-    "a second round on its own games": "neural[model=models/neural-round2]",
+    "stage 1 (positions of exact's games only)": STAGE1,
+    "shipped (stage 1, then one round on its own games)": SHIPPED,
+    "a second round on its own games": ROUND2,
 }
 
 
@@ -66,19 +70,18 @@ def _findings(root: Path, card: dict[str, Any], expert: dict[str, Any] | None) -
         )
     tuning = sorted(f for f in (root / "neural" / "tuning").glob("*") if (f / "bench.json").exists())
     outcomes = _runs_outcomes([(f, {}) for f in tuning])
-    base = TUNING["stage 1 (positions of exact's games only)"]
     rows = []
     for label, spec in TUNING.items():
-        for other, name in (("exact", "exact"), ("stage 1", base)):
+        for other, name in (("exact", "exact"), ("stage 1", STAGE1)):
             d = _learn_paired(outcomes, spec, name) if spec != name else None
             if d is not None:
                 rows.append(f"{label} against {other}: {100 * d[0]:+.2f} ± {100 * d[1]:.2f} points")
     if rows:
-        games = len(outcomes.get(base, {}))
+        games = len(outcomes.get(STAGE1, {}))
         parts.append(
             f"The stages on {games:,} expert games of seed 1 (`results/learn/neural/tuning/`, paired): " + "; ".join(rows) + "."
         )
-        again = _learn_paired(outcomes, TUNING["a second round on its own games"], TUNING[next(iter(list(TUNING)[1:]))])
+        again = _learn_paired(outcomes, ROUND2, SHIPPED)
         if again is not None:
             parts.append(f"The second round against the shipped model: {100 * again[0]:+.2f} ± {100 * again[1]:.2f} points.")
     return " ".join(parts)
