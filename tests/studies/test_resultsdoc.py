@@ -272,3 +272,12 @@ def test_a_candidate_cause_of_the_headline_bin_is_compared_arm_by_arm(tmp_path):
     text = pages["seed000"]
     assert "| a | 1000 | 1000 | 80.0 ± 1.3 |" in text and "| a[x] | 1000 | 1000 | 74.0 ± 1.4 |" in text
     assert "a[x] against a: -6.0 ± 1.9 points (-3.2 SE), against a gap of +6.4 points" in text
+
+
+def test_the_committed_pages_are_what_the_generator_writes():
+    """docs/results.md and docs/results/*.md are generated from results/: after new data, rerun the generator."""
+    root = Path(__file__).resolve().parents[2]
+    pages, _ = build_pages(root / "results", load_explanations(root / "results" / "explanations.json"))
+    for name, text in pages.items():
+        path = root / "docs" / ("results.md" if name == "index" else f"results/{name}.md")
+        assert path.read_text() == text, f"{path} is stale: run python -m sweeplab.studies.resultsdoc"
