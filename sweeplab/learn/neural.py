@@ -1,11 +1,18 @@
-"""The ``neural`` player: the cheap sound single-point pass for certain moves, else the cell a convolutional network
-reading the whole board (:mod:`sweeplab.learn.convnet`) calls least likely to be a mine.
+"""The ``neural`` player: sound passes for certain moves, else the cell a convolutional network reading the whole
+board (:mod:`sweeplab.learn.convnet`) calls least likely to be a mine.
 
 Not from a seed paper: sweeplab's own attempt at a network player close to the exact engine, trained on the exact
 engine's probabilities (``sweeplab learn neural``). How it plays:
 
 * Every cell the single-point pass proves safe (with the mines it proved earlier in the game) is revealed first, as
   ``exact`` does before its analysis; the network is not asked.
+* Then (``certain="subset"``, the default) the trivial rules and subset reduction run to a fixed point on the
+  numbers' equations (seed 000's EqnStrategy steps, :func:`sweeplab.strategies.studholme_steps.simplify`); the
+  cells they prove safe are revealed and the mines they prove kept for the single-point pass. On 2,000 expert games
+  of seed 1 this pass added 1.15 points and halved the time per game against ``certain="single-point"``, the
+  first shipped player (``results/learn/neural/tuning/``): the network had been asked about positions where a cell
+  was certain, and missed some of those cells. These are the same kind of moves the seed 003 learned players take
+  from DSS before their models decide.
 * Otherwise the network predicts every covered cell's mine probability and the player reveals the lowest. Cells
   within ``tolerance`` (default 0.01) of the lowest count as equally safe, and ``exact``'s tie-break decides among
   them (a corner, then an edge, then the most covered neighbours; :func:`sweeplab.strategies.exact.preferred_cell`):
@@ -14,7 +21,7 @@ engine's probabilities (``sweeplab learn neural``). How it plays:
   (the player does not know which of its moves are certain); the first move is the tie-break's corner.
 
 Options: ``model`` (a model folder written by ``sweeplab learn neural train``; empty for the shipped one),
-``tolerance``. NumPy plays the network, so the player loads without PyTorch.
+``tolerance``, ``certain`` (``"subset"`` or ``"single-point"``). NumPy plays the network, so the player loads without PyTorch.
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sweeplab.analysis.constraints import constraints_from
+from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import Rules
@@ -31,9 +40,12 @@ from sweeplab.learn.convnet import ConvNet, view_grid
 from sweeplab.learn.models import ModelError, read_card, shipped
 from sweeplab.strategies.base import Explanation, Strategy, StrategyError
 from sweeplab.strategies.exact import Proved, preferred_cell, tie_break
+from sweeplab.strategies.studholme_steps import simplify
 
 #: what ``neural`` loads unless told: the shipped model's folder
 DEFAULT_MODEL = "neural"
+#: the sound passes for certain moves the player may run before asking its network (option ``certain``)
+CERTAIN_PASSES = ("single-point", "subset")
 
 Watcher = Callable[[Observation], None]
 
@@ -50,18 +62,22 @@ def load_convnet(folder: Path) -> tuple[ConvNet, dict]:
 
 
 class NeuralStrategy(Strategy):
-    """Single-point certain moves, else the lowest mine probability a convolutional network predicts (see the module
-    docstring); near-ties within ``tolerance`` go to ``exact``'s tie-break."""
+    """Certain moves of the single-point pass and of subset reduction, else the lowest mine probability a
+    convolutional network predicts (see the module docstring); near-ties within ``tolerance`` go to ``exact``'s
+    tie-break."""
 
     name = "neural"
     source = "sweeplab's own: a convolutional network trained on the exact engine's probabilities"
-    summary = "single-point safes, else the lowest mine probability a board-reading network predicts"
+    summary = "single-point and subset safes, else the lowest mine probability a board-reading network predicts"
     queue_first = True
 
-    def __init__(self, seed: int | None = None, *, model: str = "", tolerance: float = 0.01) -> None:
+    def __init__(self, seed: int | None = None, *, model: str = "", tolerance: float = 0.01, certain: str = "subset") -> None:
         super().__init__(seed)
         if not 0.0 <= tolerance < 1.0:
             raise StrategyError(f"strategy 'neural': tolerance must be from 0 to below 1, not {tolerance}")
+        if certain not in CERTAIN_PASSES:
+            raise StrategyError(f"strategy 'neural': certain must be one of {', '.join(CERTAIN_PASSES)}, not {certain!r}")
+        self.certain = certain
         self.tolerance = tolerance
         self.net, self.card = load_convnet(Path(model) if model else shipped(DEFAULT_MODEL))
         self.proved = Proved()
@@ -79,6 +95,11 @@ class NeuralStrategy(Strategy):
         if freed:
             self._queue.extend(map(Move.reveal, freed))
             return self._queue.popleft()
+        if self.certain == "subset":
+            safe = self._subset_safes(observation)
+            if safe:
+                self._queue.extend(map(Move.reveal, safe))
+                return self._queue.popleft()
         if self.watcher is not None:
             self.watcher(observation)
         grid = view_grid(observation)
@@ -101,3 +122,16 @@ class NeuralStrategy(Strategy):
         )
         figures = {"predicted_mine_probability": round(float(predicted[cell]), 6), "near_ties": len(ties)}
         return self.guess(observation, cell, kind, safety, Explanation(text, figures))
+
+    def _subset_safes(self, observation: Observation) -> list[int]:
+        """The cells the trivial rules and subset reduction prove safe (sorted); the mines they prove are kept for
+        the single-point pass. Empty on a position whose numbers contradict each other (the network decides it)."""
+        if observation.is_start():
+            return []
+        problem = constraints_from(observation)
+        try:
+            safe, mines, _ = simplify((c.cells, c.mines) for c in problem.constraints)
+        except InconsistentPositionError:
+            return []
+        self.proved.keep(observation, mines)
+        return sorted(safe)

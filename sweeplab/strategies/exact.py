@@ -6,6 +6,7 @@ for: frontier solutions weighted by the ways to place the remaining mines off th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, Probabilities
@@ -135,6 +136,12 @@ class Proved:
         """The covered cells the pass proves safe now (sorted; empty when it proves none; None when a number cannot
         hold locally, a position for the full analysis to judge); the mines it finds are kept."""
         return obvious(observation, self._sized(observation), use_kernel, self.seen)
+
+    def keep(self, observation: Observation, mines: Iterable[int]) -> None:
+        """Keep mines that another sound pass proved in this position."""
+        known = self._sized(observation)
+        for cell in mines:
+            known[cell] = 1
 
     def learn(self, result: Probabilities) -> None:
         """Keep the mines a full analysis proved (an exact one: an estimate proves nothing)."""

@@ -1,4 +1,4 @@
-"""The neural player: single-point safes first, then the network's lowest probability with exact's tie-break."""
+"""The neural player: single-point and subset safes first, then the network's lowest probability with exact's tie-break."""
 
 import json
 
@@ -6,6 +6,7 @@ import pytest
 import torch
 from click.testing import CliRunner
 
+from sweeplab.analysis.constraints import constraints_from
 from sweeplab.cli import main
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules
@@ -14,6 +15,7 @@ from sweeplab.learn.models import ModelError, read_card, shipped, write_card
 from sweeplab.learn.neural import NeuralStrategy
 from sweeplab.strategies import make
 from sweeplab.strategies.base import StrategyError, play
+from sweeplab.strategies.studholme_steps import simplify
 
 
 @pytest.fixture(scope="module")
@@ -39,9 +41,29 @@ def test_opens_in_a_corner_when_every_cell_looks_alike(untrained):
     assert strategy.pending_guess.kind == "first" and "lowest predicted" in strategy.pending_guess.explanation.text
 
 
+def _subset_safes(observation):
+    problem = constraints_from(observation)
+    return simplify((c.cells, c.mines) for c in problem.constraints)[0]
+
+
+def test_the_subset_pass_leaves_the_network_only_positions_it_cannot_settle(untrained):
+    """With the default pass no position the network is asked about has a cell subset reduction proves safe; with
+    ``certain=single-point`` some do (the positions the pass takes from the network)."""
+    asked = {"subset": [], "single-point": []}
+    for certain, seen in asked.items():
+        for seed in range(20):
+            strategy = NeuralStrategy(seed, model=str(untrained), certain=certain)
+            strategy.watcher = lambda observation, seen=seen: seen.append(bool(_subset_safes(observation)))
+            play(strategy, Game(Rules(16, 16, 40, "safe"), seed))
+    assert asked["subset"] and not any(asked["subset"])
+    assert sum(asked["single-point"]) >= 5
+
+
 def test_bad_options_and_models(untrained, tmp_path):
     with pytest.raises(StrategyError, match="tolerance"):
         NeuralStrategy(0, model=str(untrained), tolerance=1.5)
+    with pytest.raises(StrategyError, match="certain must be one of single-point, subset"):
+        NeuralStrategy(0, model=str(untrained), certain="mio")
     with pytest.raises(ModelError, match="not a model folder"):
         NeuralStrategy(0, model=str(tmp_path))
     write_card(tmp_path, {"kind": "nn"})
