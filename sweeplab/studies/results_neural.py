@@ -48,6 +48,8 @@ def _training(card: dict[str, Any]) -> str:
 STAGE1 = "neural[model=models/neural-stage1]"
 SHIPPED = "neural[model=sweeplab/learn/models/neural]"
 ROUND2 = "neural[model=models/neural-round2]"
+#: the first shipped player, before subset reduction's certain moves came before the network
+SINGLE_POINT = "neural[certain=single-point]"
 TUNING = {
     "stage 1 (positions of exact's games only)": STAGE1,
     "shipped (stage 1, then one round on its own games)": SHIPPED,
@@ -60,16 +62,25 @@ def _findings(root: Path, card: dict[str, Any], expert: dict[str, Any] | None) -
     and the stages compared on the tuning games (seed 1)."""
     parts = []
     last = (card.get("curve") or [{}])[-1].get("validation", {})
+    tuning = sorted(f for f in (root / "neural" / "tuning").glob("*") if (f / "bench.json").exists())
+    outcomes = _runs_outcomes([(f, {}) for f in tuning])
+    passes = _learn_paired(outcomes, "neural", SINGLE_POINT)
+    if passes is not None:
+        parts.append(
+            f"Subset reduction before the network: on {len(outcomes[SINGLE_POINT]):,} expert games of seed 1 "
+            f"(`results/learn/neural/tuning/tune-expert-certain/`, paired) the player with it wins "
+            f"{100 * passes[0]:+.2f} ± {100 * passes[1]:.2f} points against the same network after the single-point "
+            "pass alone (`neural[certain=single-point]`), which had asked its network about positions where a cell "
+            "was certain."
+        )
     if expert and "safety_lost" in last:
         per_game = expert["decisions"] / expert["games"]
         parts.append(
             f"Where the expert gap comes from: the player asks its network {per_game:.1f} times per expert game "
-            f"(`speed.json`), where `exact` needs a guess only when no cell is certain, and on held-out positions its "
-            f"lowest prediction is {100 * last['safety_lost']:.2f} points less safe than the safest cell on average: "
-            f"small misses, many times a game."
+            f"(`speed.json`), and on held-out positions of `exact`'s games its lowest prediction is "
+            f"{100 * last['safety_lost']:.2f} points less safe than the safest cell on average: small misses, many "
+            "times a game."
         )
-    tuning = sorted(f for f in (root / "neural" / "tuning").glob("*") if (f / "bench.json").exists())
-    outcomes = _runs_outcomes([(f, {}) for f in tuning])
     rows = []
     for label, spec in TUNING.items():
         for other, name in (("exact", "exact"), ("stage 1", STAGE1)):
@@ -79,7 +90,10 @@ def _findings(root: Path, card: dict[str, Any], expert: dict[str, Any] | None) -
     if rows:
         games = len(outcomes.get(STAGE1, {}))
         parts.append(
-            f"The stages on {games:,} expert games of seed 1 (`results/learn/neural/tuning/`, paired): " + "; ".join(rows) + "."
+            f"The stages on {games:,} expert games of seed 1 (`results/learn/neural/tuning/`, paired; these runs "
+            "predate the subset pass, so every player in them asked its network after the single-point pass alone): "
+            + "; ".join(rows)
+            + "."
         )
         again = _learn_paired(outcomes, ROUND2, SHIPPED)
         if again is not None:
@@ -121,6 +135,7 @@ def neural_section(doc: Doc, root: Path) -> None:
                 f"≥ -{NEURAL_GOAL[board]:g}",
                 _verdict(*d, NEURAL_GOAL[board]),
                 "-" if timing is None else f"{timing['median_ms']:.2f} / {timing['p90_ms']:.2f}",
+                "-" if timing is None or "move_median_ms" not in timing else f"{timing['move_median_ms']:.2f}",
             ]
         )
         for path, _ in runs:
@@ -128,7 +143,8 @@ def neural_section(doc: Doc, root: Path) -> None:
             command = (path / "command.txt").read_text().strip() if (path / "command.txt").exists() else "not recorded"
             sources.append(f"- {board}: `results/{name}/`, produced by `{command}`.")
     doc.add(
-        "`neural` (sweeplab's own, not in any seed paper): the single-point pass's certain moves, else the covered cell "
+        "`neural` (sweeplab's own, not in any seed paper): the certain moves of the single-point pass and of subset "
+        "reduction (seed 000's EqnStrategy steps), else the covered cell "
         "that a convolutional network reading the whole board (any size; the mine count as an input) calls least "
         "likely to be a mine, near-ties within 0.01 broken as `exact` breaks ties. The network was trained on the "
         "exact engine's probabilities, first in positions of `exact`'s games, then in positions of its own games "
@@ -138,14 +154,15 @@ def neural_section(doc: Doc, root: Path) -> None:
     )
     if rows:
         header = ["board", "games", "neural win % ± SE", "exact win % ± SE", "neural - exact (pts)", "goal", "verdict"]
-        doc.add(_table([*header, "ms per decision (median / p90)"], rows))
+        doc.add(_table([*header, "ms per network decision (median / p90)", "ms per move (median)"], rows))
     findings = _findings(root, card, by_board.get("30x16x99"))
     if findings:
         doc.add(findings)
     if speed is not None:
         doc.add(
-            f"Cost: each decision that asks the network, timed on one thread (`{speed['command']}`, "
-            f"`results/learn/neural/speed.json`); the model file is {speed['model_bytes'] / 1e6:.2f} MB."
+            f"Cost, timed on one thread (`{speed['command']}`, `results/learn/neural/speed.json`): a network "
+            "decision includes the passes that found nothing before it; a move counts every call that did work "
+            f"(a pass that found a safe cell, or the network). The model file is {speed['model_bytes'] / 1e6:.2f} MB."
         )
     doc.add(
         f"How the shipped network was trained: {_training(card)} The card (`results/learn/cards/neural.json`, the "
