@@ -10,6 +10,8 @@ Techniques, each a named option (on by default) so that its worth can be measure
 - ``dead``: a cell whose number is already determined if it is safe tells nothing new; living cells go first.
 - ``influence``: a cell that may end in a 50/50 trap (two cells no number can tell apart) is scored up by the share
   of its risk that would have to be taken anyway (JSMinesweeper's "50/50 influence", :mod:`.influence`).
+  ``influence_bound`` (off by default) caps the safety the influence may trade away: only cells at most that much
+  less safe than the safest get a factor or are added for it.
 - ``forced``: an isolated set that no future information can change (seed 000's craps shoot, e.g. a 50/50 with no
   covered cell around it) is taken as soon as nothing certain is left, rather than after other guesses.
 - ``endgame``: when few layouts remain, search the whole game tree and play the move with the highest exact chance
@@ -54,7 +56,9 @@ class BestStrategy(Strategy):
     (its budget in positions searched), ``progress``
     (``living`` or ``any``, see :mod:`.lookahead`), and the two-ply look-ahead's ``depth`` (1 or 2; default 1),
     ``deep_top`` (how many of the best cells by the one-ply score are scored again, 1 to 50) and ``deep_margin``
-    (only those whose one-ply score is at least ``(1 - deep_margin)`` times the best one's; 0 to 1).
+    (only those whose one-ply score is at least ``(1 - deep_margin)`` times the best one's; 0 to 1), and
+    ``influence_bound`` (0 to 1; 1, the default, bounds nothing: only cells whose safety is at least the best safety
+    less this bound get a fifty-fifty factor or are added for their influence).
 
     Like ``exact`` it runs the single-point pass before each analysis (:class:`sweeplab.strategies.exact.Proved`):
     only the order of its certain reveals changes, never a guess.
@@ -84,6 +88,7 @@ class BestStrategy(Strategy):
         depth: int = 1,
         deep_top: int = 3,
         deep_margin: float = 1.0,
+        influence_bound: float = 1.0,
         budget: Budget = DEFAULT_BUDGET,
     ) -> None:
         super().__init__(seed)
@@ -116,6 +121,9 @@ class BestStrategy(Strategy):
         if not 0 <= deep_margin <= 1:
             raise StrategyError(f"strategy 'best': deep_margin must be 0 to 1, not {deep_margin}")
         self.deep_margin = deep_margin
+        if not 0 <= influence_bound <= 1:
+            raise StrategyError(f"strategy 'best': influence_bound must be 0 to 1, not {influence_bound}")
+        self.influence_bound = influence_bound
         self.analyzer = Analyzer(budget)
         self.proved = Proved()  # the single-point pass before each analysis, as exact's
         self.rules: Rules | None = None
@@ -261,7 +269,9 @@ class BestStrategy(Strategy):
         if un is not None and 1.0 - un >= cut:
             found.extend(Candidate(c, 1.0 - un) for c in self.off_edge_cells(observation, result))
         if self.influence and self.lookahead and within is None:
-            self.weigh_influence(observation, result, found, [(c, s) for c, s in frontier if cut / 2 <= s < cut], cut)
+            floor = max(cut / 2, best - self.influence_bound)
+            below = [(c, s) for c, s in frontier if floor <= s < cut]
+            self.weigh_influence(observation, result, found, below, cut, best - self.influence_bound)
         found.sort(key=lambda k: (-k.bound, -k.safety))
         return found
 
@@ -272,16 +282,19 @@ class BestStrategy(Strategy):
         found: list[Candidate],
         below: list[tuple[int, float]],
         cut: float,
+        floor: float = 0.0,
     ) -> None:
         """Set each candidate's fifty-fifty factor; add the cells below ``cut`` whose safety plus influence reaches it
         (JSMinesweeper's rule for influenced tiles). Where the influence cannot be counted exactly (an estimated count,
-        a position past the engine's budget, or more layouts than a float holds) every factor stays 1.0."""
+        a position past the engine's budget, or more layouts than a float holds) every factor stays 1.0. A candidate
+        less safe than ``floor`` keeps the factor 1.0 (``influence_bound``)."""
         mines = frozenset(result.mines)
         size = len(found)
         try:
             influence = Influence(self.analyzer, observation, result, mines)
             for candidate in found:
-                candidate.factor = influence.factor(candidate.cell, candidate.safety)
+                if candidate.safety >= floor:
+                    candidate.factor = influence.factor(candidate.cell, candidate.safety)
             for cell, safety in below:
                 if cell in mines or safety + influence.of(cell, safety, upper=True) < cut:
                     continue

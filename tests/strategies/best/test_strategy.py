@@ -194,6 +194,31 @@ def test_options_are_checked():
             make("best", **{option: value})
     with pytest.raises(SweeplabError, match=r"deep_margin must be 0 to 1, not 1\.5"):
         make("best", deep_margin=1.5)
+    with pytest.raises(SweeplabError, match=r"influence_bound must be 0 to 1, not -0\.1"):
+        make("best", influence_bound=-0.1)
+
+
+def test_the_influence_bound_keeps_factors_to_cells_near_the_safest():
+    """Unbounded, some guesses of these games take a 50/50 factor on a cell less safe than the safest; with
+    ``influence_bound=0`` only cells as safe as the safest carry a factor, and no cell below the cut is added."""
+
+    def factored(**options: float) -> tuple[int, int]:
+        below, guesses = 0, 0
+        for seed in range(12):
+            player = make("best", seed=seed, **options)
+            play(player, Game(make_rules("expert", "safe"), seed))
+            for guess in player.guesses:
+                figures = guess.explanation.figures if guess.explanation else {}
+                rows = [figures, *figures.get("alternatives", [])] if "influence_factor" in figures else []
+                top = max((r["safety"] for r in rows), default=0.0)
+                below += sum(r["influence_factor"] > 1 and r["safety"] < top - 1e-9 for r in rows)
+                guesses += bool(rows)
+        return below, guesses
+
+    unbounded, guesses = factored()
+    bounded, bounded_guesses = factored(influence_bound=0.0)
+    assert guesses and bounded_guesses
+    assert unbounded > 0 and bounded == 0
 
 
 def test_wins_beginner_games():
