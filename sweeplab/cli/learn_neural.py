@@ -47,6 +47,13 @@ def _rules(boards: tuple[str, ...], rule: str) -> list:
     default=None,
     help="play the games with `neural` and this model folder (a round on the network's own positions) instead of exact",
 )
+@click.option(
+    "--certain",
+    type=click.Choice(("subset", "single-point")),  # sweeplab.learn.neural.CERTAIN_PASSES (not imported: the CLI loads lazily)
+    default="subset",
+    show_default=True,
+    help="with --model: the player's pass for certain moves before its network (single-point: the player before the subset pass)",
+)
 @click.option("--shard-games", type=click.IntRange(1, MAX_GAMES), default=500, show_default=True, help="games per shard")
 @executor_options
 @click.option("--resume", is_flag=True, help="continue the data folder interrupted in --out (same settings)")
@@ -59,6 +66,7 @@ def data_command(
     boards: tuple[str, ...],
     rule: str,
     model: Path | None,
+    certain: str,
     shard_games: int,
     jobs: int | None,
     executor: str,
@@ -67,7 +75,8 @@ def data_command(
     force: bool,
 ) -> None:
     """Play GAMES games (with `exact`, or with `neural` and --model) and record every position the player decides
-    without a certain single-point move: the view, the mines left and every covered cell's exact mine probability.
+    without a certain move of its pass (exact: the single-point pass; neural: --certain): the view, the mines left
+    and every covered cell's exact mine probability.
 
     Shards are saved as they finish; SIGINT or SIGTERM stops the run, and the printed command with --resume plays
     only the missing chunks. Progress goes to stderr."""
@@ -80,8 +89,10 @@ def data_command(
     rules = _rules(boards, rule)
     if model is not None:
         load_convnet(model)  # a bad folder is refused before any game
-    chunks = plan_positions(games, seed, rules, shard_games, str(model) if model else "")
-    settings = position_settings(seed, games, shard_games, rules, str(model) if model else "")
+    elif certain != "subset":
+        raise click.UsageError("--certain is the neural player's: give it with --model")
+    chunks = plan_positions(games, seed, rules, shard_games, str(model) if model else "", certain)
+    settings = position_settings(seed, games, shard_games, rules, str(model) if model else "", certain)
     with data_folder_run(out, settings, resume, force) as folder:
         if folder.finished:
             m = read_manifest(out)

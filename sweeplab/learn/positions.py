@@ -43,7 +43,7 @@ _EMPTY = Dataset(np.zeros((0, 0), np.float32), np.zeros(0, np.float32), np.zeros
 @dataclass(frozen=True)
 class PositionChunk:
     """Games ``start`` to ``start + games - 1`` of root ``seed`` on ``boards`` (in turn), played by ``exact``, or by
-    ``neural`` with the model in folder ``model`` when it is given."""
+    ``neural`` with the model in folder ``model`` when it is given (and its pass for certain moves, ``certain``)."""
 
     number: int
     start: int
@@ -51,6 +51,7 @@ class PositionChunk:
     seed: int
     boards: tuple[Rules, ...]
     model: str = ""
+    certain: str = "subset"
 
 
 @dataclass
@@ -137,7 +138,7 @@ def _player(chunk: PositionChunk, seed: int, recorder: _Recorder, labels: Analyz
         return strategy
     from sweeplab.learn.neural import NeuralStrategy
 
-    neural = NeuralStrategy(seed, model=chunk.model)
+    neural = NeuralStrategy(seed, model=chunk.model, certain=chunk.certain)
     neural.watcher = lambda observation: recorder.add(observation, labels.analyze_patiently(observation))
     return neural
 
@@ -167,19 +168,23 @@ def play_positions(chunk: PositionChunk) -> Shard:
     return replace(shard, blob=buffer.getvalue())
 
 
-def plan_positions(games: int, seed: int, boards: Sequence[Rules], shard_games: int, model: str = "") -> list[PositionChunk]:
+def plan_positions(
+    games: int, seed: int, boards: Sequence[Rules], shard_games: int, model: str = "", certain: str = "subset"
+) -> list[PositionChunk]:
     """The chunks of games 0 to ``games - 1``, ``shard_games`` each."""
     if games < 1 or shard_games < 1:
         raise DataError("games and games per shard must be at least 1")
     if not boards:
         raise DataError("give at least one board")
     return [
-        PositionChunk(k, s, min(shard_games, games - s), seed, tuple(boards), model)
+        PositionChunk(k, s, min(shard_games, games - s), seed, tuple(boards), model, certain)
         for k, s in enumerate(range(0, games, shard_games))
     ]
 
 
-def position_settings(seed: int, games: int, shard_games: int, boards: Sequence[Rules], model: str) -> dict[str, Any]:
+def position_settings(
+    seed: int, games: int, shard_games: int, boards: Sequence[Rules], model: str, certain: str = "subset"
+) -> dict[str, Any]:
     """What makes a position folder's rows (``run.json``'s settings; a resumed run must have the same)."""
     return {
         "rows": "positions",
@@ -188,7 +193,7 @@ def position_settings(seed: int, games: int, shard_games: int, boards: Sequence[
         "shard_games": shard_games,
         "boards": [f"{r.width}x{r.height}x{r.mines}" for r in boards],
         "rule": boards[0].first_click if boards else None,
-        "player": f"neural[model={model}]" if model else "exact",
+        "player": f"neural[model={model},certain={certain}]" if model else "exact",
     }
 
 

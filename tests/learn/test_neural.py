@@ -100,7 +100,7 @@ def test_cli_data_then_train_then_play(tmp_path):
     own = tmp_path / "own"
     result = runner.invoke(main, ["learn", "neural", "data", "-n", "4", "-o", str(own), "-b", "beginner", "--model", str(model)])
     assert result.exit_code == 0, result.output
-    assert json.loads((own / "data.json").read_text())["player"] == f"neural[model={model}]"
+    assert json.loads((own / "data.json").read_text())["player"] == f"neural[model={model},certain=subset]"
     more = tmp_path / "more"
     args = ["learn", "neural", "train", "-d", str(own), "-o", str(more), "--init", str(model), "--eval-games", "0"]
     result = runner.invoke(main, args)
@@ -118,6 +118,8 @@ def test_cli_bad_input_exits_2(tmp_path):
     assert result.exit_code == 2 and "not a model folder" in result.output
     result = runner.invoke(main, ["learn", "neural", "data", "-n", "2", "-o", str(tmp_path / "p"), "-b", "nope"])
     assert result.exit_code == 2 and "--board" in result.output
+    result = runner.invoke(main, ["learn", "neural", "data", "-n", "2", "-o", str(tmp_path / "p"), "--certain", "single-point"])
+    assert result.exit_code == 2 and "give it with --model" in result.output
     if not torch.cuda.is_available():
         args = ["learn", "neural", "train", "-d", str(features), "-o", str(tmp_path / "m"), "--device", "cuda"]
         result = runner.invoke(main, args)

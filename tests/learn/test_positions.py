@@ -50,3 +50,6 @@ def test_a_round_on_the_networks_own_games_is_labelled_by_exact(tmp_path):
     found, _, _ = record(PositionChunk(0, 0, 4, 1, BOARDS[:1], str(tmp_path)))
     assert len(found) >= 4  # at least the opening of each game
     assert ((found.grid < 0) == (found.y >= 0)).all()
+    # the player before the subset pass asks its network about more positions of the same games
+    before, _, _ = record(PositionChunk(0, 0, 4, 1, BOARDS[:1], str(tmp_path), "single-point"))
+    assert len(before) > len(found)
