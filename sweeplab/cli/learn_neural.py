@@ -49,7 +49,8 @@ def _rules(boards: tuple[str, ...], rule: str) -> list:
 )
 @click.option(
     "--certain",
-    type=click.Choice(("subset", "single-point")),  # sweeplab.learn.neural.CERTAIN_PASSES (not imported: the CLI loads lazily)
+    # sweeplab.learn.neural.CERTAIN_PASSES (not imported: the CLI loads lazily)
+    type=click.Choice(("subset", "difference", "single-point")),
     default="subset",
     show_default=True,
     help="with --model: the player's pass for certain moves before its network (single-point: the player before the subset pass)",

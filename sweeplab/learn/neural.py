@@ -21,7 +21,8 @@ engine's probabilities (``sweeplab learn neural``). How it plays:
   (the player does not know which of its moves are certain); the first move is the tie-break's corner.
 
 Options: ``model`` (a model folder written by ``sweeplab learn neural train``; empty for the shipped one),
-``tolerance``, ``certain`` (``"subset"`` or ``"single-point"``). NumPy plays the network, so the player loads without PyTorch.
+``tolerance``, ``certain`` (``"subset"``, ``"difference"`` or ``"single-point"``). NumPy plays the network, so the
+player loads without PyTorch.
 """
 
 from __future__ import annotations
@@ -39,13 +40,14 @@ from sweeplab.core.rules import Rules
 from sweeplab.learn.convnet import ConvNet, view_grid
 from sweeplab.learn.models import ModelError, read_card, shipped
 from sweeplab.strategies.base import Explanation, Strategy, StrategyError
+from sweeplab.strategies.equation import combination_moves
 from sweeplab.strategies.exact import Proved, preferred_cell, tie_break
 from sweeplab.strategies.studholme_steps import simplify
 
 #: what ``neural`` loads unless told: the shipped model's folder
 DEFAULT_MODEL = "neural"
 #: the sound passes for certain moves the player may run before asking its network (option ``certain``)
-CERTAIN_PASSES = ("single-point", "subset")
+CERTAIN_PASSES = ("single-point", "subset", "difference")
 
 Watcher = Callable[[Observation], None]
 
@@ -95,8 +97,8 @@ class NeuralStrategy(Strategy):
         if freed:
             self._queue.extend(map(Move.reveal, freed))
             return self._queue.popleft()
-        if self.certain == "subset":
-            safe = self._subset_safes(observation)
+        if self.certain != "single-point":
+            safe = self._equation_safes(observation)
             if safe:
                 self._queue.extend(map(Move.reveal, safe))
                 return self._queue.popleft()
@@ -123,15 +125,20 @@ class NeuralStrategy(Strategy):
         figures = {"predicted_mine_probability": round(float(predicted[cell]), 6), "near_ties": len(ties)}
         return self.guess(observation, cell, kind, safety, Explanation(text, figures))
 
-    def _subset_safes(self, observation: Observation) -> list[int]:
-        """The cells the trivial rules and subset reduction prove safe (sorted); the mines they prove are kept for
-        the single-point pass. Empty on a position whose numbers contradict each other (the network decides it)."""
+    def _equation_safes(self, observation: Observation) -> list[int]:
+        """The cells the trivial rules and subset reduction prove safe, and with ``certain="difference"`` then the
+        equation difference rule (sorted); the mines they prove are kept for the single-point pass. Empty on a
+        position whose numbers contradict each other (the network decides it)."""
         if observation.is_start():
             return []
         problem = constraints_from(observation)
+        original = [(c.cells, c.mines) for c in problem.constraints]
         try:
-            safe, mines, _ = simplify((c.cells, c.mines) for c in problem.constraints)
+            safe, mines, reduced = simplify(original)
         except InconsistentPositionError:
             return []
+        if not safe and self.certain == "difference":
+            safe, more = combination_moves(original + reduced)
+            mines |= more
         self.proved.keep(observation, mines)
         return sorted(safe)

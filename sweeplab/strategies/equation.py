@@ -81,13 +81,17 @@ def combination_moves(equations: Sequence[Equation], triples: bool = False) -> t
         partners = {i for c in e1 for i in by_cell[c]} - {i1}
         for i0 in partners:
             e0, c0 = eqs[i0]
+            outside = e1 - e0
+            if 0 < c1 - c0 == len(outside):  # the pair rule in set arithmetic (what settle decides on e1 - e0)
+                mines.update(outside)
+                clear.update(e0 - e1)
+                continue
+            if not triples or c1 - c0 <= 1:
+                continue
             diff = dict.fromkeys(e1, 1)
             for c in e0:
                 diff[c] = diff.get(c, 0) - 1
             diff = {c: k for c, k in diff.items() if k}
-            if settle(diff, c1 - c0) or not triples or c1 - c0 <= 1:
-                continue
-            outside = e1 - e0
             for i2 in {i for c in outside for i in by_cell[c]} - {i0, i1}:
                 e2, c2 = eqs[i2]
                 triple = dict(diff)

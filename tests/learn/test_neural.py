@@ -15,6 +15,7 @@ from sweeplab.learn.models import ModelError, read_card, shipped, write_card
 from sweeplab.learn.neural import NeuralStrategy
 from sweeplab.strategies import make
 from sweeplab.strategies.base import StrategyError, play
+from sweeplab.strategies.equation import combination_moves
 from sweeplab.strategies.studholme_steps import simplify
 
 
@@ -41,28 +42,34 @@ def test_opens_in_a_corner_when_every_cell_looks_alike(untrained):
     assert strategy.pending_guess.kind == "first" and "lowest predicted" in strategy.pending_guess.explanation.text
 
 
-def _subset_safes(observation):
+def _equation_safes(observation, difference=False):
     problem = constraints_from(observation)
-    return simplify((c.cells, c.mines) for c in problem.constraints)[0]
+    original = [(c.cells, c.mines) for c in problem.constraints]
+    safe, _, reduced = simplify(original)
+    return safe or (combination_moves(original + reduced)[0] if difference else set())
 
 
-def test_the_subset_pass_leaves_the_network_only_positions_it_cannot_settle(untrained):
-    """With the default pass no position the network is asked about has a cell subset reduction proves safe; with
-    ``certain=single-point`` some do (the positions the pass takes from the network)."""
-    asked = {"subset": [], "single-point": []}
+def test_the_passes_leave_the_network_only_positions_they_cannot_settle(untrained):
+    """With a pass no position the network is asked about has a cell that pass proves safe; with the weaker pass
+    before it some do (the positions the stronger pass takes from the network)."""
+    asked = {"single-point": [], "subset": [], "difference": []}
     for certain, seen in asked.items():
-        for seed in range(20):
+        for seed in range(40):
             strategy = NeuralStrategy(seed, model=str(untrained), certain=certain)
-            strategy.watcher = lambda observation, seen=seen: seen.append(bool(_subset_safes(observation)))
+            strategy.watcher = lambda observation, seen=seen: seen.append(
+                (bool(_equation_safes(observation)), bool(_equation_safes(observation, difference=True)))
+            )
             play(strategy, Game(Rules(16, 16, 40, "safe"), seed))
-    assert asked["subset"] and not any(asked["subset"])
-    assert sum(asked["single-point"]) >= 5
+    assert asked["subset"] and not any(subset for subset, _ in asked["subset"])
+    assert asked["difference"] and not any(difference for _, difference in asked["difference"])
+    assert sum(subset for subset, _ in asked["single-point"]) >= 5
+    assert sum(difference for _, difference in asked["subset"]) >= 2
 
 
 def test_bad_options_and_models(untrained, tmp_path):
     with pytest.raises(StrategyError, match="tolerance"):
         NeuralStrategy(0, model=str(untrained), tolerance=1.5)
-    with pytest.raises(StrategyError, match="certain must be one of single-point, subset"):
+    with pytest.raises(StrategyError, match="certain must be one of single-point, subset, difference"):
         NeuralStrategy(0, model=str(untrained), certain="mio")
     with pytest.raises(ModelError, match="not a model folder"):
         NeuralStrategy(0, model=str(tmp_path))
