@@ -73,7 +73,21 @@ def _findings(root: Path, card: dict[str, Any], expert: dict[str, Any] | None) -
             "pass alone (`neural[certain=single-point]`), which had asked its network about positions where a cell "
             "was certain."
         )
-    if expert and "safety_lost" in last:
+    gap_path = root / "neural" / "gap.json"
+    gap = json.loads(gap_path.read_text()) if gap_path.exists() else None
+    row = next((b for b in (gap or {}).get("boards", []) if b["board"] == "30x16x99"), None)
+    if gap is not None and row is not None:
+        parts.append(
+            f"Where the expert gap comes from (`{gap['command']}`, `results/learn/neural/gap.json`: every network "
+            f"decision of {row['games']:,} expert games of seed 2 judged by the exact engine): the player asks its "
+            f"network {row['decisions_per_game']:.2f} times a game, {row['true_guesses_per_game']:.2f} of them true "
+            f"guesses (no cell certain); on those it reveals one of the safest cells "
+            f"{100 * row['true_guesses_safest_share']:.1f}% of the time and gives away "
+            f"{100 * row['safety_lost_per_true_guess']:.2f} points of exact safety a guess, "
+            f"{100 * row['safety_lost_per_game']:.2f} ± {100 * row['safety_lost_per_game_se']:.2f} a game: "
+            "small misses, on positions where `exact` would have to guess too."
+        )
+    elif expert and "safety_lost" in last:
         per_game = expert["decisions"] / expert["games"]
         parts.append(
             f"Where the expert gap comes from: the player asks its network {per_game:.1f} times per expert game "
