@@ -148,7 +148,10 @@ class Analyzer:
         others = [tallies[i] for i in kept]
         end = clock.end - ESTIMATE_RESERVE * clock.seconds
         tally = None
-        if all(t is not None for t in others) and time.perf_counter() < end:
+        # a component counted to no layout proves the position inconsistent: _combine says so, and the weighting of
+        # the chain's completions has no count to start from
+        possible = all(t is not None and any(t.weight.values()) for t in others)
+        if possible and time.perf_counter() < end:
             tally = estimate(
                 merged,
                 [t for t in others if t is not None],

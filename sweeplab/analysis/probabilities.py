@@ -249,7 +249,7 @@ def _combine(
     board = observation.board
     U, R = len(unconstrained), mines_left
     for comp, t in zip(components, tallies, strict=True):
-        if t is not None and t.exact and not t.weight:
+        if t is not None and t.exact and not any(t.weight.values()):
             raise _blame(comp, observation, clock.end) if explain else InconsistentPositionError("no layout fits the numbers")
     missing = [comp for comp, t in zip(components, tallies, strict=True) if t is None or not t.weight]
     if missing:
