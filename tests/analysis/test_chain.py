@@ -195,3 +195,25 @@ def test_a_strip_too_wide_is_cut_into_two_overlapping_parts_that_keep_its_inner_
     assert len(shared) >= rows // 3 and max(across[j] for j in first) < max(across[j] for j in block)
     inner = sorted(b[p] for b, positions in drawn.strip_list for p in positions)
     assert inner == list(range(n))  # every super-cell in exactly one inner half, as before the cut
+
+
+@pytest.mark.parametrize("empty", [{}, {0: 0, 1: 0}])
+def test_a_component_counted_to_no_layout_makes_the_position_inconsistent_not_a_crash(empty):
+    """A look-ahead can build a position whose small component has no layout while a wide one needs the estimate:
+    the weighting of the chain's completions has no count to start from, so the estimate is not tried and the
+    position is proved inconsistent (it was a ValueError from the weighting, seen in a bench of ``best`` on a
+    starved machine)."""
+    from sweeplab.analysis.analyzer import Analyzer
+    from sweeplab.analysis.counting import Tally
+    from sweeplab.core.errors import InconsistentPositionError
+
+    obs, _, problem, components, tallies, _ = _expert()
+    assert len(components) > 1
+    broken = [None, Tally(dict(empty), {k: [] for k in empty}), *tallies[2:]]
+    clock = _Clock.starting(Budget(seconds=5))
+    merged, estimated = Analyzer()._estimate(
+        components, broken, [0], clock, len(problem.unconstrained), problem.mines_left, obs.board.width
+    )
+    assert estimated[-1] is None  # the wide component: not estimated
+    with pytest.raises(InconsistentPositionError):
+        _combine(obs, problem.unconstrained, problem.mines_left, merged, estimated, clock, explain=False)
