@@ -302,6 +302,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "boards": ("!", SMALL_BOARD),
         "rule": RULE,
         "model": one_of_values([MATERIAL["hello.txt"]], SYSTEM_PATHS),
+        "certain": choice("subset", "difference", "single-point"),
         "shard_games": sizes(["1", "2"]),
         "jobs": ("!", sizes(["1", "2"])),
         "executor": choice("local"),
