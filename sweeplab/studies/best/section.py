@@ -162,6 +162,26 @@ def _against_earlier(root: Path) -> str:
     )
 
 
+def _influence_bound(pairs: list[dict[str, Any]]) -> str:
+    """The sentence on the bound to what the 50/50 influence may trade (``influence_bound``), from its paired row."""
+    row = next((p for p in pairs if p["change"].startswith("influence bound")), None)
+    if row is None:
+        return ""
+    d, se = 100 * row["difference"], 100 * row["se"]
+    verdict = (
+        "ahead by more than 2 SE, though not yet the default"
+        if d > 2 * se
+        else "behind by more than 2 SE: the bound stays off"
+        if d < -2 * se
+        else "within 2 SE: no gain, so the bound stays off"
+    )
+    return (
+        "A bound on the safety the influence may trade away, `influence_bound=0.05` (a factor only for cells at most 5 "
+        f"points less safe than the safest), over {row['games']:,} expert games: {d:+.2f} ± {se:.2f} points against "
+        f"the unbounded influence, {verdict}. "
+    )
+
+
 def section(results: Path) -> str:
     """The docs/results.md section for the best strategy (empty until results/best/ holds data)."""
     root = results / "best"
@@ -308,6 +328,7 @@ def section(results: Path) -> str:
             "tolerance 0.2 made no difference either; the defaults stay. A two-ply look-ahead (`depth=2`, its "
             "two rows) won the same on 9x9 and fewer expert games, at seven to ten times the "
             "CPU: it stays off. "
+            + _influence_bound(pairs)
             + _calibration(root)
             + "Runs whose commit says `+ WEIGHT = 1.0`, `+ BLEND = ...`, `+ fitted powers`, `+ fitted L0 power` "
             "or `+ power 0.6` ran from a copy of that commit with the constant changed (each "

@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from sweeplab.cli import main as cli
 from sweeplab.studies.best import section, summarise, verdict
+from sweeplab.studies.best.section import _influence_bound as influence_bound
 
 
 def test_verdict_states_the_gap_to_the_target_plainly():
@@ -68,3 +69,11 @@ def test_the_regret_section_reads_its_data_and_how_the_positions_were_collected(
     (later / "data.json").write_text(json.dumps({**data, "strategies": extra}))
     with pytest.raises(ValueError, match=r"depth2/data\.json: not a run on the same positions"):
         section(tmp_path)
+
+
+@pytest.mark.parametrize(("difference", "words"), [(0.003, "ahead by more"), (-0.003, "behind by more"), (0.001, "within 2 SE")])
+def test_the_influence_bound_sentence_follows_its_paired_row(difference, words):
+    row = {"change": "influence bound 0.05, expert", "games": 100_000, "difference": difference, "se": 0.001}
+    text = influence_bound([{"change": "other", "games": 1, "difference": 0.5, "se": 0.1}, row])
+    assert "100,000 expert games" in text and f"{100 * difference:+.2f} ± 0.10" in text and words in text
+    assert influence_bound([]) == ""
