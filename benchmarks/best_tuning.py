@@ -21,6 +21,9 @@ from sweeplab.studies.best import read_games
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "best"
 TUNING = RESULTS / "tuning"
 
+#: the row of the influence bound (the results page names it)
+INFLUENCE_BOUND = "influence bound 0.05 (the 50/50 influence trades at most 5 points of safety), expert safe (0,0), seed 13"
+
 #: (what was measured, commit of the variant's run, reference run and strategy, variant run and strategy)
 PAIRS = [
     (
@@ -232,6 +235,13 @@ PAIRS = [
         "4ae5815 + power 0.6",
         ("tuning/reference-expert-safe-s11", "best"),
         ("tuning/worth-0.6-expert-safe-s11", "best"),
+    ),
+    # a bound on the safety the 50/50 influence may trade away, in one paired run on fresh root seed 13
+    (
+        INFLUENCE_BOUND,
+        "f1ba21e",
+        ("tuning/influence-bound-expert-safe-s13", "best"),
+        ("tuning/influence-bound-expert-safe-s13", "best[influence_bound=0.05]"),
     ),
 ]
 
