@@ -20,37 +20,39 @@ from pathlib import Path
 
 from sweeplab.analysis.exact import Analyzer
 from sweeplab.bench.runner import game_seeds
-from sweeplab.core.game import Game, GameState, Move
+from sweeplab.core.game import Game, GameState
 from sweeplab.core.observation import Observation
-from sweeplab.core.rules import make_rules
+from sweeplab.core.rules import Rules, make_rules
 from sweeplab.learn.neural import NeuralStrategy
-from sweeplab.strategies.base import Explanation, play
+from sweeplab.strategies.base import play
+
+#: one network decision, judged: (a cell was certain, the safest cell's exact safety, the revealed cell's)
+Judged = tuple[bool, float, float]
 
 #: a revealed cell within this much of the safest cell's exact safety counts as one of the safest
 TIE = 1e-9
 
 
-class _Judged(NeuralStrategy):
-    """The player, with each network decision judged by the exact engine: (certain cell?, best safety, its safety)."""
+def _play_judged(rules: Rules, seed: int, index: int, model: str, exact: Analyzer) -> tuple[bool, list[Judged]]:
+    """Game ``index`` of root ``seed``: whether the player won, and each network decision but the first move judged
+    by the exact engine as (a cell was certain, the safest cell's safety, the revealed cell's safety). The player's
+    watcher sees each position its network decides; its guess log holds the cell it then revealed, one per position."""
+    game_seed, player_seed = game_seeds(seed, index)
+    player = NeuralStrategy(player_seed, model=model)
+    seen: list[tuple[bool, dict[int, float]]] = []
 
-    def __init__(self, seed: int, model: str, judged: list[tuple[bool, float, float]]) -> None:
-        super().__init__(seed, model=model)
-        self.judged = judged
-        self.exact = Analyzer()
+    def judge(observation: Observation) -> None:  # analysed now: the game moves on from this position
+        result = exact.analyze_patiently(observation)
+        seen.append((bool(result.safe), dict(result.covered())))
 
-    def guess(
-        self,
-        observation: Observation,
-        cell: int,
-        kind: str,
-        safety: float | None = None,
-        explanation: Explanation | None = None,
-    ) -> Move:
-        if kind != "first":
-            result = self.exact.analyze_patiently(observation)
-            mine = dict(result.covered())
-            self.judged.append((bool(result.safe), 1.0 - min(mine.values()), 1.0 - mine[cell]))
-        return super().guess(observation, cell, kind, safety, explanation)
+    player.watcher = judge
+    won = play(player, Game(rules, game_seed)).state is GameState.WON
+    judged = [
+        (certain, 1.0 - min(mine.values()), 1.0 - mine[guess.cell])
+        for (certain, mine), guess in zip(seen, player.guesses, strict=True)
+        if guess.kind != "first"
+    ]
+    return won, judged
 
 
 def _mean_se(values: list[float]) -> tuple[float, float]:
@@ -61,12 +63,12 @@ def _mean_se(values: list[float]) -> tuple[float, float]:
 
 def measure(board: str, games: int, seed: int, model: str) -> dict:
     rules = make_rules(board, "safe")
-    per_game: list[list[tuple[bool, float, float]]] = []
+    per_game: list[list[Judged]] = []
     won = 0
+    exact = Analyzer()
     for i in range(games):
-        game_seed, player_seed = game_seeds(seed, i)
-        judged: list[tuple[bool, float, float]] = []
-        won += play(_Judged(player_seed, model, judged), Game(rules, game_seed)).state is GameState.WON
+        game_won, judged = _play_judged(rules, seed, i, model, exact)
+        won += game_won
         per_game.append(judged)
     flat = [row for game in per_game for row in game]
     guesses = [row for row in flat if not row[0]]
