@@ -95,15 +95,12 @@ class NeuralStrategy(Strategy):
         move = self.next_queued(observation)
         if move is not None:
             return move
-        freed = self.proved.freed(observation)
-        if freed:
-            self._queue.extend(map(Move.reveal, freed))
-            return self._queue.popleft()
-        if self.certain != "single-point":
+        safe = self.proved.freed(observation)
+        if not safe and self.certain != "single-point":
             safe = self._equation_safes(observation)
-            if safe:
-                self._queue.extend(map(Move.reveal, safe))
-                return self._queue.popleft()
+        if safe:
+            self._queue.extend(map(Move.reveal, safe))
+            return self._queue.popleft()
         if self.watcher is not None:
             self.watcher(observation)
         grid = view_grid(observation)
@@ -133,9 +130,8 @@ class NeuralStrategy(Strategy):
         position whose numbers contradict each other (the network decides it)."""
         if observation.is_start():
             return []
-        problem = constraints_from(observation)
-        original = [(c.cells, c.mines) for c in problem.constraints]
         try:
+            original = [(c.cells, c.mines) for c in constraints_from(observation).constraints]
             safe, mines, reduced = simplify(original)
         except InconsistentPositionError:
             return []
