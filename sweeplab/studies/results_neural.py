@@ -57,11 +57,10 @@ TUNING = {
 }
 
 
-def _findings(root: Path, card: dict[str, Any], expert: dict[str, Any] | None) -> str:
-    """What the measurements say about the gap: the network's decisions per expert game and the safety each loses,
-    and the stages compared on the tuning games (seed 1)."""
+def _findings(root: Path) -> str:
+    """What the measurements say about the gap: the subset pass's gain, where the expert gap comes from
+    (``gap.json``), and the stages compared on the tuning games (seed 1)."""
     parts = []
-    last = (card.get("curve") or [{}])[-1].get("validation", {})
     tuning = sorted(f for f in (root / "neural" / "tuning").glob("*") if (f / "bench.json").exists())
     outcomes = _runs_outcomes([(f, {}) for f in tuning])
     passes = _learn_paired(outcomes, "neural", SINGLE_POINT)
@@ -86,14 +85,6 @@ def _findings(root: Path, card: dict[str, Any], expert: dict[str, Any] | None) -
             f"{100 * row['safety_lost_per_true_guess']:.2f} points of exact safety a guess, "
             f"{100 * row['safety_lost_per_game']:.2f} ± {100 * row['safety_lost_per_game_se']:.2f} a game: "
             "small misses, on positions where `exact` would have to guess too."
-        )
-    elif expert and "safety_lost" in last:
-        per_game = expert["decisions"] / expert["games"]
-        parts.append(
-            f"Where the expert gap comes from: the player asks its network {per_game:.1f} times per expert game "
-            f"(`speed.json`), and on held-out positions of `exact`'s games its lowest prediction is "
-            f"{100 * last['safety_lost']:.2f} points less safe than the safest cell on average: small misses, many "
-            "times a game."
         )
     rows = []
     for label, spec in TUNING.items():
@@ -169,7 +160,7 @@ def neural_section(doc: Doc, root: Path) -> None:
     if rows:
         header = ["board", "games", "neural win % ± SE", "exact win % ± SE", "neural - exact (pts)", "goal", "verdict"]
         doc.add(_table([*header, "ms per network decision (median / p90)", "ms per move (median)"], rows))
-    findings = _findings(root, card, by_board.get("30x16x99"))
+    findings = _findings(root)
     if findings:
         doc.add(findings)
     if speed is not None:
