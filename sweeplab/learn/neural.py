@@ -29,7 +29,7 @@ player loads without PyTorch.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -95,7 +95,7 @@ class NeuralStrategy(Strategy):
         move = self.next_queued(observation)
         if move is not None:
             return move
-        safe = self.proved.freed(observation)
+        safe: Sequence[int] | None = self.proved.freed(observation)
         if not safe and self.certain != "single-point":
             safe = self._equation_safes(observation)
         if safe:
