@@ -4,8 +4,8 @@ Plays games 0 to N-1 of root seed 0 (``sweeplab bench``'s layouts) on each board
 ``--model``) in this process, with NumPy and BLAS held to one thread, and times each call of the player's
 ``choose`` (wall time on an otherwise single-threaded process). A call that asks the network is a decision: its time
 includes the certain-move passes that found nothing, the network's convolutions, the input planes and the choice.
-A call whose certain-move passes found safe cells is a pass move; a call that plays a move queued earlier costs
-next to nothing and is only counted. Writes a JSON summary per board: the decisions timed (median, mean and 90th
+Any other call is a pass move: its passes found safe cells (the moves they queue are played by ``play`` without
+calling ``choose``). Writes a JSON summary per board: the decisions timed (median, mean and 90th
 percentile in ms), the pass moves likewise, the median over both (every move that did work), and the model file's
 size.
 
@@ -37,40 +37,29 @@ def measure(board: str, games: int, model: str) -> dict:
     rules = make_rules(board, "safe")
     decisions: list[float] = []
     passes: list[float] = []
-    queued = 0
     for i in range(games):
         game_seed, player_seed = game_seeds(0, i)
         strategy = NeuralStrategy(player_seed, model=model)
-        inner, network, from_queue = strategy.choose, strategy.net.probabilities, strategy.next_queued
+        inner, network = strategy.choose, strategy.net.probabilities
         asked = [0]
-        served = [0]
-
-        def popped(*args, from_queue=from_queue, served=served):  # type: ignore[no-untyped-def]
-            move = from_queue(*args)
-            served[0] += move is not None
-            return move
 
         def counted(*args, network=network, asked=asked):  # type: ignore[no-untyped-def]
             asked[0] += 1
             return network(*args)
 
-        def timed(observation, inner=inner, asked=asked, served=served):  # type: ignore[no-untyped-def]
-            nonlocal queued
-            before, before_served = asked[0], served[0]
+        def timed(observation, inner=inner, asked=asked):  # type: ignore[no-untyped-def]
+            before = asked[0]
             start = time.perf_counter()
             move = inner(observation)
             elapsed = time.perf_counter() - start
             if asked[0] > before:
                 decisions.append(elapsed)
-            elif served[0] > before_served:
-                queued += 1
             else:
                 passes.append(elapsed)
             return move
 
         strategy.net.probabilities = counted  # type: ignore[method-assign]
         strategy.choose = timed  # type: ignore[method-assign]
-        strategy.next_queued = popped  # type: ignore[method-assign]
         play(strategy, Game(rules, game_seed))
     ms = sorted(1000 * d for d in decisions)
     pass_ms = sorted(1000 * d for d in passes)
@@ -85,7 +74,6 @@ def measure(board: str, games: int, model: str) -> dict:
         "pass_median_ms": round(statistics.median(pass_ms), 3) if pass_ms else None,
         "pass_p90_ms": round(pass_ms[int(0.9 * (len(pass_ms) - 1))], 3) if pass_ms else None,
         "move_median_ms": round(statistics.median(ms + pass_ms), 3),
-        "queued_moves": queued,
     }
 
 
