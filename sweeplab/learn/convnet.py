@@ -49,6 +49,39 @@ def planes(grid: np.ndarray, mines_left: int) -> np.ndarray:
     return out
 
 
+#: the board's symmetries as (transposed, flipped left-right, flipped upside down), in the order ``symmetries`` takes
+#: them: the identity, the two mirror images and the half turn, then the same after a transpose
+SYMMETRIES = (
+    (False, False, False),
+    (False, True, False),
+    (False, False, True),
+    (False, True, True),
+    (True, False, False),
+    (True, True, False),
+    (True, False, True),
+    (True, True, True),
+)
+SYMMETRY_COUNTS = (1, 2, 4, 8)
+
+
+def _transform(grid: np.ndarray, turned: bool, flip_x: bool, flip_y: bool) -> np.ndarray:
+    """``grid`` transposed (first), then flipped left-right and upside down as told."""
+    out = grid.T if turned else grid
+    if flip_x:
+        out = out[:, ::-1]
+    if flip_y:
+        out = out[::-1, :]
+    return out
+
+
+def _untransform(grid: np.ndarray, turned: bool, flip_x: bool, flip_y: bool) -> np.ndarray:
+    """The inverse of :func:`_transform`: a prediction on the transformed grid mapped back onto the board."""
+    out = grid[::-1, :] if flip_y else grid
+    if flip_x:
+        out = out[:, ::-1]
+    return out.T if turned else out
+
+
 def _conv(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
     """A 'same' convolution of ``x`` (C, H, W) with ``weight`` (O, C, k, k) and zero padding: (O, H, W)."""
     out_channels, channels, k, _ = weight.shape
@@ -108,10 +141,21 @@ class ConvNet:
             h = h + _conv(np.maximum(inner, 0.0), *body[i + 1])
         return _conv(np.maximum(h, 0.0), *head)[0]
 
-    def probabilities(self, grid: np.ndarray, mines_left: int) -> np.ndarray:
-        """The predicted mine probability of every cell of a view grid (:func:`view_grid`): (H, W) float64."""
-        logits = self.logits(planes(grid, mines_left)).astype(np.float64)
-        return 1.0 / (1.0 + np.exp(-np.clip(logits, -60.0, 60.0)))
+    def probabilities(self, grid: np.ndarray, mines_left: int, symmetries: int = 1) -> np.ndarray:
+        """The predicted mine probability of every cell of a view grid (:func:`view_grid`): (H, W) float64.
+
+        With ``symmetries`` 2, 4 or 8 the prediction is the mean over as many of the board's symmetries
+        (:data:`SYMMETRIES`: the grid flipped and transposed, the prediction mapped back): the game does not change
+        under them, the network's errors partly do, so the mean errs less, at that many times the cost."""
+        if symmetries not in SYMMETRY_COUNTS:
+            raise ValueError(f"symmetries must be one of {', '.join(map(str, SYMMETRY_COUNTS))}, not {symmetries}")
+        total = np.zeros(grid.shape, dtype=np.float64)
+        for turned, flip_x, flip_y in SYMMETRIES[:symmetries]:
+            view = _transform(grid, turned, flip_x, flip_y)
+            logits = self.logits(planes(np.ascontiguousarray(view), mines_left)).astype(np.float64)
+            predicted = 1.0 / (1.0 + np.exp(-np.clip(logits, -60.0, 60.0)))
+            total += _untransform(predicted, turned, flip_x, flip_y)
+        return total / symmetries
 
     def parameters(self) -> int:
         return int(sum(w.size + b.size for w, b in self.convs))

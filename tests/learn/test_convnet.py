@@ -54,3 +54,21 @@ def test_save_and_load(tmp_path):
     np.savez(tmp_path / "wrong.npz", w0=np.zeros((2, 5, 3, 3)), b0=np.zeros(2), w1=np.zeros((1, 2, 1, 1)), b1=np.zeros(1))
     with pytest.raises(ValueError, match="12 planes"):
         ConvNet.load(tmp_path / "wrong.npz")
+
+
+def test_the_mean_over_the_symmetries_is_a_symmetric_prediction():
+    """Averaged over all eight symmetries, the prediction of a flipped or transposed board is the prediction of the
+    board flipped or transposed the same way; one pass (an untrained network) is not, and 2 or 4 are means of it."""
+    torch.manual_seed(3)
+    net = to_numpy(torch_convnet(4, 1))
+    grid = np.random.default_rng(2).integers(-1, 9, size=(5, 7)).astype(np.int8)
+    single = net.probabilities(grid, 6)
+    assert not np.allclose(net.probabilities(grid.T.copy(), 6), single.T)  # the network itself is not symmetric
+    both = net.probabilities(grid, 6, symmetries=2)
+    assert np.allclose(both, (single + net.probabilities(grid[:, ::-1].copy(), 6)[:, ::-1]) / 2)
+    every = net.probabilities(grid, 6, symmetries=8)
+    assert np.allclose(net.probabilities(grid.T.copy(), 6, symmetries=8), every.T)
+    assert np.allclose(net.probabilities(grid[::-1, ::-1].copy(), 6, symmetries=8), every[::-1, ::-1])
+    assert np.allclose(net.probabilities(grid[:, ::-1].copy(), 6, symmetries=4), net.probabilities(grid, 6, 4)[:, ::-1])
+    with pytest.raises(ValueError, match="symmetries must be one of 1, 2, 4, 8"):
+        net.probabilities(grid, 6, symmetries=3)

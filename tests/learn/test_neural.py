@@ -71,6 +71,8 @@ def test_bad_options_and_models(untrained, tmp_path):
         NeuralStrategy(0, model=str(untrained), tolerance=1.5)
     with pytest.raises(StrategyError, match="certain must be one of single-point, subset, difference"):
         NeuralStrategy(0, model=str(untrained), certain="mio")
+    with pytest.raises(StrategyError, match="symmetries must be one of 1, 2, 4, 8, not 3"):
+        NeuralStrategy(0, model=str(untrained), symmetries=3)
     with pytest.raises(ModelError, match="not a model folder"):
         NeuralStrategy(0, model=str(tmp_path))
     write_card(tmp_path, {"kind": "nn"})
