@@ -33,12 +33,14 @@ Judged = tuple[bool, float, float]
 TIE = 1e-9
 
 
-def _play_judged(rules: Rules, seed: int, index: int, model: str, exact: Analyzer) -> tuple[bool, list[Judged]]:
+def _play_judged(
+    rules: Rules, seed: int, index: int, model: str, exact: Analyzer, symmetries: int = 1
+) -> tuple[bool, list[Judged]]:
     """Game ``index`` of root ``seed``: whether the player won, and each network decision but the first move judged
     by the exact engine as (a cell was certain, the safest cell's safety, the revealed cell's safety). The player's
     watcher sees each position its network decides; its guess log holds the cell it then revealed, one per position."""
     game_seed, player_seed = game_seeds(seed, index)
-    player = NeuralStrategy(player_seed, model=model)
+    player = NeuralStrategy(player_seed, model=model, symmetries=symmetries)
     seen: list[tuple[bool, dict[int, float]]] = []
 
     def judge(observation: Observation) -> None:  # analysed now: the game moves on from this position
@@ -61,13 +63,13 @@ def _mean_se(values: list[float]) -> tuple[float, float]:
     return statistics.fmean(values), statistics.stdev(values) / len(values) ** 0.5
 
 
-def measure(board: str, games: int, seed: int, model: str) -> dict:
+def measure(board: str, games: int, seed: int, model: str, symmetries: int = 1) -> dict:
     rules = make_rules(board, "safe")
     per_game: list[list[Judged]] = []
     won = 0
     exact = Analyzer()
     for i in range(games):
-        game_won, judged = _play_judged(rules, seed, i, model, exact)
+        game_won, judged = _play_judged(rules, seed, i, model, exact, symmetries)
         won += game_won
         per_game.append(judged)
     flat = [row for game in per_game for row in game]
@@ -79,6 +81,7 @@ def measure(board: str, games: int, seed: int, model: str) -> dict:
     return {
         "board": rules.spec(),
         "games": games,
+        "symmetries": symmetries,
         "won": won,
         "decisions_per_game": round(len(flat) / games, 3),
         "certain_positions_per_game": round((len(flat) - len(guesses)) / games, 3),
@@ -97,15 +100,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2, help="root seed of the games (default 2)")
     parser.add_argument("--board", action="append", help="a board (repeat; default beginner, intermediate, expert)")
     parser.add_argument("--model", default="", help="a model folder (default: the shipped one)")
+    parser.add_argument(
+        "--symmetries", type=int, default=1, choices=[1, 2, 4, 8], help="the player's symmetries option (default 1)"
+    )
     parser.add_argument("--out", type=Path, required=True, help="the JSON summary to write")
     args = parser.parse_args()
     if args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")
     boards = args.board or ["beginner", "intermediate", "expert"]
-    rows = [measure(board, args.games, args.seed, args.model) for board in boards]
+    rows = [measure(board, args.games, args.seed, args.model, args.symmetries) for board in boards]
     summary = {
         "command": "python benchmarks/neural_gap.py "
-        + " ".join(f"--{k} {v}" for k, v in vars(args).items() if v and k != "board")
+        + " ".join(f"--{k} {v}" for k, v in vars(args).items() if v and k != "board" and (k, v) != ("symmetries", 1))
         + "".join(f" --board {b}" for b in args.board or []),
         "boards": rows,
     }
