@@ -177,5 +177,88 @@ def neural_section(doc: Doc, root: Path) -> None:
         "![neural learning curve](../results/learn/curves/neural/curve.png)\n\n"
         "The first: stage 1, from scratch on positions of `exact`'s games; the second: the shipped model's round on its own."
     )
+    symmetric = _symmetries(doc, root / "neural" / "symmetries")
+    if symmetric:
+        doc.add(symmetric)
     if sources:
         doc.add("Data:\n\n" + "\n".join(sources))
+
+
+#: the player with the network averaged over the board's symmetries, as the runs of ``neural/symmetries/`` name it
+SYMMETRIC = "neural[symmetries=4]"
+
+
+def _symmetries(doc: Doc, folder: Path) -> str:
+    """The player with ``symmetries=4`` against ``exact`` per board (paired runs under ``folder``), its cost against the
+    default's in the same speed run, and its decisions judged by the exact engine; empty when not measured."""
+    rows, commands = [], []
+    for board in LEARN_BOARDS:
+        runs = _board_runs(folder / board)
+        outcomes = _runs_outcomes(runs)
+        d = _learn_paired(outcomes, SYMMETRIC, "exact")
+        if d is None:
+            continue
+        summary = next(s for _, bench in runs for s in bench["summaries"] if s["strategy"] == SYMMETRIC)
+        rows.append(
+            [
+                f"{summary['board']} ({board})",
+                f"{summary['games']:,}",
+                _pm(summary["win_rate"], summary["sem"]),
+                f"{100 * d[0]:+.2f} ± {100 * d[1]:.2f}",
+                _verdict(*d, NEURAL_GOAL[board]),
+            ]
+        )
+        for path, _ in runs:
+            name = path.relative_to(doc.results).as_posix()
+            commands.append(f"`{(path / 'command.txt').read_text().strip()}` (`results/{name}/`)")
+    if not rows:
+        return ""
+    speed_path, gap_path = folder / "speed.json", folder / "gap.json"
+    cost = ""
+    if speed_path.exists():
+        speed = json.loads(speed_path.read_text())
+        by = {(r["board"], r.get("symmetries", 1)): r for r in speed["boards"]}
+        fours = [board for board, count in by if count == 4 and (board, 1) in by]
+        over = [board for board in fours if by[board, 4]["median_ms"] > NEURAL_MS]
+        cost = (
+            f" Its cost per network decision (median, the two players taking turns game by game, `{speed['command']}`, "
+            "`results/learn/neural/symmetries/speed.json`): "
+            + "; ".join(f"{b} {by[b, 4]['median_ms']:.2f} ms against {by[b, 1]['median_ms']:.2f}" for b in fours)
+            + (f"; over the {NEURAL_MS:g} ms goal on {', '.join(over)}." if over else f"; within the {NEURAL_MS:g} ms goal.")
+        )
+    judged = ""
+    if gap_path.exists():
+        gap = json.loads(gap_path.read_text())
+        default_path = folder.parent / "gap.json"
+        default = {r["board"]: r for r in json.loads(default_path.read_text())["boards"]} if default_path.exists() else {}
+
+        def judged_row(row: dict[str, Any]) -> str:
+            text = (
+                f"{row['board']}: a safest cell on {100 * row['true_guesses_safest_share']:.1f}% of true guesses, "
+                f"{100 * row['safety_lost_per_game']:.2f} ± {100 * row['safety_lost_per_game_se']:.2f} points of "
+                "safety lost a game"
+            )
+            base = default.get(row["board"])
+            if base is None or base["games"] != row["games"]:
+                return text
+            return (
+                text + f" (one pass: {100 * base['true_guesses_safest_share']:.1f}%, "
+                f"{100 * base['safety_lost_per_game']:.2f} ± {100 * base['safety_lost_per_game_se']:.2f})"
+            )
+
+        judged = (
+            f" Every network decision judged by the exact engine (`{gap['command']}`, the same games as the one-pass "
+            "player's in `results/learn/neural/gap.json`): " + "; ".join(map(judged_row, gap["boards"])) + "."
+        )
+    return (
+        "Averaging the network over the board's symmetries (option `symmetries=4`: the board as it is, mirrored both "
+        "ways and turned half round, each prediction mapped back) makes its errors partly cancel, at four network "
+        "passes a decision. Paired with `exact` on the same games (seed 0):\n\n"
+        + _table(["board", "games", "neural[symmetries=4] win % ± SE", "minus exact (pts)", "verdict"], rows)
+        + "\n\n"
+        + cost
+        + judged
+        + " Data: "
+        + "; ".join(commands)
+        + "."
+    ).replace("\n\n ", "\n\n")
