@@ -11,6 +11,9 @@ exact count with a long budget and a large state limit can finish, the estimate 
 and the mean absolute error over the covered cells, and the share of cells whose error is within the stated one
 (two standard errors at the worst cell: about 95 % or more if it is honest).
 
+``--strip-rows 24 36`` replaces the strips mode by one mode per strip height (``strips24``, ``strips36``), so that
+heights are compared on the same positions in the same run; ``--no-balls`` leaves the balls out.
+
 Writes ``runs.csv`` (one row per position, mode and repeat) and ``summary.json`` (the medians per position and mode)
 under ``--out``. The machine is shared and the budget is wall-clock: the CPU seconds say how much of it the engine
 got.
@@ -83,10 +86,13 @@ def frontier(obs: Observation) -> int:
     return sum(1 for c in obs.covered() if any(view[n] > 0 for n in neighbours[c]))
 
 
-def run(obs: Observation, seconds: float, strips: bool) -> tuple[Probabilities | UndecidedError, float, float]:
-    """(the result or the UndecidedError, CPU seconds, wall seconds) of one analysis."""
+def run(
+    obs: Observation, seconds: float, strips: bool, rows: int | None = None
+) -> tuple[Probabilities | UndecidedError, float, float]:
+    """(the result or the UndecidedError, CPU seconds, wall seconds) of one analysis; ``rows``: the strips' height
+    (default :data:`~sweeplab.analysis.chain.STRIP`)."""
     saved = chain.STRIP
-    chain.STRIP = saved if strips else 0
+    chain.STRIP = (rows or saved) if strips else 0
     cpu, wall = time.process_time(), time.perf_counter()
     try:
         result: Probabilities | UndecidedError = Analyzer(Budget(seconds=seconds)).analyze(obs)
@@ -105,7 +111,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=1, help="analyses per position and mode (medians are kept)")
     parser.add_argument("--no-check", action="store_true", help="skip the exact references (the checked positions)")
     parser.add_argument("--shapes", nargs="+", metavar="WxH", help="only the positions of these shapes, such as 256x256")
+    parser.add_argument(
+        "--strip-rows",
+        type=int,
+        nargs="+",
+        metavar="ROWS",
+        help=f"strips of these heights, each a mode named stripsROWS (default: the analyzer's {chain.STRIP}, mode strips)",
+    )
+    parser.add_argument("--no-balls", action="store_true", help="leave out the balls mode")
     args = parser.parse_args(argv)
+    if args.strip_rows and any(rows < 8 or rows % 4 for rows in args.strip_rows):
+        parser.error(f"--strip-rows {args.strip_rows}: each height must be a multiple of 4, at least 8")
+    modes = [(f"strips{rows}", rows) for rows in args.strip_rows] if args.strip_rows else [("strips", None)]
+    if not args.no_balls:
+        modes.append(("balls", None))
     print("$ python benchmarks/large_positions.py " + " ".join(sys.argv[1:] if argv is None else argv), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
@@ -121,8 +140,8 @@ def main(argv: list[str] | None = None) -> None:
                 assert reference.exact, f"no exact reference for {shape}"
                 exact = {c: reference.probability(c) for c in obs.covered()}
             for repeat in range(args.repeats):
-                for mode in ("strips", "balls"):
-                    result, cpu, wall = run(obs, args.seconds, mode == "strips")
+                for mode, rows in modes:
+                    result, cpu, wall = run(obs, args.seconds, mode != "balls", rows)
                     row = dict(zip(FIELDS[:4], shape, strict=True))
                     row.update(seed=seed, mode=mode, repeat=repeat, covered=len(obs.covered()), frontier=frontier(obs))
                     row.update(cpu_s=round(cpu, 3), wall_s=round(wall, 3), max_abs_error="", mean_abs_error="")
