@@ -101,3 +101,21 @@ def test_table4_gathers_the_versions_the_learned_players_and_oh(tmp_path):
     rows = [line for line in "".join(doc.parts).splitlines() if line.startswith("| ") and "games" not in line]
     assert [r.split(" | ")[1] for r in rows] == ["dss", "nn", "oh"]
     assert rows[2].startswith("| OH [5] | oh | 3 | 66.7 ± 1.0 |")
+
+
+def test_the_symmetric_player_pairs_with_exact_and_the_one_pass_player_and_states_its_cost(tmp_path):
+    from sweeplab.studies.results_neural import _symmetries
+
+    neural = tmp_path / "learn" / "neural"
+    _bench(neural / "beginner", {"exact": [1, 1, 1, 1, 0, 1], "neural": [1, 0, 1, 1, 0, 1]})
+    _bench(neural / "symmetries" / "beginner", {"exact": [1, 1, 1, 1, 0, 1], "neural[symmetries=4]": [1, 1, 1, 1, 0, 0]})
+    (neural / "symmetries" / "beginner" / "command.txt").write_text("sweeplab bench --strategy 'exact,neural[symmetries=4]'")
+    speed = [{"board": "9x9x10", "symmetries": 1, "median_ms": 0.7}, {"board": "9x9x10", "symmetries": 4, "median_ms": 2.3}]
+    timing = {"command": "python benchmarks/neural_speed.py", "boards": speed}
+    (neural / "symmetries" / "speed.json").write_text(json.dumps(timing))
+    text = _symmetries(Doc(tmp_path, {}), neural / "symmetries")
+    row = next(line for line in text.splitlines() if line.startswith("| 9x9x10 (beginner) |"))
+    assert "| -16.67 ± " in row and "| +0.00 ± " in row  # 4 of 6 against exact's 5 of 6, paired; the one pass also won 4
+    assert "9x9x10 2.30 ms against 0.70; over the 2 ms goal on 9x9x10." in text
+    assert "`results/learn/neural/symmetries/beginner/`" in text
+    assert _symmetries(Doc(tmp_path, {}), tmp_path / "nothing") == ""
