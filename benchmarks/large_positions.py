@@ -120,9 +120,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--no-balls", action="store_true", help="leave out the balls mode")
     args = parser.parse_args(argv)
-    if args.strip_rows and any(rows < 8 or rows % 4 for rows in args.strip_rows):
+    if args.strip_rows and any(height < 8 or height % 4 for height in args.strip_rows):
         parser.error(f"--strip-rows {args.strip_rows}: each height must be a multiple of 4, at least 8")
-    modes = [(f"strips{rows}", rows) for rows in args.strip_rows] if args.strip_rows else [("strips", None)]
+    modes = [(f"strips{height}", height) for height in args.strip_rows] if args.strip_rows else [("strips", None)]
     if not args.no_balls:
         modes.append(("balls", None))
     print("$ python benchmarks/large_positions.py " + " ".join(sys.argv[1:] if argv is None else argv), flush=True)
@@ -140,8 +140,8 @@ def main(argv: list[str] | None = None) -> None:
                 assert reference.exact, f"no exact reference for {shape}"
                 exact = {c: reference.probability(c) for c in obs.covered()}
             for repeat in range(args.repeats):
-                for mode, rows in modes:
-                    result, cpu, wall = run(obs, args.seconds, mode != "balls", rows)
+                for mode, height in modes:
+                    result, cpu, wall = run(obs, args.seconds, mode != "balls", height)
                     row = dict(zip(FIELDS[:4], shape, strict=True))
                     row.update(seed=seed, mode=mode, repeat=repeat, covered=len(obs.covered()), frontier=frontier(obs))
                     row.update(cpu_s=round(cpu, 3), wall_s=round(wall, 3), max_abs_error="", mean_abs_error="")
