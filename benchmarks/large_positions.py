@@ -137,7 +137,9 @@ def main(argv: list[str] | None = None) -> None:
             exact = None
             if checked:
                 reference = Analyzer(EXACT).analyze(obs)
-                assert reference.exact, f"no exact reference for {shape}"
+                if not reference.exact:  # too wide even for the long count: nothing to check against
+                    print(f"checked {shape[0]}x{shape[1]} seed {seed}: no exact reference within {EXACT}, left out", flush=True)
+                    continue
                 exact = {c: reference.probability(c) for c in obs.covered()}
             for repeat in range(args.repeats):
                 for mode, height in modes:

@@ -14,9 +14,12 @@ revealed cells strewn over a board).
 
 When the board's width is known (as the analyzer gives it) the blocks are strips of :data:`STRIP` rows across the
 component's longer side, in two tilings offset by half a strip (:meth:`~sweeplab.analysis.blocks.Blocks.strips`):
-counted along its length, a strip keeps few numbers open however long it is, so one move redraws a fifth of a
-128x128 board, and each super-cell is averaged only from the strip whose inner half holds it, where the fixed rest
-sways its conditional mean least. The first solution is then drawn strip by strip (:meth:`_Chain.first`). Without
+counted along its length, a strip keeps few numbers open however long it is, so one move redraws more than a quarter
+of a 128x128 board, and each super-cell is averaged only from the strip whose inner half holds it, where the fixed rest
+sways its conditional mean least. A structure that can only change as a whole (a long chain of cells each the other's
+opposite, say) mixes only in a strip that holds all of it: 36 rows hold far more of them than 24 did (on strewn
+256x256 positions the stated error at 2 s fell from 0.02-0.16 to under 0.01 on most; ``benchmarks/large_positions.py
+--strip-rows 24 36``). The first solution is then drawn strip by strip (:meth:`_Chain.first`). Without
 the width, or without the C move, the blocks are breadth-first balls of :data:`BLOCK` around random super-cells and
 the first solution comes from :meth:`~sweeplab.analysis.blocks.Blocks.first`.
 
@@ -52,7 +55,9 @@ MOVES_PER_BATCH = 20  # balls: fewer batches when the moves expected would give 
 POST_SECONDS = 0.7e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches (measured: 0.65e-6)
 STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possible ones
 STATES = 3000  # partial states a block's count may hold in one step
-STRIP = 24  # rows (or columns) of a strip at first, when the board's width is known; 4 fewer while one is too wide
+STRIP = 36  # rows (or columns) of a strip at first, when the board's width is known
+STRIP_LOWER = 24  # ... while too wide: this many (the height used before 36), then 4 fewer each time
+MIN_SWEEPS = 3  # taller strips become STRIP_LOWER in the burn-in when fewer sweeps of them fit in the time left
 SQUARE = 2.0  # a component less than this many times as long as it is wide has strips both ways
 STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
 LATE_SECONDS = 0.1  # the strips' batches may run this long past the deadline to make two whole sweeps
@@ -109,6 +114,8 @@ class _Chain(Blocks):
         self._strip_plans: dict[int, tuple[bytes, bytes, int]] = {}
         self.centers = self._cover() if self.strip_list is None else []
         self.queue: list[int] = []
+        self.sweep_started = 0.0  # when the current sweep of the strips began (perf_counter)
+        self.sweep_planning = 0.0  # of which spent building strips' plans (later sweeps reuse them)
 
     def first(self, component: Component, deadline: float, patience: int = 2) -> bool:
         """A first solution: strip by strip in C when the strips are known (:meth:`_first_by_strips`), else (or when
@@ -297,6 +304,22 @@ class _Chain(Blocks):
             self.strip_turned += [True] * (len(out) - len(self.strip_turned))
         return out
 
+    def lower_if_slow(self, deadline: float) -> bool:
+        """At the end of a sweep: when fewer than :data:`MIN_SWEEPS` more sweeps at its pace (less the time it spent
+        building plans, which later sweeps reuse) fit before ``deadline`` and the strips are taller than
+        :data:`STRIP_LOWER`, make them that height (faster sweeps, so that the batches behind the stated error get
+        enough of them); whether it did."""
+        now = time.perf_counter()
+        if self.strip_list is None or self.queue or self.height <= STRIP_LOWER:
+            return False
+        if deadline - now >= MIN_SWEEPS * (now - self.sweep_started - self.sweep_planning):
+            return False
+        self.height = STRIP_LOWER
+        self.failed = 0
+        self.queue, self._strip_plans = [], {}
+        self.strip_list = self._all_strips()
+        return True
+
     def _split(self, k: int) -> bool:
         """Strip ``k`` cut across into two that overlap by a third of its rows (its first two thirds and its last
         two thirds: a structure a third of a strip high that crosses the cut lies whole in one of them, as one half a
@@ -326,17 +349,20 @@ class _Chain(Blocks):
         """:meth:`move` over the strips (:meth:`~sweeplab.analysis.blocks.Blocks.strips`): a sweep redraws every
         strip of both tilings once, in a random order; the means returned are those of the strip's inner half. A
         strip whose count passes :data:`STRIP_STATES` partial states in a step is cut in two (:meth:`_split`); one
-        too low to cut, or more failures than an eighth of the strips, makes every strip 4 rows lower, and below 8
-        rows the chain goes back to balls."""
+        too low to cut, or more failures than an eighth of the strips, makes every strip lower (:data:`STRIP_LOWER`
+        rows, then 4 fewer each time), and below 8 rows the chain goes back to balls."""
         assert self.strip_list is not None and self.width is not None
         if not self.queue:
             self.queue = list(range(len(self.strip_list)))
             self.rng.shuffle(self.queue)
+            self.sweep_started, self.sweep_planning = time.perf_counter(), 0.0
         k = self.queue.pop()
         block, inner = self.strip_list[k]
         got = self._strip_plans.get(k)
         if got is None:
+            planning = time.perf_counter()
             got = self._strip_plans[k] = self.packed(block)
+            self.sweep_planning += time.perf_counter() - planning
         plan, ids, cells = got
         x = self.x
         inside = 0
@@ -348,7 +374,7 @@ class _Chain(Blocks):
             if self.failed <= max(2, len(self.strip_list) // 8) and self._split(k):
                 return None
             self.failed = 0  # many strips too wide (or one too low to cut): all strips lower
-            self.height -= 4
+            self.height = min(self.height - 4, STRIP_LOWER)
             self.queue, self._strip_plans = [], {}
             if self.height < 8:
                 self.strip_list = None
@@ -439,6 +465,7 @@ def estimate(
         if moved is not None:
             total = moved[3]
             moves += 1
+        chain.lower_if_slow(deadline)
     if chain.strip_list is not None:
         batches = _by_sweeps(chain, total, deadline, possible)
     else:

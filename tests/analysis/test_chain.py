@@ -217,3 +217,51 @@ def test_a_component_counted_to_no_layout_makes_the_position_inconsistent_not_a_
     assert estimated[-1] is None  # the wide component: not estimated
     with pytest.raises(InconsistentPositionError):
         _combine(obs, problem.unconstrained, problem.mines_left, merged, estimated, clock, explain=False)
+
+
+@needs_chain
+def test_strips_too_wide_at_their_first_height_fall_to_the_lower_height_then_by_four(monkeypatch):
+    """A strip count past its state limit makes the strips lower: from STRIP straight to STRIP_LOWER (the heights
+    between rarely count where the first does not), then 4 rows at a time; every super-cell stays in one inner half."""
+    obs, _ = strewn(128, 128, 2000, 0.1)
+    problem = constraints_from(obs)
+    component = max(build_components(problem.constraints), key=lambda c: len(c.cells))
+    drawn = chain._Chain(component, [0.0] * (len(component.cells) + 1), random.Random(0), True, obs.board.width)
+    assert drawn.first(component, time.perf_counter() + 30)
+    assert drawn.height == chain.STRIP > chain.STRIP_LOWER
+    monkeypatch.setattr(chain, "STRIP_STATES", 1)  # every strip's count is too wide
+    monkeypatch.setattr(drawn, "_split", lambda k: False)  # and none can be cut: the height falls at once
+    total = sum(drawn.x)
+    assert drawn.move(total) is None and drawn.height == chain.STRIP_LOWER
+    assert drawn.move(total) is None and drawn.height == chain.STRIP_LOWER - 4
+    assert drawn.strip_list is not None
+    inner = sorted(b[p] for b, positions in drawn.strip_list for p in positions)
+    assert inner == list(range(len(drawn.x)))
+
+
+@needs_chain
+def test_tall_strips_give_way_to_lower_ones_when_too_few_sweeps_of_them_fit():
+    """At the end of a sweep, fewer than MIN_SWEEPS more sweeps at its pace (plans left out) before the deadline
+    make the strips STRIP_LOWER rows high; with time for more, or mid-sweep, or already low, nothing changes."""
+    obs, _ = strewn(128, 128, 2000, 0.1)
+    problem = constraints_from(obs)
+    component = max(build_components(problem.constraints), key=lambda c: len(c.cells))
+    drawn = chain._Chain(component, [0.0] * (len(component.cells) + 1), random.Random(0), True, obs.board.width)
+    assert drawn.first(component, time.perf_counter() + 30)
+    total = sum(drawn.x)
+    while True:  # one whole sweep
+        moved = drawn.move(total)
+        total = moved[3] if moved is not None else total
+        if not drawn.queue:
+            break
+    now = time.perf_counter()
+    pace = now - drawn.sweep_started - drawn.sweep_planning
+    assert pace > 0
+    assert not drawn.lower_if_slow(now + (chain.MIN_SWEEPS + 1) * pace + 1.0)
+    assert drawn.height == chain.STRIP
+    assert drawn.lower_if_slow(now + 0.5 * pace)
+    assert drawn.height == chain.STRIP_LOWER and not drawn.queue
+    assert not drawn.lower_if_slow(time.perf_counter())  # already at the lower height
+    drawn.move(total)
+    drawn.height = chain.STRIP  # mid-sweep: never
+    assert drawn.queue and not drawn.lower_if_slow(time.perf_counter())
