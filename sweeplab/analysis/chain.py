@@ -17,11 +17,10 @@ component's longer side, in two tilings offset by half a strip (:meth:`~sweeplab
 counted along its length, a strip keeps few numbers open however long it is, so one move redraws more than a quarter
 of a 128x128 board, and each super-cell is averaged only from the strip whose inner half holds it, where the fixed rest
 sways its conditional mean least. A structure that can only change as a whole (a long chain of cells each the other's
-opposite, say) mixes only in a strip that holds all of it: 36 rows hold far more of them than 24 did (on strewn
-256x256 positions the stated error at 2 s fell from 0.02-0.16 to under 0.01 on most; ``benchmarks/large_positions.py
---strip-rows 24 36``). The first solution is then drawn strip by strip (:meth:`_Chain.first`). Without
-the width, or without the C move, the blocks are breadth-first balls of :data:`BLOCK` around random super-cells and
-the first solution comes from :meth:`~sweeplab.analysis.blocks.Blocks.first`.
+opposite, say) mixes only in a strip that holds all of it: 36 rows hold more of them than 24 (strewn 256x256 at 2 s:
+a stated error of at most 0.006 on 6 positions of 10, against 1; ``results/large/README.md``). The first solution is
+then drawn strip by strip (:meth:`_Chain.first`). Without the width, or without the C move, the blocks are balls
+of :data:`BLOCK` around random super-cells and the first solution comes from :meth:`Blocks.first <Blocks.first>`.
 
 The estimate averages, over the moves after a burn-in, each block's expected mines per super-cell and its count's
 distribution given the rest (the backward pass gives both: Rao-Blackwellised, far less spread than the drawn
