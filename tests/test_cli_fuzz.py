@@ -282,6 +282,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "epochs": ("!", sizes(["1"])),
         "rounds": ("!", sizes(["1", "2"])),
         "alpha_games": ("!", sizes(["1"])),
+        "replay": FLAG,
         "widths": one_of_values(["8-9", "8"], JUNK_TEXT),
         "heights": one_of_values(["8-9", "8"], JUNK_TEXT),
         "densities": one_of_values(["0.10-0.21"], JUNK_TEXT),

@@ -303,6 +303,12 @@ def data_command(
     help="dqn: games per (board, alpha) when fitting equation (10)",
 )
 @click.option(
+    "--replay",
+    is_flag=True,
+    help="dqn: each iterative episode trains on every episode's rows so far, the single pass's included, not on its "
+    "own alone (a variant of ours; the paper keeps only the weights)",
+)
+@click.option(
     "--without",
     default=None,
     metavar="FEATURE[,FEATURE]",
@@ -326,6 +332,7 @@ def train_command(
     epochs: int | None,
     rounds: int | None,
     alpha_games: int,
+    replay: bool,
     without: str | None,
     eval_games: int,
     eval_board: str,
@@ -351,6 +358,8 @@ def train_command(
     if kind == "nn" and episodes == 0:
         raise LearnSetupError("--episodes 0: nn trains in episodes, give at least 1 (0 means a single pass for dqn only)")
     dropped = [w.strip() for w in (without or "").split(",") if w.strip()]
+    if replay and kind != "dqn":
+        raise LearnSetupError("--replay applies to dqn only (its iterative episodes)")
     if without is not None and kind == "dqn":
         raise LearnSetupError("--without applies to xgboost and nn (the Q-network's input is the sub-state of scores)")
     if without is not None:
@@ -460,6 +469,7 @@ def train_command(
                         first=single,
                         executor=ex,
                         evaluate=evals,
+                        replay=replay,
                     )
                     if single is not None:
                         card["data"] = {"file": str(data), "rows": len(single.y), **_provenance(data)}

@@ -126,6 +126,7 @@ def train_dqn(
     first: Episode | None = None,
     executor: Executor | None = None,
     evaluate: Evaluate | None = None,
+    replay: bool = False,
 ) -> tuple[Network, dict[str, Any]]:
     """Fit alpha (unless ``coefficients`` are given), train on ``games`` games of the Manhattan player (the single
     pass), then ``episodes`` iterative episodes of ``games`` games played by the network itself. The last
@@ -140,7 +141,10 @@ def train_dqn(
     the card has its learning curve: before training (epoch 0) and after every pass, the mean squared error and
     sign accuracy on the episode's training rows and on its held-out games. With ``evaluate`` (an
     :class:`~sweeplab.learn.winrates.EvalSet`), the network plays the evaluation games as its player (no exploration)
-    after each episode: the episode's ``evaluation`` (its time is not counted in ``training_seconds``)."""
+    after each episode: the episode's ``evaluation`` (its time is not counted in ``training_seconds``). With
+    ``replay`` each episode trains on the training rows of every episode so far, the single pass's included, not on
+    its own rows alone (a variant of ours: the paper's iterative training keeps only the weights); the curve's
+    training scores are then over all of them."""
     torch = set_deterministic(seed)
     boards = boards or BoardRange()
     wall = time.perf_counter()
@@ -161,6 +165,7 @@ def train_dqn(
     rows = 0
     worker_cpu = 0.0  # the games played on the executor's workers (this process's clock does not see them)
     evaluating = [0.0, 0.0]  # wall and CPU seconds of the evaluation games, left out of the training time
+    replayed: list[tuple[np.ndarray, np.ndarray]] = []  # with replay: every episode's training rows so far
     for episode in range(episodes + 1):
         factory: Callable[[int], ManhattanPlayer | LearnedStrategy] = ManhattanPlayer
         if network is not None:
@@ -186,6 +191,9 @@ def train_dqn(
             else:
                 batch = simulate(factory, coefficients, games, seed, boards, start=start, progress=progress)
         (xt, yt), (xv, yv) = _split(batch, validation)
+        if replay:
+            replayed.append((xt, yt))
+            xt, yt = np.concatenate([x for x, _ in replayed]), np.concatenate([y for _, y in replayed])
         if scaling is None:
             scaling = standardiser(xt if len(xt) else batch.x)
         mean, std = scaling
@@ -245,6 +253,7 @@ def train_dqn(
             "learning_rate": learning_rate,
             "batch_size": 256,
             "epochs_per_episode": epochs,
+            "replay": replay,
             "inputs": "standardised with the first episode's training rows",
             "episodes": episodes,
             "games_per_episode": games,

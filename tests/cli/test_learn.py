@@ -11,6 +11,12 @@ def test_nn_with_no_episodes_is_refused_naming_the_option(tmp_path):
     assert "--episodes 0" in result.output and "internal error" not in result.output
 
 
+def test_replay_is_refused_for_a_model_without_iterative_q_episodes(tmp_path):
+    result = CliRunner().invoke(main, ["learn", "train", "nn", "--replay", "--out", str(tmp_path / "m")])
+    assert result.exit_code == 2, result.output
+    assert "--replay applies to dqn only" in result.output and "internal error" not in result.output
+
+
 def test_a_data_file_that_is_a_broken_zip_is_refused_naming_it(tmp_path):
     data = tmp_path / "bad.npz"
     data.write_bytes(b"PK\x03\x04 not a zip archive")

@@ -53,3 +53,17 @@ def test_a_single_game_has_no_validation_rows_and_says_so_without_nan():
     _, card = train_dqn(1, seed=0, boards=BoardRange.fixed(Rules(9, 9, 10)), coefficients=(0.1, 0, 0, 0), epochs=1)
     assert card["validation"] == {"rows": 0, "mse": None, "sign_accuracy": None}
     assert "NaN" not in json.dumps(card)
+
+
+def test_replay_trains_each_episode_on_every_row_so_far():
+    """With replay the curve's training rows grow by each episode's own (the single pass's kept); without it each
+    episode's curve covers its own rows alone. The first pass is the same network either way."""
+    boards = BoardRange.fixed(Rules(9, 9, 10))
+    _, plain = train_dqn(40, episodes=2, seed=1, boards=boards, coefficients=(0.1, 0, 0, 0), epochs=2)
+    _, replayed = train_dqn(40, episodes=2, seed=1, boards=boards, coefficients=(0.1, 0, 0, 0), epochs=2, replay=True)
+    own = [e["curve"][0]["train"]["rows"] for e in plain["episodes"]]
+    seen = [e["curve"][0]["train"]["rows"] for e in replayed["episodes"]]
+    assert seen[0] == own[0] and plain["episodes"][0]["curve"] == replayed["episodes"][0]["curve"]
+    assert seen[1] == own[0] + own[1]  # episode 1 is played by the same network in both runs: the same rows
+    assert seen[2] > seen[1]
+    assert replayed["parameters"]["replay"] and not plain["parameters"]["replay"]
