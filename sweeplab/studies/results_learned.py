@@ -22,6 +22,12 @@ LEARN_VERSIONS = {
 }
 
 
+def _run_source(doc: Doc, folder: Path) -> tuple[str, str]:
+    """A run folder's name under ``results/`` and the command that made it (``not recorded`` without command.txt)."""
+    command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
+    return folder.relative_to(doc.results).as_posix(), command
+
+
 def _learn_outcomes(path: Path) -> dict[str, dict[int, bool]]:
     """Per strategy, game index -> won, from a bench ``games.csv.gz``."""
     import csv
@@ -194,8 +200,7 @@ def _learned_players(doc: Doc) -> None:
         asked = "" if games >= LEARN_GAMES_ASKED else f" {games:,} games per player, below the {LEARN_GAMES_ASKED:,} asked."
         missing = [n for n in LEARN_VERSIONS if n not in by_name]
         for folder, _ in runs:
-            command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
-            name = folder.relative_to(doc.results).as_posix()
+            name, command = _run_source(doc, folder)
             run = doc.run_record(name)
             sources.append(
                 f"- {board}: `results/{name}/` (`bench.json`, `games.csv.gz`, `run.json`), produced by `{command}`."
@@ -370,8 +375,7 @@ def _ablations(doc: Doc, root: Path) -> None:
                     ]
                 )
         for folder, _ in ablated:
-            command = (folder / "command.txt").read_text().strip() if (folder / "command.txt").exists() else "not recorded"
-            name = folder.relative_to(doc.results).as_posix()
+            name, command = _run_source(doc, folder)
             run = doc.run_record(name)
             sources.append(f"- {board}: `results/{name}/`, produced by `{command}`." + (f" {run}" if run else ""))
     if rows:

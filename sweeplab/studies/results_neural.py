@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sweeplab.studies.results_learned import LEARN_BOARDS, _board_runs, _learn_paired, _runs_outcomes
+from sweeplab.studies.results_learned import LEARN_BOARDS, _board_runs, _learn_paired, _run_source, _runs_outcomes
 from sweeplab.studies.results_page import Doc, _pm, _table
 
 #: The goal: at most this many points behind ``exact`` on each board, paired on the same games.
@@ -144,8 +144,7 @@ def neural_section(doc: Doc, root: Path) -> None:
             ]
         )
         for path, _ in runs:
-            name = path.relative_to(doc.results).as_posix()
-            command = (path / "command.txt").read_text().strip() if (path / "command.txt").exists() else "not recorded"
+            name, command = _run_source(doc, path)
             sources.append(f"- {board}: `results/{name}/`, produced by `{command}`.")
     doc.add(
         "`neural` (sweeplab's own, not in any seed paper): the certain moves of the single-point pass and of subset "
@@ -212,8 +211,8 @@ def _symmetries(doc: Doc, folder: Path) -> str:
             ]
         )
         for path, _ in runs:
-            name = path.relative_to(doc.results).as_posix()
-            commands.append(f"`{(path / 'command.txt').read_text().strip()}` (`results/{name}/`)")
+            name, command = _run_source(doc, path)
+            commands.append(f"`{command}` (`results/{name}/`)")
     if not rows:
         return ""
     speed_path, gap_path = folder / "speed.json", folder / "gap.json"
