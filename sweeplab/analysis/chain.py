@@ -313,11 +313,18 @@ class _Chain(Blocks):
             return False
         if deadline - now >= MIN_SWEEPS * (now - self.sweep_started - self.sweep_planning):
             return False
-        self.height = STRIP_LOWER
-        self.failed = 0
-        self.queue, self._strip_plans = [], {}
-        self.strip_list = self._all_strips()
+        self._set_height(STRIP_LOWER)
         return True
+
+    def _set_height(self, height: int) -> None:
+        """Strips of ``height`` rows from the next move on (a fresh sweep, plans built anew); below 8 rows, balls."""
+        self.height, self.failed = height, 0
+        self.queue, self._strip_plans = [], {}
+        if height < 8:
+            self.strip_list = None
+            self.centers = self._cover()
+        else:
+            self.strip_list = self._all_strips()
 
     def _split(self, k: int) -> bool:
         """Strip ``k`` cut across into two that overlap by a third of its rows (its first two thirds and its last
@@ -372,14 +379,7 @@ class _Chain(Blocks):
             self.failed += 1
             if self.failed <= max(2, len(self.strip_list) // 8) and self._split(k):
                 return None
-            self.failed = 0  # many strips too wide (or one too low to cut): all strips lower
-            self.height = min(self.height - 4, STRIP_LOWER)
-            self.queue, self._strip_plans = [], {}
-            if self.height < 8:
-                self.strip_list = None
-                self.centers = self._cover()
-            else:
-                self.strip_list = self._all_strips()
+            self._set_height(min(self.height - 4, STRIP_LOWER))  # many too wide (or one too low to cut): all lower
             return None
         expected, counts, count = moved
         return [block[p] for p in inner], [expected[p] for p in inner], counts, count
