@@ -197,7 +197,7 @@ def _symmetries(doc: Doc, folder: Path) -> str:
         d = _learn_paired(outcomes, SYMMETRIC, "exact")
         if d is None:
             continue
-        one_pass = _runs_outcomes(_board_runs(folder.parent / board)) if (folder.parent / board).exists() else {}
+        one_pass = _runs_outcomes(_board_runs(folder.parent / board))  # the one-pass player's runs, if any
         gain = _learn_paired({**one_pass, SYMMETRIC: outcomes[SYMMETRIC]}, SYMMETRIC, "neural")
         summary = next(s for _, bench in runs for s in bench["summaries"] if s["strategy"] == SYMMETRIC)
         rows.append(
