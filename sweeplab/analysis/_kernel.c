@@ -896,13 +896,156 @@ static const char *status_reason(int status) {
     }
 }
 
-/* Count one component (its super-cells scs[0..m_sc), its constraints cons[0..m_con)); returns its Python item
-   (supercells, constraints, (weights, expected) or a reason string), or NULL with an exception set. */
-static PyObject *count_component(const int *scs, int m_sc, const int *cons, int m_con, const FrontierCell *front,
-                                 const int *sc_start, const int *sc_cells, const int *con_need, const int *con_source,
-                                 int *local_sc, int *local_con, Limits *lim) {
-    PyObject *item = NULL;
-    int total_cells = 0, status = ST_OK;
+/* A position's frontier, from its raw view: the constraints (numbers with covered neighbours), the frontier cells
+   grouped into super-cells (cells touched by the same constraints), and the components (super-cells linked by a
+   constraint), smallest first. */
+typedef struct {
+    int cells, n_con, n_front, n_sc, n_comp, n_un;
+    int *con_start, *con_cells, *con_need, *con_source, *touch_count, *touch;
+    FrontierCell *front;
+    int *sc_start, *sc_cells, *parent, *comp_of_sc, *local_sc, *local_con, *sc_by_comp, *con_by_comp, *comp_index;
+    int *sc_off, *con_off, *fill;
+    CompInfo *info;
+} Frontier;
+
+static void frontier_free(Frontier *F) {
+    free(F->con_start); free(F->con_cells); free(F->con_need); free(F->con_source); free(F->touch_count); free(F->touch);
+    free(F->front); free(F->sc_start); free(F->sc_cells); free(F->parent); free(F->comp_of_sc); free(F->local_sc);
+    free(F->local_con); free(F->sc_by_comp); free(F->con_by_comp); free(F->comp_index); free(F->sc_off); free(F->con_off);
+    free(F->fill); free(F->info);
+    memset(F, 0, sizeof(*F));
+}
+
+/* Build F from the view v (signed bytes: -1 covered, -2 flagged, 0..8 a number). Returns 0, -1 out of memory (F
+   freed), or 1 + the cell of a number that cannot hold locally (F kept: free it). */
+static int frontier_build(const signed char *v, int width, int height, Frontier *F) {
+    int cells = width * height;
+    memset(F, 0, sizeof(*F));
+    F->cells = cells;
+    F->con_start = malloc(sizeof(int) * (cells + 1));
+    F->con_cells = malloc(sizeof(int) * ((size_t)cells * 8 + 1));
+    F->con_need = malloc(sizeof(int) * (cells + 1));
+    F->con_source = malloc(sizeof(int) * (cells + 1));
+    F->touch_count = calloc(cells + 1, sizeof(int));
+    F->touch = malloc(sizeof(int) * ((size_t)cells * 8 + 1));
+    F->front = malloc(sizeof(FrontierCell) * (cells + 1));
+    F->sc_start = malloc(sizeof(int) * (cells + 2));
+    F->sc_cells = malloc(sizeof(int) * (cells + 1));
+    F->parent = malloc(sizeof(int) * (cells + 1));
+    F->comp_of_sc = malloc(sizeof(int) * (cells + 1));
+    F->local_sc = malloc(sizeof(int) * (cells + 1));
+    F->local_con = malloc(sizeof(int) * (cells + 1));
+    F->sc_by_comp = malloc(sizeof(int) * (cells + 1));
+    F->con_by_comp = malloc(sizeof(int) * (cells + 1));
+    F->comp_index = malloc(sizeof(int) * (cells + 1));
+    F->sc_off = calloc(cells + 2, sizeof(int));
+    F->con_off = calloc(cells + 2, sizeof(int));
+    F->fill = calloc(cells + 2, sizeof(int));
+    F->info = malloc(sizeof(CompInfo) * (cells + 1));
+    if (!F->con_start || !F->con_cells || !F->con_need || !F->con_source || !F->touch_count || !F->touch || !F->front ||
+        !F->sc_start || !F->sc_cells || !F->parent || !F->comp_of_sc || !F->local_sc || !F->local_con || !F->sc_by_comp ||
+        !F->con_by_comp || !F->comp_index || !F->sc_off || !F->con_off || !F->fill || !F->info) {
+        frontier_free(F);
+        return -1;
+    }
+    int *con_start = F->con_start, *con_cells = F->con_cells, *con_need = F->con_need, *con_source = F->con_source;
+    int *touch_count = F->touch_count, *touch = F->touch, *sc_start = F->sc_start, *sc_cells = F->sc_cells;
+    int *parent = F->parent, *comp_index = F->comp_index, *comp_of_sc = F->comp_of_sc, *sc_off = F->sc_off;
+    int *con_off = F->con_off, *fill = F->fill;
+    FrontierCell *front = F->front;
+    CompInfo *info = F->info;
+    /* constraints */
+    int n_con = 0, n_cc = 0;
+    for (int c = 0; c < cells; c++) {
+        if (v[c] < 0) continue;
+        int flagged = 0, start = n_cc, nb[8], n_nb = around(c, width, height, nb);
+        for (int q = 0; q < n_nb; q++) {
+            int n = nb[q];
+            if (v[n] == -1) con_cells[n_cc++] = n;
+            else if (v[n] == -2) flagged++;
+        }
+        int need = v[c] - flagged, ncov = n_cc - start;
+        if (need < 0 || need > ncov) return 1 + c;
+        if (!ncov) continue;
+        con_start[n_con] = start; con_need[n_con] = need; con_source[n_con] = c; n_con++;
+    }
+    con_start[n_con] = n_cc;
+    F->n_con = n_con;
+    /* which constraints touch each covered cell (in increasing constraint order) */
+    for (int i = 0; i < n_con; i++)
+        for (int p = con_start[i]; p < con_start[i + 1]; p++) {
+            int cell = con_cells[p];
+            touch[(size_t)cell * 8 + touch_count[cell]++] = i;
+        }
+    int n_front = 0, n_un = 0;
+    for (int c = 0; c < cells; c++) {
+        if (!touch_count[c]) { n_un += v[c] == -1; continue; }
+        front[n_front].cell = c; front[n_front].klen = touch_count[c];
+        memcpy(front[n_front].key, touch + (size_t)c * 8, sizeof(int) * touch_count[c]);
+        n_front++;
+    }
+    F->n_front = n_front;
+    F->n_un = n_un;
+    qsort(front, n_front, sizeof(FrontierCell), cmp_frontier);
+    int n_sc = 0;
+    for (int i = 0; i < n_front; i++) {
+        if (i == 0 || front[i].klen != front[i - 1].klen || memcmp(front[i].key, front[i - 1].key, sizeof(int) * front[i].klen)) {
+            sc_start[n_sc++] = i;
+        }
+        sc_cells[i] = front[i].cell;
+    }
+    sc_start[n_sc] = n_front;
+    F->n_sc = n_sc;
+    /* components: union constraints through super-cells, then bucket super-cells and constraints by component */
+    for (int i = 0; i < n_con; i++) parent[i] = i;
+    for (int s = 0; s < n_sc; s++) {
+        FrontierCell *f = &front[sc_start[s]];
+        int r = uf_find(parent, f->key[0]);
+        for (int q = 1; q < f->klen; q++) { int r2 = uf_find(parent, f->key[q]); if (r2 != r) parent[r2] = r; }
+    }
+    for (int i = 0; i < n_con; i++) comp_index[i] = -1;
+    int n_comp = 0;
+    for (int s = 0; s < n_sc; s++) {
+        int root = uf_find(parent, front[sc_start[s]].key[0]);
+        if (comp_index[root] < 0) { comp_index[root] = n_comp; info[n_comp].index = n_comp; info[n_comp].cells = 0; info[n_comp].first_sc = s; n_comp++; }
+        int ci = comp_index[root];
+        comp_of_sc[s] = ci;
+        info[ci].cells += sc_start[s + 1] - sc_start[s];
+        sc_off[ci + 1]++;
+    }
+    for (int i = 0; i < n_con; i++) con_off[comp_index[uf_find(parent, i)] + 1]++;
+    for (int c = 0; c < n_comp; c++) { sc_off[c + 1] += sc_off[c]; con_off[c + 1] += con_off[c]; }
+    for (int s = 0; s < n_sc; s++) { int ci = comp_of_sc[s]; F->sc_by_comp[sc_off[ci] + fill[ci]++] = s; }
+    memset(fill, 0, sizeof(int) * (n_comp + 1));
+    for (int i = 0; i < n_con; i++) { int ci = comp_index[uf_find(parent, i)]; F->con_by_comp[con_off[ci] + fill[ci]++] = i; }
+    qsort(info, n_comp, sizeof(CompInfo), cmp_comp); /* smallest first: a deadline leaves only the largest uncounted */
+    F->n_comp = n_comp;
+    return 0;
+}
+
+/* One component's count: its status (an ST_ code), and on ST_OK its final mine counts, their weights and each
+   super-cell's expected mines per count (`L` words each: 0 means one u128), and its constraints as lists of its
+   local super-cells (cs_start/cs_list). */
+typedef struct {
+    int status, n_final, L;
+    int *final_k;
+    uint64_t *wk, *ek;
+    int *cs_start, *cs_list;
+} Counted;
+
+static void counted_free(Counted *C) {
+    free(C->final_k); free(C->wk); free(C->ek); free(C->cs_start); free(C->cs_list);
+    memset(C, 0, sizeof(*C));
+}
+
+/* Count the component with super-cells scs[0..m_sc) and constraints cons[0..m_con) of F into out. Returns 0, or -1
+   out of memory or past a signal (out freed; ST_SIGNAL leaves the Python exception set, ST_NOMEM sets none). */
+static int count_core(const int *scs, int m_sc, const int *cons, int m_con, Frontier *F, Limits *lim, Counted *out) {
+    const FrontierCell *front = F->front;
+    const int *sc_start = F->sc_start, *con_need = F->con_need;
+    int *local_sc = F->local_sc, *local_con = F->local_con;
+    int total_cells = 0, status = ST_OK, ret = 0;
+    memset(out, 0, sizeof(*out));
     for (int a = 0; a < m_sc; a++) { local_sc[scs[a]] = a; total_cells += sc_start[scs[a] + 1] - sc_start[scs[a]]; }
     for (int i = 0; i < m_con; i++) local_con[cons[i]] = i;
     /* constraint -> local super-cells (each super-cell listed once per constraint) */
@@ -924,7 +1067,7 @@ static PyObject *count_component(const int *scs, int m_sc, const int *cons, int 
     uint64_t *wk = NULL, *ek = NULL;
     int L = 0;
     if (!cs_start || !cs_list || !cs_count || !adj_start || !adj_count || !mark || !degree || !order || !seen || !queue ||
-        !position || !first || !last || !remaining || !steps || !pool || !active || !now || !slot_of) { PyErr_NoMemory(); goto done; }
+        !position || !first || !last || !remaining || !steps || !pool || !active || !now || !slot_of) { status = ST_NOMEM; goto done; }
     for (int a = 0; a < m_sc; a++) { const FrontierCell *f = &front[sc_start[scs[a]]]; for (int q = 0; q < f->klen; q++) cs_count[local_con[f->key[q]]]++; }
     cs_start[0] = 0;
     for (int i = 0; i < m_con; i++) cs_start[i + 1] = cs_start[i] + cs_count[i];
@@ -935,18 +1078,18 @@ static PyObject *count_component(const int *scs, int m_sc, const int *cons, int 
     size_t bound = 0; /* one pass into a list sized for the most it can hold: each pair of a constraint's super-cells */
     for (int i = 0; i < m_con; i++) bound += (size_t)(cs_start[i + 1] - cs_start[i]) * (size_t)(cs_start[i + 1] - cs_start[i]);
     adj = malloc(sizeof(int) * (bound + 1));
-    if (!adj) { PyErr_NoMemory(); goto done; }
+    if (!adj) { status = ST_NOMEM; goto done; }
     adj_start[0] = 0;
     for (int a = 0; a < m_sc; a++) {
         const FrontierCell *f = &front[sc_start[scs[a]]];
-        int d = 0, *out = adj + adj_start[a];
+        int d = 0, *outp = adj + adj_start[a];
         for (int q = 0; q < f->klen; q++) {
             int li = local_con[f->key[q]];
             for (int p = cs_start[li]; p < cs_start[li + 1]; p++) {
                 int b = cs_list[p];
                 if (b == a || mark[b] == a) continue;
                 mark[b] = a;
-                out[d++] = b;
+                outp[d++] = b;
             }
         }
         degree[a] = d;
@@ -1023,14 +1166,35 @@ static PyObject *count_component(const int *scs, int m_sc, const int *cons, int 
         status = run_dp(steps, m_sc, m_sc, total_cells, -1, lim, &n_final, &final_k, &wk, &ek, &needed);
         if (status == ST_BIGGER) {
             L = needed;
-            if (!ensure_mods(L)) { PyErr_NoMemory(); goto done; }
+            if (!ensure_mods(L)) { status = ST_NOMEM; goto done; }
             status = run_dp(steps, m_sc, m_sc, total_cells, L, lim, &n_final, &final_k, &wk, &ek, &needed);
         }
     }
-    if (status == ST_NOMEM) { PyErr_NoMemory(); goto done; }
-    if (status == ST_SIGNAL) goto done;
-    /* the Python component: (supercells, constraints, (weights, expected) or reason) */
-    PyObject *sc_list = PyList_New(m_sc), *con_list = PyList_New(m_con), *tally_obj = NULL;
+done:
+    free(cs_count); free(adj_start); free(adj_count); free(mark); free(degree); free(adj);
+    free(order); free(seen); free(queue); free(position); free(first); free(last); free(remaining);
+    free(steps); free(pool); free(active); free(now); free(slot_of);
+    if (status == ST_NOMEM || status == ST_SIGNAL) {
+        free(cs_start); free(cs_list); free(wk); free(ek); free(final_k);
+        return -1;
+    }
+    out->status = status; out->n_final = n_final; out->L = L;
+    out->final_k = final_k; out->wk = wk; out->ek = ek;
+    out->cs_start = cs_start; out->cs_list = cs_list;
+    return ret;
+}
+
+/* Count one component (its super-cells scs[0..m_sc), its constraints cons[0..m_con)); returns its Python item
+   (supercells, constraints, (weights, expected) or a reason string), or NULL with an exception set. */
+static PyObject *count_component(const int *scs, int m_sc, const int *cons, int m_con, Frontier *F, Limits *lim) {
+    Counted C;
+    if (count_core(scs, m_sc, cons, m_con, F, lim, &C) < 0) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        return NULL;
+    }
+    const int *sc_start = F->sc_start, *sc_cells = F->sc_cells, *con_need = F->con_need, *con_source = F->con_source;
+    PyObject *item = NULL, *tally_obj = NULL;
+    PyObject *sc_list = PyList_New(m_sc), *con_list = PyList_New(m_con);
     if (!sc_list || !con_list) { Py_XDECREF(sc_list); Py_XDECREF(con_list); goto done; }
     for (int a = 0; a < m_sc; a++) {
         int s = scs[a], size = sc_start[s + 1] - sc_start[s];
@@ -1039,9 +1203,9 @@ static PyObject *count_component(const int *scs, int m_sc, const int *cons, int 
         PyList_SET_ITEM(sc_list, a, tup);
     }
     for (int i = 0; i < m_con; i++) {
-        int len = cs_start[i + 1] - cs_start[i];
+        int len = C.cs_start[i + 1] - C.cs_start[i];
         PyObject *js = PyTuple_New(len);
-        for (int q = 0; q < len; q++) PyTuple_SET_ITEM(js, q, PyLong_FromLong(cs_list[cs_start[i] + q]));
+        for (int q = 0; q < len; q++) PyTuple_SET_ITEM(js, q, PyLong_FromLong(C.cs_list[C.cs_start[i] + q]));
         PyObject *con = PyTuple_New(3);
         if (con) {
             PyTuple_SET_ITEM(con, 0, js);
@@ -1052,31 +1216,29 @@ static PyObject *count_component(const int *scs, int m_sc, const int *cons, int 
         }
         PyList_SET_ITEM(con_list, i, con);
     }
-    if (status == ST_OK) {
+    if (C.status == ST_OK) {
+        int L = C.L;
         Garner g = {0};
         if (L && !garner_init(&g, L)) { garner_free(&g); Py_DECREF(sc_list); Py_DECREF(con_list); PyErr_NoMemory(); goto done; }
         PyObject *weights = PyDict_New(), *expected = PyDict_New();
-        for (int f = 0; f < n_final && weights && expected; f++) {
-            PyObject *key = PyLong_FromLong(final_k[f]);
-            PyObject *w = L ? garner_to_py(&g, wk + (size_t)f * L) : u128_to_py(((u128 *)wk)[f]);
+        for (int f = 0; f < C.n_final && weights && expected; f++) {
+            PyObject *key = PyLong_FromLong(C.final_k[f]);
+            PyObject *w = L ? garner_to_py(&g, C.wk + (size_t)f * L) : u128_to_py(((u128 *)C.wk)[f]);
             PyDict_SetItem(weights, key, w); Py_XDECREF(w);
             PyObject *row = PyList_New(m_sc);
             for (int a = 0; a < m_sc; a++)
-                PyList_SET_ITEM(row, a, L ? garner_to_py(&g, ek + ((size_t)f * m_sc + a) * L) : u128_to_py(((u128 *)ek)[(size_t)f * m_sc + a]));
+                PyList_SET_ITEM(row, a, L ? garner_to_py(&g, C.ek + ((size_t)f * m_sc + a) * L) : u128_to_py(((u128 *)C.ek)[(size_t)f * m_sc + a]));
             PyDict_SetItem(expected, key, row); Py_DECREF(row);
             Py_DECREF(key);
         }
         if (L) garner_free(&g);
         tally_obj = Py_BuildValue("(NN)", weights, expected);
     } else {
-        tally_obj = PyUnicode_FromString(status_reason(status));
+        tally_obj = PyUnicode_FromString(status_reason(C.status));
     }
     item = Py_BuildValue("(NNN)", sc_list, con_list, tally_obj);
 done:
-    free(wk); free(ek); free(final_k);
-    free(cs_start); free(cs_list); free(cs_count); free(adj_start); free(adj_count); free(mark); free(degree); free(adj);
-    free(order); free(seen); free(queue); free(position); free(first); free(last); free(remaining);
-    free(steps); free(pool); free(active); free(now); free(slot_of);
+    counted_free(&C);
     return item;
 }
 
@@ -1095,112 +1257,31 @@ static PyObject *tally(PyObject *self, PyObject *args) {
     Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
     const signed char *v = view.buf;
     PyObject *result = NULL, *found = NULL;
-    int *con_start = malloc(sizeof(int) * (cells + 1));
-    int *con_cells = malloc(sizeof(int) * ((size_t)cells * 8 + 1));
-    int *con_need = malloc(sizeof(int) * (cells + 1));
-    int *con_source = malloc(sizeof(int) * (cells + 1));
-    int *touch_count = calloc(cells + 1, sizeof(int));
-    int *touch = malloc(sizeof(int) * ((size_t)cells * 8 + 1));
-    FrontierCell *front = malloc(sizeof(FrontierCell) * (cells + 1));
-    int *sc_start = malloc(sizeof(int) * (cells + 2));
-    int *sc_cells = malloc(sizeof(int) * (cells + 1));
-    int *parent = malloc(sizeof(int) * (cells + 1));
-    int *comp_of_sc = malloc(sizeof(int) * (cells + 1));
-    int *local_sc = malloc(sizeof(int) * (cells + 1));
-    int *local_con = malloc(sizeof(int) * (cells + 1));
-    int *sc_by_comp = malloc(sizeof(int) * (cells + 1)), *con_by_comp = malloc(sizeof(int) * (cells + 1));
-    int *comp_index = malloc(sizeof(int) * (cells + 1));
-    int *sc_off = calloc(cells + 2, sizeof(int)), *con_off = calloc(cells + 2, sizeof(int)), *fill = calloc(cells + 2, sizeof(int));
-    CompInfo *info = malloc(sizeof(CompInfo) * (cells + 1));
-    if (!con_start || !con_cells || !con_need || !con_source || !touch_count || !touch || !front || !sc_start ||
-        !sc_cells || !parent || !comp_of_sc || !local_sc || !local_con || !sc_by_comp || !con_by_comp || !comp_index ||
-        !sc_off || !con_off || !fill || !info) { PyErr_NoMemory(); goto done; }
-    /* constraints */
-    int n_con = 0, n_cc = 0;
-    for (int c = 0; c < cells; c++) {
-        if (v[c] < 0) continue;
-        int flagged = 0, start = n_cc, nb[8], n_nb = around(c, width, height, nb);
-        for (int q = 0; q < n_nb; q++) {
-            int n = nb[q];
-            if (v[n] == -1) con_cells[n_cc++] = n;
-            else if (v[n] == -2) flagged++;
-        }
-        int need = v[c] - flagged, ncov = n_cc - start;
-        if (need < 0 || need > ncov) { result = Py_BuildValue("(si)", "local", c); goto done; }
-        if (!ncov) continue;
-        con_start[n_con] = start; con_need[n_con] = need; con_source[n_con] = c; n_con++;
-    }
-    con_start[n_con] = n_cc;
-    /* which constraints touch each covered cell (in increasing constraint order) */
-    for (int i = 0; i < n_con; i++)
-        for (int p = con_start[i]; p < con_start[i + 1]; p++) {
-            int cell = con_cells[p];
-            touch[(size_t)cell * 8 + touch_count[cell]++] = i;
-        }
-    int n_front = 0;
-    for (int c = 0; c < cells; c++) {
-        if (!touch_count[c]) continue;
-        front[n_front].cell = c; front[n_front].klen = touch_count[c];
-        memcpy(front[n_front].key, touch + (size_t)c * 8, sizeof(int) * touch_count[c]);
-        n_front++;
-    }
-    qsort(front, n_front, sizeof(FrontierCell), cmp_frontier);
-    int n_sc = 0;
-    for (int i = 0; i < n_front; i++) {
-        if (i == 0 || front[i].klen != front[i - 1].klen || memcmp(front[i].key, front[i - 1].key, sizeof(int) * front[i].klen)) {
-            sc_start[n_sc++] = i;
-        }
-        sc_cells[i] = front[i].cell;
-    }
-    sc_start[n_sc] = n_front;
-    /* components: union constraints through super-cells, then bucket super-cells and constraints by component */
-    for (int i = 0; i < n_con; i++) parent[i] = i;
-    for (int s = 0; s < n_sc; s++) {
-        FrontierCell *f = &front[sc_start[s]];
-        int r = uf_find(parent, f->key[0]);
-        for (int q = 1; q < f->klen; q++) { int r2 = uf_find(parent, f->key[q]); if (r2 != r) parent[r2] = r; }
-    }
-    for (int i = 0; i < n_con; i++) comp_index[i] = -1;
-    int n_comp = 0;
-    for (int s = 0; s < n_sc; s++) {
-        int root = uf_find(parent, front[sc_start[s]].key[0]);
-        if (comp_index[root] < 0) { comp_index[root] = n_comp; info[n_comp].index = n_comp; info[n_comp].cells = 0; info[n_comp].first_sc = s; n_comp++; }
-        int ci = comp_index[root];
-        comp_of_sc[s] = ci;
-        info[ci].cells += sc_start[s + 1] - sc_start[s];
-        sc_off[ci + 1]++;
-    }
-    for (int i = 0; i < n_con; i++) con_off[comp_index[uf_find(parent, i)] + 1]++;
-    for (int c = 0; c < n_comp; c++) { sc_off[c + 1] += sc_off[c]; con_off[c + 1] += con_off[c]; }
-    for (int s = 0; s < n_sc; s++) { int ci = comp_of_sc[s]; sc_by_comp[sc_off[ci] + fill[ci]++] = s; }
-    memset(fill, 0, sizeof(int) * (n_comp + 1));
-    for (int i = 0; i < n_con; i++) { int ci = comp_index[uf_find(parent, i)]; con_by_comp[con_off[ci] + fill[ci]++] = i; }
-    qsort(info, n_comp, sizeof(CompInfo), cmp_comp); /* smallest first: a deadline leaves only the largest uncounted */
+    Frontier F;
+    int built = frontier_build(v, width, height, &F);
+    if (built < 0) { PyErr_NoMemory(); goto done; }
+    if (built > 0) { result = Py_BuildValue("(si)", "local", built - 1); goto done; }
     found = PyList_New(0);
     if (!found) goto done;
-    for (int c = 0; c < n_comp; c++) {
-        int ci = info[c].index;
-        PyObject *item = count_component(sc_by_comp + sc_off[ci], sc_off[ci + 1] - sc_off[ci], con_by_comp + con_off[ci],
-                                         con_off[ci + 1] - con_off[ci], front, sc_start, sc_cells, con_need, con_source,
-                                         local_sc, local_con, &lim);
+    for (int c = 0; c < F.n_comp; c++) {
+        int ci = F.info[c].index;
+        PyObject *item = count_component(F.sc_by_comp + F.sc_off[ci], F.sc_off[ci + 1] - F.sc_off[ci],
+                                         F.con_by_comp + F.con_off[ci], F.con_off[ci + 1] - F.con_off[ci], &F, &lim);
         if (!item) { Py_CLEAR(found); goto done; }
         PyList_Append(found, item);
         Py_DECREF(item);
     }
     {
+        PyObject *un = PyTuple_New(F.n_un);
+        if (!un) goto done;
         int n_un = 0;
-        for (int c = 0; c < cells; c++) if (v[c] == -1 && !touch_count[c]) n_un++;
-        PyObject *un = PyTuple_New(n_un);
-        n_un = 0;
-        for (int c = 0; c < cells; c++) if (v[c] == -1 && !touch_count[c]) PyTuple_SET_ITEM(un, n_un++, cell_int(c));
+        for (int c = 0; c < cells; c++) if (v[c] == -1 && !F.touch_count[c]) PyTuple_SET_ITEM(un, n_un++, cell_int(c));
         result = Py_BuildValue("(NN)", found, un);
         found = NULL;
     }
 done:
     Py_XDECREF(found);
-    free(con_start); free(con_cells); free(con_need); free(con_source); free(touch_count); free(touch);
-    free(front); free(sc_start); free(sc_cells); free(parent); free(comp_of_sc); free(local_sc); free(local_con);
-    free(sc_by_comp); free(con_by_comp); free(comp_index); free(sc_off); free(con_off); free(fill); free(info);
+    frontier_free(&F);
     PyBuffer_Release(&view);
     return result;
 }
