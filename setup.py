@@ -8,6 +8,7 @@ setup(
         Extension(
             "sweeplab.analysis._kernel",
             ["sweeplab/analysis/_kernel.c"],
+            depends=["sweeplab/analysis/_kernel_play.c"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

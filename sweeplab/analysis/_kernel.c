@@ -1342,6 +1342,38 @@ static PyObject *pack(PyObject *self, PyObject *arg) {
     return Py_BuildValue("(Nn)", out, flags);
 }
 
+/* The single-point pass's worklist on a padded view v (value 9 on the padding; state per cell: 0 unknown, 1 mine, 2
+   safe; inq marks the numbers waiting in work[0..top)), settled to its least fixed point. Returns how many cells it
+   made safe (their padded indices appended to `freed` unless NULL), or -1 when a number cannot hold locally. */
+static int sp_settle(const signed char *v, unsigned char *state, unsigned char *inq, int *work, int top, const int *off,
+                     int *freed) {
+    int n_safe = 0;
+    while (top) {
+        int c = work[--top];
+        inq[c] = 0;
+        int known = 0, unknown = 0, nb[8], value = v[c];
+        for (int q = 0; q < 8; q++) {
+            int n = c + off[q];
+            if (v[n] >= 0) continue; /* revealed, or the padding */
+            if (state[n] == 1) known++;
+            else if (state[n] == 0) nb[unknown++] = n;
+        }
+        if (known > value || known + unknown < value) return -1;
+        if (!unknown || (known != value && known + unknown != value)) continue;
+        unsigned char to = known == value ? 2 : 1;
+        for (int q = 0; q < unknown; q++) {
+            int n = nb[q];
+            state[n] = to;
+            if (to == 2) { if (freed) freed[n_safe] = n; n_safe++; }
+            for (int r = 0; r < 8; r++) { /* its numbers may now decide more */
+                int m = n + off[r];
+                if (v[m] >= 0 && v[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; }
+            }
+        }
+    }
+    return n_safe;
+}
+
 /* obvious(view: tuple of ints -2..8, width, height, mines: bytearray) -> tuple of safe cells (sorted) | None.
    The single-point pass: a number whose known mines (flags, cells marked in `mines`, mines found by the pass) equal
    it frees its other covered neighbours; one whose unknown covered neighbours are exactly its missing mines makes
@@ -1410,30 +1442,7 @@ static PyObject *obvious(PyObject *self, PyObject *args) {
             if (v[m] >= 0 && v[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; }
         }
     }
-    int n_safe = 0, bad = 0;
-    while (top) {
-        int c = work[--top];
-        inq[c] = 0;
-        int known = 0, unknown = 0, nb[8], value = v[c];
-        for (int q = 0; q < 8; q++) {
-            int n = c + off[q];
-            if (v[n] >= 0) continue; /* revealed, or the padding */
-            if (state[n] == 1) known++;
-            else if (state[n] == 0) nb[unknown++] = n;
-        }
-        if (known > value || known + unknown < value) { bad = 1; break; }
-        if (!unknown || (known != value && known + unknown != value)) continue;
-        unsigned char to = known == value ? 2 : 1;
-        for (int q = 0; q < unknown; q++) {
-            int n = nb[q];
-            state[n] = to;
-            if (to == 2) n_safe++;
-            for (int r = 0; r < 8; r++) { /* its numbers may now decide more */
-                int m = n + off[r];
-                if (v[m] >= 0 && v[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; }
-            }
-        }
-    }
+    int n_safe = sp_settle(v, state, inq, work, top, off, NULL), bad = n_safe < 0;
     if (bad) { result = Py_None; Py_INCREF(result); goto done; }
     result = PyTuple_New(n_safe);
     if (!result) goto done;
@@ -1462,6 +1471,8 @@ done:
     return result;
 }
 
+#include "_kernel_play.c" /* play_exact: the exact strategy's game loop */
+
 static PyMethodDef methods[] = {
     {"pack", pack, METH_O,
      "pack(view) -> (bytes, flags): a view (a tuple of ints -2..8) as the signed bytes tally reads, and its flag count."},
@@ -1477,6 +1488,13 @@ static PyMethodDef methods[] = {
     {"sample", sample, METH_VARARGS,
      "sample(sizes, steps, cap, seed, seconds, max_bytes) -> (log_scale, {k: weight}, {k: [expected per step]}) | None\n"
      "One run of the sampled count (resampled merged states) over exact.py's _Plan; None past the time or memory."},
+    {"play_exact", play_exact, METH_VARARGS,
+     "play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds)\n"
+     "-> (over, cells, guesses, opened): the exact strategy plays on (see _kernel_play.c) from the view (a bytearray of\n"
+     "signed cells, updated), the layout's mine and number bytes and the proved mines (a bytearray, updated), with\n"
+     "`moves` made so far and at most `limit`. cells: the cells it revealed, in order; guesses: (unconstrained, cell,\n"
+     "safety, move) for each guess; opened: the cells opened; over: True when the game ended (won or lost), False when\n"
+     "it stopped for the Python strategy to play on (a position it cannot vouch for, or the move limit)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", "The exact engine's counting stage in C.", -1, methods};

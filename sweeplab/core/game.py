@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import os
 import random
+from array import array
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -354,6 +355,31 @@ class Game:
                 if self.state is GameState.LOST:
                     break
         return tuple(opened)
+
+    def raw(self) -> tuple[bytes, bytes, bytearray]:
+        """The layout (one byte per cell, 1 for a mine), its numbers and a copy of the view (signed bytes: -1 covered,
+        -2 flagged, else the number shown): for a player written in C that plays on them; :meth:`record_reveals`
+        takes its reveals back. Only once the layout is dealt."""
+        if self._mine is None:
+            raise IllegalMoveError("the layout is dealt at the first reveal under this rule; reveal a cell first")
+        return bytes(self._mine), bytes(self._number), bytearray(array("b", self._view).tobytes())
+
+    def record_reveals(self, cells: list[int], view: bytearray, opened: int) -> None:
+        """Take back the reveals a player made on :meth:`raw`'s copies, in order: ``cells`` (each covered when it was
+        revealed, all but the last safe), the view they left and the number of cells they opened. The history gains
+        a reveal per cell and the state follows: lost if the last cell is a mine, won when no safe cell is left."""
+        if not cells:
+            return
+        assert self._mine is not None and self.state is GameState.PLAYING and self.first_click is not None
+        self.history.extend(map(Move.reveal, cells))
+        self._view = memoryview(view).cast("b").tolist()
+        self._safe_left -= opened
+        last = cells[-1]
+        if self._mine[last]:
+            self.state = GameState.LOST
+            self.exploded = last
+        elif not self._safe_left:
+            self.state = GameState.WON
 
     # ----- what can be read -----
     def is_covered(self, cell: int) -> bool:

@@ -141,6 +141,13 @@ class Strategy(ABC):
         default. A strategy may use them, e.g. to open where the first-click rule makes an opening most likely."""
         return None
 
+    def play_on(self, game: Game, limit: int) -> None:
+        """Play ``game`` on by itself, as far as it can vouch for making the moves :meth:`choose` would make (at
+        most up to ``limit`` moves in all), with no observation per move; :func:`play` calls it when no callback
+        watches the moves, and goes on move by move from wherever it stops. By default it plays nothing; ``exact``
+        plays on in C."""
+        return None
+
     @abstractmethod
     def choose(self, observation: Observation) -> Move:
         """The next move for this position (the game is still being played)."""
@@ -223,9 +230,15 @@ def play(
     queue = strategy._queue if strategy.queue_first else None
     covered = game.is_covered
     playing = GameState.PLAYING
+    # play_on, where the strategy has one and no callback watches: again after each move it leaves to choose
+    ahead = 0 if on_move is None and type(strategy).play_on is not Strategy.play_on else None
     while game.state is playing:
         if len(game.history) >= limit:  # game.moves, without the property's call
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
+        if ahead is not None and len(game.history) >= ahead and not queue and game.first_click is not None:
+            strategy.play_on(game, limit)
+            ahead = len(game.history) + 1
+            continue
         if queue and on_move is None:  # certain reveals the strategy would return first, played by the game in a run
             try:
                 game.reveal_queued(queue, limit)

@@ -10,12 +10,14 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, Probabilities
+from sweeplab.analysis.kernel import KERNEL
 from sweeplab.analysis.single_point import obvious
-from sweeplab.core.game import Move
+from sweeplab.core.game import Game, Move
 from sweeplab.core.observation import COVERED, Observation
-from sweeplab.strategies.base import Explanation, LazyExplanation, Strategy
+from sweeplab.strategies.base import Explanation, Guess, LazyExplanation, Strategy
 
-TIE = 1e-12  # probabilities closer than this are treated as equal
+TIE = 1e-12  # probabilities closer than this are treated as equal (the kernel's play_exact uses the same)
+_PLAY_EXACT = getattr(KERNEL, "play_exact", None)  # the game loop in C (None without the kernel)
 
 
 def preferred_cell(observation: Observation, candidates: list[int]) -> int:
@@ -196,6 +198,37 @@ class ExactStrategy(Strategy):
             self._queue.extend(map(Move.reveal, result.safe))
             return self._queue.popleft()
         return self.pick_guess(observation, result)
+
+    def play_on(self, game: Game, limit: int) -> None:
+        """Play on in C (the kernel's ``play_exact``: the same moves and guess records as :meth:`choose`, without an
+        observation per move) until the game ends or a position it cannot vouch for; only this class, with the
+        single-point pass and the kernel, and on a board with no flag. Each guess's explanation is worked out when
+        read, from the position replayed to that move."""
+        play = _PLAY_EXACT
+        if play is None or type(self) is not ExactStrategy or not self.single_point or not self.analyzer.use_kernel:
+            return
+        mine, number, view = game.raw()
+        board, budget = game.board, self.analyzer.budget
+        proved = self.proved._sized(game.observation())
+        over, cells, guesses, opened = play(
+            mine, number, view, proved, board.width, board.height, game.rules.mines, game.moves, limit,
+            budget.max_states, budget.max_bytes, budget.seconds,
+        )  # fmt: skip
+        self.proved.seen[-1] = 0  # the next Python pass starts afresh
+        game.record_reveals(cells, view, opened)
+        for unconstrained, cell, safety, move in guesses:
+            record = Guess(cell, "unconstrained" if unconstrained else "educated", safety, move=move)
+            record.outcome = not (game.exploded == cell and move == game.moves - 1)
+            record.explanation = LazyExplanation(lambda game=game, move=move, cell=cell: self._explain_at(game, move, cell))
+            self.guesses.append(record)
+
+    def _explain_at(self, game: Game, move: int, cell: int) -> Explanation:
+        """The explanation of a guess at ``cell`` made by :meth:`play_on` at move ``move`` of ``game``."""
+        replay = Game(game.rules, layout=game.mine_cells())
+        for made in game.history[:move]:
+            replay.apply(made)
+        observation = replay.observation()
+        return explain_guess(observation, self.analyzer.analyze_patiently(observation), cell)
 
     def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
         cell = best_guess(observation, result)
