@@ -176,7 +176,6 @@ static int play_analyse(Play *P, int R, Limits *lim) {
     int *p_lo = NULL, *p_len = NULL, *fw_off = NULL, *multi = NULL, *shift = NULL;
     if (!C) { frontier_free(&F); PyErr_NoMemory(); return PLAY_ERROR; }
     P->n_safe = P->n_mines = 0;
-    for (int c = 0; c < n; c++) if (F.info[c].cells > SMALL_CELLS) goto out; /* past 128 bits: Python's to count */
     for (int c = 0; c < n; c++) {
         int ci = F.info[c].index;
         if (count_core(F.sc_by_comp + F.sc_off[ci], F.sc_off[ci + 1] - F.sc_off[ci], F.con_by_comp + F.con_off[ci],
@@ -566,6 +565,8 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
         }
         if (finished) break;
     }
+    for (int y = 0; y < height; y++) /* the pass's mines are kept too, as obvious keeps them */
+        for (int x = 0; x < width; x++) if (state[(y + 1) * pw + x + 1] == 1) proved[y * width + x] = 1;
 finish:
     result = Py_BuildValue("(OOOi)", finished ? Py_True : Py_False, cells_out, guesses, opened);
 done:

@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from sweeplab.analysis.budget import Budget
+from sweeplab.analysis.kernel import KERNEL
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.observation import COVERED, Observation
@@ -99,6 +101,9 @@ class Guess:
     recorded it as a guess, but it was certain (:func:`play_move` sets ``safety`` to 1.0 and reports it as no guess)."""
 
 
+_PLAY_EXACT = getattr(KERNEL, "play_exact", None)  # the C game loop (None without the kernel)
+
+
 class Strategy(ABC):
     """A player. It sees only :class:`Observation` objects and answers each with one :class:`Move`.
 
@@ -141,12 +146,16 @@ class Strategy(ABC):
         default. A strategy may use them, e.g. to open where the first-click rule makes an opening most likely."""
         return None
 
-    def play_on(self, game: Game, limit: int) -> None:
-        """Play ``game`` on by itself, as far as it can vouch for making the moves :meth:`choose` would make (at
-        most up to ``limit`` moves in all), with no observation per move; :func:`play` calls it when no callback
-        watches the moves, and goes on move by move from wherever it stops. By default it plays nothing; ``exact``
-        plays on in C."""
+    def ahead(self, cells: int) -> tuple[bytearray, Budget] | None:
+        """None by default. On a board of ``cells`` cells, a strategy whose moves the C game loop makes (the
+        kernel's ``play_exact``: the exact strategy's decisions) answers with its proved mines (a bytearray the loop
+        adds to) and its budget; :func:`play` then lets the loop play on, and hands its guesses to :meth:`took`."""
         return None
+
+    def took(self, guesses: list[Guess], position: Callable[[int], Observation]) -> None:
+        """The guesses the C game loop made for this strategy (see :meth:`ahead`); ``position(move)`` is the
+        observation before a move, for explanations worked out later."""
+        self.guesses.extend(guesses)
 
     @abstractmethod
     def choose(self, observation: Observation) -> Move:
@@ -213,6 +222,36 @@ def play_move(strategy: Strategy, game: Game) -> tuple[Move, Guess | None]:
     return move, recorded
 
 
+def _play_ahead(strategy: Strategy, game: Game, limit: int) -> None:
+    """Let the C game loop play on for ``strategy`` (see :meth:`Strategy.ahead`) until the game ends, ``limit`` moves
+    or a position it leaves to the strategy. The loop reads the layout only to reveal cells, as the game does."""
+    settings = strategy.ahead(game.board.cells)
+    if settings is None or _PLAY_EXACT is None:
+        return
+    proved, budget = settings
+    mine, number, view = game.raw()
+    board, start = game.board, game.moves
+    _, cells, made, opened = _PLAY_EXACT(
+        mine, number, view, proved, board.width, board.height, game.rules.mines, start, limit,
+        budget.max_states, budget.max_bytes, budget.seconds,
+    )  # fmt: skip
+    game.record_reveals(cells, view, opened)
+    guesses = []
+    for unconstrained, cell, safety, move in made:
+        outcome = not (game.exploded == cell and move == game.moves - 1)
+        guesses.append(Guess(cell, "unconstrained" if unconstrained else "educated", safety, outcome, move))
+    if guesses:
+        strategy.took(guesses, lambda move: _position(game, move))
+
+
+def _position(game: Game, move: int) -> Observation:
+    """The observation of ``game`` before its move ``move`` (replayed on its layout)."""
+    replay = Game(game.rules, layout=game.mine_cells())
+    for made in game.history[:move]:
+        replay.apply(made)
+    return replay.observation()
+
+
 def play(
     strategy: Strategy,
     game: Game,
@@ -230,13 +269,13 @@ def play(
     queue = strategy._queue if strategy.queue_first else None
     covered = game.is_covered
     playing = GameState.PLAYING
-    # play_on, where the strategy has one and no callback watches: again after each move it leaves to choose
-    ahead = 0 if on_move is None and type(strategy).play_on is not Strategy.play_on else None
+    # the C game loop, where the strategy has one and no callback watches: again after each move it leaves to choose
+    ahead = 0 if on_move is None and _PLAY_EXACT is not None and type(strategy).ahead is not Strategy.ahead else None
     while game.state is playing:
         if len(game.history) >= limit:  # game.moves, without the property's call
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
         if ahead is not None and len(game.history) >= ahead and not queue and game.first_click is not None:
-            strategy.play_on(game, limit)
+            _play_ahead(strategy, game, limit)
             ahead = len(game.history) + 1
             continue
         if queue and on_move is None:  # certain reveals the strategy would return first, played by the game in a run

@@ -6,18 +6,16 @@ for: frontier solutions weighted by the ways to place the remaining mines off th
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, Probabilities
-from sweeplab.analysis.kernel import KERNEL
 from sweeplab.analysis.single_point import obvious
-from sweeplab.core.game import Game, Move
+from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, Observation
 from sweeplab.strategies.base import Explanation, Guess, LazyExplanation, Strategy
 
 TIE = 1e-12  # probabilities closer than this are treated as equal (the kernel's play_exact uses the same)
-_PLAY_EXACT = getattr(KERNEL, "play_exact", None)  # the game loop in C (None without the kernel)
 
 
 def preferred_cell(observation: Observation, candidates: list[int]) -> int:
@@ -129,9 +127,13 @@ class Proved:
         self.seen = bytearray()  # what the last pass saw, so that the next starts from what changed (obvious's seen)
 
     def _sized(self, observation: Observation) -> bytearray:
-        if len(self.mines) != observation.board.cells:
-            self.mines = bytearray(observation.board.cells)
-            self.seen = bytearray(2 * observation.board.cells + 1)
+        return self.sized(observation.board.cells)
+
+    def sized(self, cells: int) -> bytearray:
+        """The proved mines, sized for a board of ``cells`` cells (new and empty the first time)."""
+        if len(self.mines) != cells:
+            self.mines = bytearray(cells)
+            self.seen = bytearray(2 * cells + 1)
         return self.mines
 
     def freed(self, observation: Observation, use_kernel: bool = True) -> tuple[int, ...] | None:
@@ -199,36 +201,30 @@ class ExactStrategy(Strategy):
             return self._queue.popleft()
         return self.pick_guess(observation, result)
 
-    def play_on(self, game: Game, limit: int) -> None:
-        """Play on in C (the kernel's ``play_exact``: the same moves and guess records as :meth:`choose`, without an
-        observation per move) until the game ends or a position it cannot vouch for; only this class, with the
-        single-point pass and the kernel, and on a board with no flag. Each guess's explanation is worked out when
-        read, from the position replayed to that move."""
-        play = _PLAY_EXACT
-        if play is None or type(self) is not ExactStrategy or not self.single_point or not self.analyzer.use_kernel:
-            return
-        mine, number, view = game.raw()
-        board, budget = game.board, self.analyzer.budget
-        proved = self.proved._sized(game.observation())
-        over, cells, guesses, opened = play(
-            mine, number, view, proved, board.width, board.height, game.rules.mines, game.moves, limit,
-            budget.max_states, budget.max_bytes, budget.seconds,
-        )  # fmt: skip
-        self.proved.seen[-1] = 0  # the next Python pass starts afresh
-        game.record_reveals(cells, view, opened)
-        for unconstrained, cell, safety, move in guesses:
-            record = Guess(cell, "unconstrained" if unconstrained else "educated", safety, move=move)
-            record.outcome = not (game.exploded == cell and move == game.moves - 1)
-            record.explanation = LazyExplanation(lambda game=game, move=move, cell=cell: self._explain_at(game, move, cell))
+    def ahead(self, cells: int) -> tuple[bytearray, Budget] | None:
+        """The C game loop (the kernel's ``play_exact``) makes this player's moves: the same moves and guess records
+        as :meth:`choose`, without an observation per move. Only this class, with the single-point pass and the
+        kernel; it plays with the mines proved so far (kept in place) and the analyzer's budget."""
+        if type(self) is not ExactStrategy or not self.single_point or not self.analyzer.use_kernel:
+            return None
+        return self.proved.sized(cells), self.analyzer.budget
+
+    def took(self, guesses: list[Guess], position: Callable[[int], Observation]) -> None:
+        """The C loop's guesses join :attr:`guesses`, each explained when read (from ``position``, the observation
+        before a move); the next single-point pass starts afresh."""
+        self.proved.seen[-1] = 0  # the view changed behind the pass's back (ahead sized it)
+        for record in guesses:
+            record.explanation = LazyExplanation(self._explainer(position, record.move, record.cell))
             self.guesses.append(record)
 
-    def _explain_at(self, game: Game, move: int, cell: int) -> Explanation:
-        """The explanation of a guess at ``cell`` made by :meth:`play_on` at move ``move`` of ``game``."""
-        replay = Game(game.rules, layout=game.mine_cells())
-        for made in game.history[:move]:
-            replay.apply(made)
-        observation = replay.observation()
-        return explain_guess(observation, self.analyzer.analyze_patiently(observation), cell)
+    def _explainer(self, position: Callable[[int], Observation], move: int, cell: int) -> Callable[[], Explanation]:
+        """What explains a guess at ``cell`` made at move ``move``, from the position replayed to it."""
+
+        def explain() -> Explanation:
+            observation = position(move)
+            return explain_guess(observation, self.analyzer.analyze_patiently(observation), cell)
+
+        return explain
 
     def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
         cell = best_guess(observation, result)

@@ -364,3 +364,25 @@ def test_reveal_queued_plays_covered_reveals_in_order_and_stops_where_asked():
     assert game.moves == 3 and queue
     game.reveal_queued(queue, 1000)
     assert game.state is GameState.WON  # it stops once the game is over, whatever is left queued
+
+
+def test_raw_gives_the_layout_numbers_and_a_view_copy_and_record_reveals_takes_moves_back():
+    rules = Rules(3, 2, 1, "safe")
+    with pytest.raises(IllegalMoveError, match="dealt at the first reveal"):
+        Game(rules, 0).raw()
+    game = Game(Rules(3, 2, 1, "unsafe"), layout=[5])  # 0 1 1 / 0 1 *
+    mine, number, view = game.raw()
+    assert list(mine) == [0, 0, 0, 0, 0, 1] and list(number) == [0, 1, 1, 0, 1, 0]
+    assert memoryview(view).cast("b").tolist() == [-1] * 6
+    game.reveal(0)  # opens 0, 1, 3, 4
+    _, _, view = game.raw()
+    view[2] = 1  # what a player in C does: reveal 2 on its copy
+    game.record_reveals([2], view, 1)
+    assert game.state is GameState.WON and game.history[-1] == Move.reveal(2) and game.observation().view[2] == 1
+    lost = Game(Rules(3, 2, 1, "unsafe"), layout=[5])
+    lost.reveal(0)
+    _, _, view = lost.raw()
+    lost.record_reveals([5], view, 0)
+    assert lost.state is GameState.LOST and lost.exploded == 5 and lost.moves == 2
+    lost.record_reveals([], view, 0)  # nothing played: nothing changes
+    assert lost.moves == 2

@@ -110,3 +110,86 @@ def test_a_unique_safest_cell_names_the_next_safest_as_runner_up():
     explanation = exact.explain_guess(observation, Analyzer().analyze_patiently(observation), move.cell)
     assert explanation.text == "the safest covered cell: (1, 3), 96.43% safe; runner-up (2, 3), 78.57% safe"
     assert explanation.figures["tied"] == 1 and explanation.figures["tie_break"] == "none needed: no other cell is as safe"
+
+
+def _record(player, game):
+    """What a game and its player's guesses leave: every move, the end, each guess as the bench sees it."""
+    guesses = [(g.cell, g.kind, repr(g.safety), g.outcome, g.move, g.protected) for g in player.guesses]
+    return game.state, tuple(game.history), guesses, bytes(player.proved.mines)
+
+
+def _both_ways(rules, seed, monkeypatch=None):
+    """One game played by play() (the C game loop makes exact's moves) and move by move (a callback turns it off)."""
+    fast = exact.ExactStrategy(seed)
+    fast_game = play(fast, Game(rules, seed))
+    slow = exact.ExactStrategy(seed)
+    slow_game = play(slow, Game(rules, seed), on_move=lambda game, move: None)
+    return (fast, fast_game), (slow, slow_game)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(1, 30),
+    st.integers(1, 16),
+    st.floats(0.02, 0.45),
+    st.sampled_from(["unsafe", "safe", "zero", "xp", "hint"]),
+    st.integers(0, 2**32),
+)
+def test_the_c_game_loop_makes_the_moves_and_guesses_choose_makes(width, height, density, rule, seed):
+    cells = width * height
+    if cells < 2 or (rule == "zero" and cells < 10):
+        return
+    mines = max(1, min(int(cells * density), cells - (9 if rule == "zero" else 1)))
+    rules = Rules(width, height, mines, rule)
+    (fast, fast_game), (slow, slow_game) = _both_ways(rules, seed)
+    assert _record(fast, fast_game) == _record(slow, slow_game)
+
+
+def test_the_c_game_loop_plays_most_of_a_game_and_hands_back_what_it_cannot_count(monkeypatch):
+    import sweeplab.strategies.base as base
+
+    calls = []
+    real = base._play_ahead
+
+    def counting(strategy, game, limit):
+        before = game.moves
+        real(strategy, game, limit)
+        calls.append((game.moves - before, game.over))
+
+    monkeypatch.setattr(base, "_play_ahead", counting)
+    for preset, games in (("expert", 30), ("50x50x550", 10)):  # the second has components past 128-bit counts
+        rules = make_rules(preset, "safe")
+        calls.clear()
+        total = 0
+        for i in range(games):
+            game_seed, _ = game_seeds(0, i)
+            (fast, fast_game), (slow, slow_game) = _both_ways(rules, game_seed)
+            assert _record(fast, fast_game) == _record(slow, slow_game)
+            total += fast_game.moves
+        assert sum(moves for moves, _ in calls) > 0.9 * total  # the loop made nine moves in ten at least
+        if preset != "expert":
+            assert len(calls) > games  # it stopped where Python had to count, and went on after Python's move
+
+
+def test_a_guess_of_the_c_game_loop_is_explained_as_choose_explains_it():
+    rules = make_rules("expert", "safe")
+    for i in range(20):
+        game_seed, _ = game_seeds(7, i)
+        (fast, _), (slow, _) = _both_ways(rules, game_seed)
+        made = [g for g in fast.guesses if not g.protected]
+        if len(made) >= 2:
+            break
+    assert len(made) >= 2
+    expected = [g for g in slow.guesses if not g.protected]
+    assert [g.explanation.text for g in made] == [g.explanation.text for g in expected]
+    assert made[0].explanation.figures == expected[0].explanation.figures
+
+
+def test_only_the_exact_strategy_itself_hands_its_moves_to_the_c_game_loop():
+    from sweeplab.strategies.oh import OHStrategy
+
+    assert exact.ExactStrategy(0).ahead(81) is not None
+    assert OHStrategy(0).ahead(81) is None  # a subclass decides otherwise
+    player = exact.ExactStrategy(0)
+    player.single_point = False
+    assert player.ahead(81) is None
