@@ -189,6 +189,10 @@ class ExactStrategy(Strategy):
                 move = queue.popleft()
                 if view[move.cell] == COVERED:
                     return move
+        if type(self).pick_guess is ExactStrategy.pick_guess and observation.moves == 0:
+            opening = self._opening(observation)
+            if opening is not None:
+                return opening
         if self.single_point:
             freed = self.proved.freed(observation, self.analyzer.use_kernel)
             if freed:
@@ -200,6 +204,18 @@ class ExactStrategy(Strategy):
             self._queue.extend(map(Move.reveal, result.safe))
             return self._queue.popleft()
         return self.pick_guess(observation, result)
+
+    def _opening(self, observation: Observation) -> Move | None:
+        """The guess on a board with nothing revealed or flagged where some but not all cells hold a mine, without
+        the analysis: every cell's probability is then mines / cells, so the guess is the preferred of them all (the
+        top-left corner) with that safety, as :meth:`pick_guess` makes it. None on any other position."""
+        board, mines, view = observation.board, observation.mines, observation.view
+        if not 0 < mines < board.cells or max(view) != COVERED or min(view) != COVERED:
+            return None
+        last = board.cells - 1  # the corners: the preferred of all cells is the preferred of them
+        cell = preferred_cell(observation, sorted({0, board.width - 1, last - board.width + 1, last}))
+        explanation = LazyExplanation(lambda: explain_guess(observation, self.analyzer.analyze_patiently(observation), cell))
+        return self.guess(observation, cell, "first", 1 - mines / board.cells, explanation)
 
     def ahead(self, cells: int) -> tuple[bytearray, Budget] | None:
         """The C game loop (the kernel's ``play_exact``) makes this player's moves: the same moves and guess records

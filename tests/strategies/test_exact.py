@@ -193,3 +193,17 @@ def test_only_the_exact_strategy_itself_hands_its_moves_to_the_c_game_loop():
     player = exact.ExactStrategy(0)
     player.single_point = False
     assert player.ahead(81) is None
+
+
+@pytest.mark.parametrize("spec", ["beginner", "intermediate", "expert", "1x2x1", "1x7x3", "6x1x2", "13x11x37", "2x2x3"])
+def test_the_opening_guess_is_the_analysis_guess(spec):
+    """On an untouched board the first guess skips the analysis: the same cell, kind, safety and explanation."""
+    observation = Game(make_rules(spec, "unsafe"), 1).observation()
+    quick, analysed = exact.ExactStrategy(0), exact.ExactStrategy(0)
+    move = quick.choose(observation)
+    assert move == analysed.pick_guess(observation, analysed.analyzer.analyze_patiently(observation))
+    a, b = quick.pending_guess, analysed.pending_guess
+    assert (a.cell, a.kind, repr(a.safety), a.move) == (b.cell, b.kind, repr(b.safety), b.move)
+    assert a.explanation.text == b.explanation.text
+    flagged = parse_position("2x2x1\nFH\nHH\n")  # a flag: not an untouched board, so the analysis decides
+    assert exact.ExactStrategy(0)._opening(flagged) is None
