@@ -189,7 +189,7 @@ class ExactStrategy(Strategy):
                 move = queue.popleft()
                 if view[move.cell] == COVERED:
                     return move
-        if type(self).pick_guess is ExactStrategy.pick_guess and observation.moves == 0:
+        if observation.moves == 0 and type(self).pick_guess is ExactStrategy.pick_guess and type(self.analyzer) is Analyzer:
             opening = self._opening(observation)
             if opening is not None:
                 return opening
@@ -208,7 +208,8 @@ class ExactStrategy(Strategy):
     def _opening(self, observation: Observation) -> Move | None:
         """The guess on a board with nothing revealed or flagged where some but not all cells hold a mine, without
         the analysis: every cell's probability is then mines / cells, so the guess is the preferred of them all (the
-        top-left corner) with that safety, as :meth:`pick_guess` makes it. None on any other position."""
+        top-left corner) with that safety, as :meth:`pick_guess` makes it. None on any other position. (Only with
+        an :class:`Analyzer` of its own: one that watches the analyses, as the position recorder's does, sees it.)"""
         board, mines, view = observation.board, observation.mines, observation.view
         if not 0 < mines < board.cells or max(view) != COVERED or min(view) != COVERED:
             return None
@@ -220,8 +221,11 @@ class ExactStrategy(Strategy):
     def ahead(self, cells: int) -> tuple[bytearray, Budget] | None:
         """The C game loop (the kernel's ``play_exact``) makes this player's moves: the same moves and guess records
         as :meth:`choose`, without an observation per move. Only this class, with the single-point pass and the
-        kernel; it plays with the mines proved so far (kept in place) and the analyzer's budget."""
-        if type(self) is not ExactStrategy or not self.single_point or not self.analyzer.use_kernel:
+        kernel and an :class:`Analyzer` of its own (one that watches every analysis, as the position recorder's does,
+        must see them); it plays with the mines proved so far (kept in place) and the analyzer's budget."""
+        if type(self) is not ExactStrategy or type(self.analyzer) is not Analyzer or not self.single_point:
+            return None
+        if not self.analyzer.use_kernel:
             return None
         return self.proved.sized(cells), self.analyzer.budget
 
