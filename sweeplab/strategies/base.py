@@ -269,8 +269,11 @@ def play(
     queue = strategy._queue if strategy.queue_first else None
     covered = game.is_covered
     playing = GameState.PLAYING
-    # the C game loop, where the strategy has one and no callback watches: again after each move it leaves to choose
-    ahead = 0 if on_move is None and _PLAY_EXACT is not None and type(strategy).ahead is not Strategy.ahead else None
+    # the C game loop, where the strategy has one and nothing watches its moves (a callback, or a choose replaced on
+    # the instance to record its decisions): again after each move it leaves to choose
+    ahead = None
+    if on_move is None and _PLAY_EXACT is not None and "choose" not in vars(strategy):
+        ahead = 0 if type(strategy).ahead is not Strategy.ahead else None
     while game.state is playing:
         if len(game.history) >= limit:  # game.moves, without the property's call
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
