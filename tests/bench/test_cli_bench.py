@@ -219,11 +219,11 @@ def test_the_zero_rule_on_a_board_too_dense_for_an_opening_is_reported():
 
 
 def test_plain_progress_lines_when_stderr_is_not_a_terminal(monkeypatch):
-    monkeypatch.setenv("SWEEPLAB_PROGRESS_SECONDS", "0.02")
-    result = CliRunner().invoke(main, ["bench", "-s", "exact", "-b", "expert", "-n", "30", "-j", "1"])
+    monkeypatch.setenv("SWEEPLAB_PROGRESS_SECONDS", "0.002")  # exact plays an expert game in about a millisecond
+    result = CliRunner().invoke(main, ["bench", "-s", "exact", "-b", "expert", "-n", "300", "-j", "1"])
     assert result.exit_code == 0
     lines = [line for line in result.output.splitlines() if line.startswith("bench: ")]
-    assert lines and re.match(r"bench: [\d,]+/30 games \([\d.]+%\), [\d,.]+ games/s(, ETA .+)?$", lines[-1]), lines
+    assert lines and re.match(r"bench: [\d,]+/300 games \([\d.]+%\), [\d,.]+ games/s(, ETA .+)?$", lines[-1]), lines
     quiet = CliRunner().invoke(main, ["bench", "-s", "exact", "-b", "expert", "-n", "30", "-j", "1", "--json"])
     assert "bench: " not in quiet.output
 
