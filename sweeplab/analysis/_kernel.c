@@ -909,45 +909,41 @@ typedef struct {
 } Frontier;
 
 static void frontier_free(Frontier *F) {
-    free(F->con_start); free(F->con_cells); free(F->con_need); free(F->con_source); free(F->touch_count); free(F->touch);
-    free(F->front); free(F->sc_start); free(F->sc_cells); free(F->parent); free(F->comp_of_sc); free(F->local_sc);
-    free(F->local_con); free(F->sc_by_comp); free(F->con_by_comp); free(F->comp_index); free(F->sc_off); free(F->con_off);
-    free(F->fill); free(F->info);
+    free(F->con_start); /* the one block every array lives in */
     memset(F, 0, sizeof(*F));
 }
 
-/* Build F from the view v (signed bytes: -1 covered, -2 flagged, 0..8 a number). Returns 0, -1 out of memory (F
-   freed), or 1 + the cell of a number that cannot hold locally (F kept: free it). */
+/* F's arrays for a board of `cells` cells, in one block (a game's loop reuses them from position to position).
+   Returns 0, or -1 out of memory. */
+static int frontier_alloc(Frontier *F, int cells) {
+    memset(F, 0, sizeof(*F));
+    size_t n1 = (size_t)cells + 1, n2 = (size_t)cells + 2, n8 = (size_t)cells * 8 + 1;
+    size_t ints = 13 * n1 + 4 * n2 + 2 * n8; /* FrontierCell and CompInfo hold ints only, so ints align them */
+    size_t fronts = n1 * (sizeof(FrontierCell) / sizeof(int)), infos = n1 * (sizeof(CompInfo) / sizeof(int));
+    int *block = malloc(sizeof(int) * (ints + fronts + infos));
+    if (!block) return -1;
+    int *at = block;
+#define TAKE(field, n) (F->field = at, at += (n))
+    TAKE(con_start, n1); TAKE(con_cells, n8); TAKE(con_need, n1); TAKE(con_source, n1); TAKE(touch_count, n1);
+    TAKE(touch, n8); TAKE(sc_start, n2); TAKE(sc_cells, n1); TAKE(parent, n1); TAKE(comp_of_sc, n1);
+    TAKE(local_sc, n1); TAKE(local_con, n1); TAKE(sc_by_comp, n1); TAKE(con_by_comp, n1); TAKE(comp_index, n1);
+    TAKE(sc_off, n2); TAKE(con_off, n2); TAKE(fill, n2);
+#undef TAKE
+    F->front = (FrontierCell *)at; at += fronts;
+    F->info = (CompInfo *)at;
+    F->cells = cells;
+    return 0;
+}
+
+/* Build F (allocated by frontier_alloc for this board) from the view v (signed bytes: -1 covered, -2 flagged, 0..8 a
+   number). Returns 0, or 1 + the cell of a number that cannot hold locally. */
 static int frontier_build(const signed char *v, int width, int height, Frontier *F) {
     int cells = width * height;
-    memset(F, 0, sizeof(*F));
-    F->cells = cells;
-    F->con_start = malloc(sizeof(int) * (cells + 1));
-    F->con_cells = malloc(sizeof(int) * ((size_t)cells * 8 + 1));
-    F->con_need = malloc(sizeof(int) * (cells + 1));
-    F->con_source = malloc(sizeof(int) * (cells + 1));
-    F->touch_count = calloc(cells + 1, sizeof(int));
-    F->touch = malloc(sizeof(int) * ((size_t)cells * 8 + 1));
-    F->front = malloc(sizeof(FrontierCell) * (cells + 1));
-    F->sc_start = malloc(sizeof(int) * (cells + 2));
-    F->sc_cells = malloc(sizeof(int) * (cells + 1));
-    F->parent = malloc(sizeof(int) * (cells + 1));
-    F->comp_of_sc = malloc(sizeof(int) * (cells + 1));
-    F->local_sc = malloc(sizeof(int) * (cells + 1));
-    F->local_con = malloc(sizeof(int) * (cells + 1));
-    F->sc_by_comp = malloc(sizeof(int) * (cells + 1));
-    F->con_by_comp = malloc(sizeof(int) * (cells + 1));
-    F->comp_index = malloc(sizeof(int) * (cells + 1));
-    F->sc_off = calloc(cells + 2, sizeof(int));
-    F->con_off = calloc(cells + 2, sizeof(int));
-    F->fill = calloc(cells + 2, sizeof(int));
-    F->info = malloc(sizeof(CompInfo) * (cells + 1));
-    if (!F->con_start || !F->con_cells || !F->con_need || !F->con_source || !F->touch_count || !F->touch || !F->front ||
-        !F->sc_start || !F->sc_cells || !F->parent || !F->comp_of_sc || !F->local_sc || !F->local_con || !F->sc_by_comp ||
-        !F->con_by_comp || !F->comp_index || !F->sc_off || !F->con_off || !F->fill || !F->info) {
-        frontier_free(F);
-        return -1;
-    }
+    memset(F->touch_count, 0, sizeof(int) * ((size_t)cells + 1));
+    memset(F->sc_off, 0, sizeof(int) * ((size_t)cells + 2));
+    memset(F->con_off, 0, sizeof(int) * ((size_t)cells + 2));
+    memset(F->fill, 0, sizeof(int) * ((size_t)cells + 2));
+    F->n_con = F->n_front = F->n_sc = F->n_comp = F->n_un = 0;
     int *con_start = F->con_start, *con_cells = F->con_cells, *con_need = F->con_need, *con_source = F->con_source;
     int *touch_count = F->touch_count, *touch = F->touch, *sc_start = F->sc_start, *sc_cells = F->sc_cells;
     int *parent = F->parent, *comp_index = F->comp_index, *comp_of_sc = F->comp_of_sc, *sc_off = F->sc_off;
@@ -1051,23 +1047,21 @@ static int count_core(const int *scs, int m_sc, const int *cons, int m_con, Fron
     /* constraint -> local super-cells (each super-cell listed once per constraint) */
     int *cs_start = malloc(sizeof(int) * (m_con + 1));
     int *cs_list = malloc(sizeof(int) * ((size_t)m_sc * 8 + 1));
-    int *cs_count = calloc(m_con + 1, sizeof(int));
+    /* the working arrays, zeroed, in one block: per constraint (7) and per super-cell (8) */
+    size_t ncon = (size_t)m_con + 1, nsc = (size_t)m_sc + 1;
+    int *work = calloc(7 * ncon + 8 * nsc, sizeof(int)), *at = work;
+    int *cs_count = at, *first = at + ncon, *last = at + 2 * ncon, *remaining = at + 3 * ncon, *active = at + 4 * ncon;
+    int *now = at + 5 * ncon, *slot_of = at + 6 * ncon;
+    at += 7 * ncon;
     /* super-cell adjacency (sharing a constraint), as sorted unique lists */
-    int *adj_start = malloc(sizeof(int) * (m_sc + 1));
-    int *adj_count = calloc(m_sc + 1, sizeof(int));
-    int *mark = malloc(sizeof(int) * (m_sc + 1));
-    int *degree = calloc(m_sc + 1, sizeof(int));
-    int *order = malloc(sizeof(int) * (m_sc + 1)), *seen = calloc(m_sc + 1, sizeof(int)), *queue = malloc(sizeof(int) * (m_sc + 1));
-    int *position = malloc(sizeof(int) * (m_sc + 1));
-    int *first = malloc(sizeof(int) * (m_con + 1)), *last = malloc(sizeof(int) * (m_con + 1)), *remaining = malloc(sizeof(int) * (m_con + 1));
+    int *adj_start = at, *mark = at + 2 * nsc, *degree = at + 3 * nsc, *order = at + 4 * nsc;
+    int *seen = at + 5 * nsc, *queue = at + 6 * nsc, *position = at + 7 * nsc;
     Step *steps = calloc(m_sc + 1, sizeof(Step));
     int *pool = malloc(sizeof(int) * ((size_t)m_sc * (4 * MAX_ACTIVE + 32) + 16));
-    int *active = malloc(sizeof(int) * (m_con + 1)), *now = malloc(sizeof(int) * (m_con + 1)), *slot_of = malloc(sizeof(int) * (m_con + 1));
     int *adj = NULL, *final_k = NULL, n_final = 0;
     uint64_t *wk = NULL, *ek = NULL;
     int L = 0;
-    if (!cs_start || !cs_list || !cs_count || !adj_start || !adj_count || !mark || !degree || !order || !seen || !queue ||
-        !position || !first || !last || !remaining || !steps || !pool || !active || !now || !slot_of) { status = ST_NOMEM; goto done; }
+    if (!cs_start || !cs_list || !work || !steps || !pool) { status = ST_NOMEM; goto done; }
     for (int a = 0; a < m_sc; a++) { const FrontierCell *f = &front[sc_start[scs[a]]]; for (int q = 0; q < f->klen; q++) cs_count[local_con[f->key[q]]]++; }
     cs_start[0] = 0;
     for (int i = 0; i < m_con; i++) cs_start[i + 1] = cs_start[i] + cs_count[i];
@@ -1171,9 +1165,7 @@ static int count_core(const int *scs, int m_sc, const int *cons, int m_con, Fron
         }
     }
 done:
-    free(cs_count); free(adj_start); free(adj_count); free(mark); free(degree); free(adj);
-    free(order); free(seen); free(queue); free(position); free(first); free(last); free(remaining);
-    free(steps); free(pool); free(active); free(now); free(slot_of);
+    free(work); free(adj); free(steps); free(pool);
     if (status == ST_NOMEM || status == ST_SIGNAL) {
         free(cs_start); free(cs_list); free(wk); free(ek); free(final_k);
         return -1;
@@ -1258,8 +1250,8 @@ static PyObject *tally(PyObject *self, PyObject *args) {
     const signed char *v = view.buf;
     PyObject *result = NULL, *found = NULL;
     Frontier F;
+    if (frontier_alloc(&F, cells) < 0) { PyErr_NoMemory(); goto done; }
     int built = frontier_build(v, width, height, &F);
-    if (built < 0) { PyErr_NoMemory(); goto done; }
     if (built > 0) { result = Py_BuildValue("(si)", "local", built - 1); goto done; }
     found = PyList_New(0);
     if (!found) goto done;
@@ -1365,9 +1357,9 @@ static int sp_settle(const signed char *v, unsigned char *state, unsigned char *
             int n = nb[q];
             state[n] = to;
             if (to == 2) { if (freed) freed[n_safe] = n; n_safe++; }
-            for (int r = 0; r < 8; r++) { /* its numbers may now decide more */
+            for (int r = 0; r < 8; r++) { /* its numbers may now decide more (not a 0: it decided all it can) */
                 int m = n + off[r];
-                if (v[m] >= 0 && v[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; }
+                if (v[m] >= 1 && v[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; }
             }
         }
     }

@@ -140,6 +140,7 @@ typedef struct {
     int *mines, n_mines;      /* out: certain mine cells */
     int guess, unconstrained; /* out: the guess and whether no number touches it */
     double safety;            /* out: 1 - its probability */
+    Frontier frontier;        /* the arrays of every analysis in the game (frontier_alloc) */
 } Play;
 
 /* The preferred cell among candidates: a corner, then an edge, then the most covered neighbours, then the lowest
@@ -163,10 +164,9 @@ static int cmp_int(const void *a, const void *b) { int x = *(const int *)a, y = 
 /* Analyse P's position with R mines left: PLAY_CERTAIN (P->safe holds the certain safe cells), PLAY_GUESS (P->guess
    and P->safety set; P->mines as for PLAY_CERTAIN), PLAY_STOP (left to Python), PLAY_ERROR (an exception set). */
 static int play_analyse(Play *P, int R, Limits *lim) {
-    Frontier F;
+    Frontier F = P->frontier; /* the game's arrays, built afresh */
     int built = frontier_build(P->view, P->width, P->height, &F), result = PLAY_STOP;
-    if (built < 0) { PyErr_NoMemory(); return PLAY_ERROR; }
-    if (built > 0) { frontier_free(&F); return PLAY_STOP; }
+    if (built > 0) return PLAY_STOP;
     int n = F.n_comp, U = F.n_un, top_all = R;
     Counted *C = calloc((size_t)n + 1, sizeof(Counted));
     int *ks = NULL, *ks_start = NULL, *done_k = NULL, *cand = NULL;
@@ -174,7 +174,7 @@ static int play_analyse(Play *P, int R, Limits *lim) {
     dd *pd = NULL, *fw = NULL, *dv = NULL, *dnext = NULL, *g = NULL, *cw = NULL;
     double *pr = NULL;
     int *p_lo = NULL, *p_len = NULL, *fw_off = NULL, *multi = NULL, *shift = NULL;
-    if (!C) { frontier_free(&F); PyErr_NoMemory(); return PLAY_ERROR; }
+    if (!C) { PyErr_NoMemory(); return PLAY_ERROR; }
     P->n_safe = P->n_mines = 0;
     for (int c = 0; c < n; c++) {
         int ci = F.info[c].index;
@@ -442,7 +442,6 @@ out:
     free(C); free(ks); free(ks_start); free(done_k); free(pre); free(suf); free(others);
     free(pd); free(fw); free(dv); free(dnext); free(cw); free(g); free(pr); free(cand);
     free(p_lo); free(p_len); free(fw_off); free(multi); free(shift);
-    frontier_free(&F);
     return result;
 }
 
@@ -469,6 +468,8 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
     signed char *pv = NULL;
     unsigned char *state = NULL, *inq = NULL;
     int *work = NULL, *queue = NULL, *freed = NULL, *stack = NULL, *safe = NULL, *mines_found = NULL;
+    Play P;
+    memset(&P, 0, sizeof(P));
     if (width <= 0 || height <= 0 || cells > (1 << 24) || mb.len != cells || nb.len != cells || vb.len != cells || pb.len != cells) {
         PyErr_SetString(PyExc_ValueError, "play_exact: sizes disagree");
         goto done;
@@ -492,7 +493,8 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
             else if (proved[i]) state[p] = 1;
         }
     if (flags || left <= 0) goto finish; /* flags: the Python strategy's to play (it never places one itself) */
-    Play P = {width, height, cells, view, proved, safe, 0, mines_found, 0, -1, 0, 0.0};
+    P = (Play){width, height, cells, view, proved, safe, 0, mines_found, 0, -1, 0, 0.0, {0}};
+    if (frontier_alloc(&P.frontier, cells) < 0) { PyErr_NoMemory(); goto done; }
     int qh = 0, qt = 0;
     for (;;) {
         if (moves >= limit) break;
@@ -544,8 +546,9 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
             while (sp) {
                 int c = stack[--sp], p = (c / width + 1) * pw + c % width + 1;
                 pv[p] = view[c];
-                if (!inq[p]) { inq[p] = 1; work[top++] = p; }
-                for (int r = 0; r < 8; r++) { int m = p + off[r]; if (pv[m] >= 0 && pv[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; } }
+                /* it and the numbers around it look again; not a 0, whose neighbours this fill opens */
+                if (view[c] && !inq[p]) { inq[p] = 1; work[top++] = p; }
+                for (int r = 0; r < 8; r++) { int m = p + off[r]; if (pv[m] >= 1 && pv[m] <= 8 && !inq[m]) { inq[m] = 1; work[top++] = m; } }
                 if (number[c]) continue;
                 int nb8[8], n_nb = around(c, width, height, nb8);
                 for (int q = 0; q < n_nb; q++) {
@@ -572,6 +575,7 @@ finish:
 done:
     Py_XDECREF(cells_out); Py_XDECREF(guesses);
     free(pv); free(state); free(inq); free(work); free(queue); free(freed); free(stack); free(safe); free(mines_found);
+    frontier_free(&P.frontier);
     PyBuffer_Release(&mb); PyBuffer_Release(&nb); PyBuffer_Release(&vb); PyBuffer_Release(&pb);
     return result;
 }

@@ -64,6 +64,7 @@ class Move:
 
 
 _REVEALS: dict[int, Move] = {}  # Move.reveal's objects by cell (a move is immutable, so one object serves every game)
+_REVEAL_ROW: list[Move] = []  # the same objects as a list by cell, for record_reveals
 
 
 class Game:
@@ -371,7 +372,10 @@ class Game:
         if not cells:
             return
         assert self._mine is not None and self.state is GameState.PLAYING and self.first_click is not None
-        self.history.extend(map(Move.reveal, cells))
+        reveals = _REVEAL_ROW
+        if len(reveals) < self.board.cells:  # the shared reveal moves of every cell, grown to this board
+            reveals.extend(Move.reveal(c) for c in range(len(reveals), self.board.cells))
+        self.history.extend(map(reveals.__getitem__, cells))
         self._view = memoryview(view).cast("b").tolist()
         self._safe_left -= opened
         last = cells[-1]
