@@ -475,7 +475,7 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
         goto done;
     }
     pv = malloc(padded); state = calloc(padded, 1); inq = calloc(padded, 1);
-    work = malloc(sizeof(int) * (padded * 9 + 1)); queue = malloc(sizeof(int) * ((size_t)cells + 1));
+    work = malloc(sizeof(int) * (padded + 1)); queue = malloc(sizeof(int) * ((size_t)cells + 1));
     freed = malloc(sizeof(int) * ((size_t)cells + 1)); stack = malloc(sizeof(int) * ((size_t)cells + 1));
     safe = malloc(sizeof(int) * ((size_t)cells + 1)); mines_found = malloc(sizeof(int) * ((size_t)cells + 1));
     cells_out = PyList_New(0); guesses = PyList_New(0);
