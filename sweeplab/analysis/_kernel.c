@@ -1464,6 +1464,7 @@ done:
 }
 
 #include "_kernel_play.c" /* play_exact: the exact strategy's game loop */
+#include "_kernel_span.c" /* in_span: best's span test */
 
 static PyMethodDef methods[] = {
     {"pack", pack, METH_O,
@@ -1487,6 +1488,9 @@ static PyMethodDef methods[] = {
      "`moves` made so far and at most `limit`. cells: the cells it revealed, in order; guesses: (unconstrained, cell,\n"
      "safety, move) for each guess; opened: the cells opened; over: True when the game ended (won or lost), False when\n"
      "it stopped for the Python strategy to play on (a position it cannot vouch for, or the move limit)."},
+    {"in_span", in_span, METH_VARARGS,
+     "in_span(target, groups) -> bool: whether the indicator of the cell set `target` is a rational linear combination\n"
+     "of the indicators of the cell sets `groups` (exact ranks; best's look-ahead)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", "The exact engine's counting stage in C.", -1, methods};

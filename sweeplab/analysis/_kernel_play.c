@@ -579,3 +579,4 @@ done:
     PyBuffer_Release(&mb); PyBuffer_Release(&nb); PyBuffer_Release(&vb); PyBuffer_Release(&pb);
     return result;
 }
+

@@ -23,7 +23,10 @@ from itertools import compress, count
 import numpy as np
 
 from sweeplab.analysis.exact import Analyzer, Probabilities
+from sweeplab.analysis.kernel import KERNEL
 from sweeplab.core.observation import COVERED, Observation
+
+_IN_SPAN = getattr(KERNEL, "in_span", None)  # the exact span test in C (None without the kernel)
 
 #: Weights of the best and second-best next safety in the blended "next" figure (JSMinesweeper's 4:1).
 BLEND = (4.0, 1.0)
@@ -112,7 +115,8 @@ def living_safe(observation: Observation, result: Probabilities, enough: int = 2
     uncertain neighbourhoods of the revealed numbers nearby (two rings around it) and of the whole uncertain set (the
     mine count; it can take part only when no uncertain cell lies outside those neighbourhoods), each of which holds
     a known number of mines. That test never calls a living cell dead; a cell whose number is fixed only by the
-    whole-number nature of the layouts may be called living. (The rank test is numpy's, on small 0/1 matrices.)"""
+    whole-number nature of the layouts may be called living. (The rank test is exact: the kernel's ``in_span``, or
+    numpy's ranks without the kernel.)"""
     view = observation.view
     neighbours = observation.board.neighbours
     certain = set(result.safe)
@@ -146,7 +150,16 @@ def living_safe(observation: Observation, result: Probabilities, enough: int = 2
 
 
 def _in_span(target: frozenset[int], groups: list[frozenset[int]]) -> bool:
-    """Whether the indicator of ``target`` is a linear combination of the indicators of ``groups``."""
+    """Whether the indicator of ``target`` is a linear combination of the indicators of ``groups`` (the kernel's exact
+    ``in_span`` where it is built; else numpy's ranks, which agree on such small 0/1 matrices)."""
+    if _IN_SPAN is not None:
+        found: bool = _IN_SPAN(target, groups)
+        return found
+    return _in_span_numpy(target, groups)
+
+
+def _in_span_numpy(target: frozenset[int], groups: list[frozenset[int]]) -> bool:
+    """:func:`_in_span` by numpy's matrix ranks (singular values above a tolerance)."""
     cells = sorted(set(target).union(*groups))
     index = {c: i for i, c in enumerate(cells)}
     rows = np.zeros((len(groups), len(cells)))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sweeplab.analysis.exact import Analyzer
 from sweeplab.core.game import Game
@@ -196,3 +198,25 @@ def test_living_mode_prefers_the_cell_that_leaves_living_safe_cells():
         }
     assert max(scores["any"], key=scores["any"].get) == (0, 0)
     assert max(scores["living"], key=scores["living"].get) == (2, 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.frozensets(st.integers(0, 40), min_size=1, max_size=8), min_size=0, max_size=14),
+    st.frozensets(st.integers(0, 40), min_size=1, max_size=8),
+    st.integers(0, 3),
+)
+def test_the_kernels_span_test_agrees_with_numpys_ranks(groups, target, combine):
+    """The exact span test in C gives numpy's answer on the small 0/1 families the look-ahead builds, including targets
+    that are sums and differences of groups (in the span by construction) and the whole uncertain set."""
+    from sweeplab.analysis.kernel import KERNEL
+    from sweeplab.strategies.best.lookahead import _in_span_numpy
+
+    if KERNEL is None:
+        pytest.skip("the C kernel is not built")
+    if combine and len(groups) >= 2:  # a target inside the span: a union of disjoint groups, or a difference
+        a, b = groups[0], groups[1]
+        target = (a | b) if not a & b else (a - b if b <= a else a)
+    if combine == 3:
+        groups = [*groups, frozenset().union(target, *groups)]
+    assert KERNEL.in_span(target, groups) == _in_span_numpy(target, groups)
