@@ -8,7 +8,7 @@ setup(
         Extension(
             "sweeplab.analysis._kernel",
             ["sweeplab/analysis/_kernel.c"],
-            depends=["sweeplab/analysis/_kernel_play.c", "sweeplab/analysis/_kernel_span.c"],
+            depends=["sweeplab/analysis/_kernel_play.c", "sweeplab/analysis/_kernel_best.c"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

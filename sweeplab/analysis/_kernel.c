@@ -1464,7 +1464,7 @@ done:
 }
 
 #include "_kernel_play.c" /* play_exact: the exact strategy's game loop */
-#include "_kernel_span.c" /* in_span: best's span test */
+#include "_kernel_best.c" /* in_span and count_layouts: best's helpers */
 
 static PyMethodDef methods[] = {
     {"pack", pack, METH_O,
@@ -1491,6 +1491,9 @@ static PyMethodDef methods[] = {
     {"in_span", in_span, METH_VARARGS,
      "in_span(target, groups) -> bool: whether the indicator of the cell set `target` is a rational linear combination\n"
      "of the indicators of the cell sets `groups` (exact ranks; best's look-ahead)."},
+    {"count_layouts", count_layouts, METH_VARARGS,
+     "count_layouts(view, width, height, mines, max_states, max_bytes, seconds) -> int | None: the exact number of\n"
+     "layouts of a position (0 when none fits), None when a component cannot be counted within the limits."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", "The exact engine's counting stage in C.", -1, methods};

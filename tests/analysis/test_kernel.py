@@ -66,3 +66,31 @@ def test_pack_and_obvious_read_any_int_as_its_value_and_refuse_others():
     mines = bytearray(4)
     assert KERNEL.obvious((1, -1, True, -1), 4, 1, mines) == (3,) and mines == bytearray([0, 1, 0, 0])
     assert KERNEL.obvious((1, -1, 0, -1), 2, 2, bytearray([0, 1, 0, 0])) is None  # the 0 touches a known mine
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from([(9, 9, 10), (16, 16, 40), (30, 16, 99), (8, 8, 20), (5, 5, 3), (6, 1, 2)]),
+    st.integers(0, 2**32),
+    st.integers(1, 80),
+    st.lists(st.integers(0, 10_000), max_size=5),
+)
+def test_count_layouts_is_the_analysis_layout_count(size, seed, stop, flag_picks):
+    """The kernel's count_layouts (best's influence counts) gives the analysis's exact layout count, 0 where no layout
+    fits (flags on safe cells, more flags than mines), on positions of real games with cells flagged at random."""
+    from sweeplab.analysis.kernel import KERNEL
+    from sweeplab.core.observation import COVERED, FLAGGED
+
+    game = Game(Rules(*size, "safe"), seed)
+    positions = []
+    play(ExactStrategy(seed), game, on_move=lambda g, move: positions.append(g.observation()) if g.moves <= stop else None)
+    obs = positions[-1]
+    covered = [c for c, v in enumerate(obs.view) if v == COVERED]
+    flags = {covered[i % len(covered)] for i in flag_picks} if covered else set()
+    position = obs.with_cells(dict.fromkeys(flags, FLAGGED)) if flags else obs
+    analyzer = Analyzer()
+    budget, board = analyzer.budget, position.board
+    raw, _ = KERNEL.pack(position.view)
+    count = KERNEL.count_layouts(raw, board.width, board.height, position.mines, budget.max_states, budget.max_bytes, 2.0)
+    after = analyzer.try_analyze(position)
+    assert count == (0 if after is None else after.layouts)

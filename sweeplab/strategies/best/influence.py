@@ -35,7 +35,11 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from sweeplab.analysis.exact import Analyzer, Probabilities
+from sweeplab.analysis.kernel import KERNEL
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
+
+_COUNT = getattr(KERNEL, "count_layouts", None)  # the exact layout count in C (None without the kernel)
+_PACK = getattr(KERNEL, "pack", None)
 
 #: How much of the influence counts as safety (JSMinesweeper's is 0.9; see the module docstring).
 WEIGHT = 1.0
@@ -199,7 +203,17 @@ class Influence:
         return self._counts[key]
 
     def _count(self, cells: frozenset[int]) -> int:
-        after = self.analyzer.try_analyze(self.observation.with_cells(dict.fromkeys(cells, FLAGGED)))
+        position = self.observation.with_cells(dict.fromkeys(cells, FLAGGED))
+        analyzer = self.analyzer
+        if _COUNT is not None and _PACK is not None and type(analyzer) is Analyzer and analyzer.use_kernel:
+            budget, board = analyzer.budget, position.board  # the kernel counts it, the same integer, or says None
+            raw, _ = _PACK(position.view)
+            found: int | None = _COUNT(
+                raw, board.width, board.height, position.mines, budget.max_states, budget.max_bytes, budget.seconds
+            )
+            if found is not None:
+                return found
+        after = analyzer.try_analyze(position)
         if after is not None and not after.exact:
             raise Unweighable("a count was estimated, not exact")
         return 0 if after is None else int(after.layouts)

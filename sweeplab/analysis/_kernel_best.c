@@ -1,0 +1,261 @@
+/* best's helpers in C, included by _kernel.c (see its methods table): in_span, the look-ahead's span test, and
+   count_layouts, the exact number of layouts of a position (the fifty-fifty influence's counts). */
+
+static const uint64_t SPAN_PRIMES[2] = {2305843009213693951ULL, 4611686018427387847ULL}; /* 2^61 - 1, 2^62 - 57 */
+
+static inline uint64_t span_mul(uint64_t a, uint64_t b, uint64_t p) { return (uint64_t)(((u128)a * b) % p); }
+
+static uint64_t span_inv(uint64_t a, uint64_t p) { /* a^(p-2) mod p */
+    uint64_t r = 1, e = p - 2;
+    while (e) { if (e & 1) r = span_mul(r, a, p); a = span_mul(a, a, p); e >>= 1; }
+    return r;
+}
+
+/* The rank of the rows x cols matrix m (row-major, entries mod p, overwritten). */
+static int span_rank(uint64_t *m, int rows, int cols, uint64_t p) {
+    int rank = 0;
+    for (int c = 0; c < cols && rank < rows; c++) {
+        int piv = -1;
+        for (int r = rank; r < rows; r++) if (m[(size_t)r * cols + c]) { piv = r; break; }
+        if (piv < 0) continue;
+        if (piv != rank) for (int k = 0; k < cols; k++) { uint64_t t = m[(size_t)piv * cols + k]; m[(size_t)piv * cols + k] = m[(size_t)rank * cols + k]; m[(size_t)rank * cols + k] = t; }
+        uint64_t inv = span_inv(m[(size_t)rank * cols + c], p);
+        for (int r = rank + 1; r < rows; r++) {
+            uint64_t f = m[(size_t)r * cols + c];
+            if (!f) continue;
+            f = span_mul(f, inv, p);
+            for (int k = c; k < cols; k++) {
+                uint64_t s = span_mul(f, m[(size_t)rank * cols + k], p), v = m[(size_t)r * cols + k];
+                m[(size_t)r * cols + k] = v >= s ? v - s : v + p - s;
+            }
+        }
+        rank++;
+    }
+    return rank;
+}
+
+static int cmp_long(const void *a, const void *b) { long x = *(const long *)a, y = *(const long *)b; return (x > y) - (x < y); }
+
+/* Read the ints of an iterable into out[*n..] (growing it); -1 with an exception set. */
+static int span_read(PyObject *iterable, long **out, int *n, int *cap) {
+    PyObject *it = PyObject_GetIter(iterable), *item;
+    if (!it) return -1;
+    while ((item = PyIter_Next(it))) {
+        long v = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(it); return -1; }
+        if (*n == *cap) {
+            int grown = *cap ? 2 * *cap : 64;
+            long *p = realloc(*out, sizeof(long) * (size_t)grown);
+            if (!p) { Py_DECREF(it); PyErr_NoMemory(); return -1; }
+            *out = p; *cap = grown;
+        }
+        (*out)[(*n)++] = v;
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* in_span(target, groups) -> bool: whether the indicator vector of the cells `target` is a linear combination, over
+   the rationals, of the indicators of the cell sets `groups` (best's look-ahead, lookahead._in_span). The ranks are
+   taken modulo two primes above 2^60; a prime can only lower a rank, where it divides every largest non-zero minor,
+   and the larger of the two ranks is the rational one (the minors of 0/1 matrices of the size met here are far
+   below the primes). */
+static PyObject *in_span(PyObject *self, PyObject *args) {
+    PyObject *target, *groups;
+    if (!PyArg_ParseTuple(args, "OO", &target, &groups)) return NULL;
+    PyObject *seq = PySequence_Fast(groups, "in_span(target, groups): groups must be a sequence");
+    if (!seq) return NULL;
+    int rows = (int)PySequence_Fast_GET_SIZE(seq), n = 0, cap = 0, *start = malloc(sizeof(int) * ((size_t)rows + 2));
+    long *cells = NULL, *cols = NULL;
+    uint64_t *m = NULL;
+    PyObject *result = NULL;
+    if (!start) { PyErr_NoMemory(); goto done; }
+    for (int r = 0; r < rows; r++) {
+        start[r] = n;
+        if (span_read(PySequence_Fast_GET_ITEM(seq, r), &cells, &n, &cap) < 0) goto done;
+    }
+    start[rows] = n;
+    if (span_read(target, &cells, &n, &cap) < 0) goto done;
+    start[rows + 1] = n;
+    cols = malloc(sizeof(long) * ((size_t)n + 1));
+    if (!cols) { PyErr_NoMemory(); goto done; }
+    memcpy(cols, cells, sizeof(long) * (size_t)n);
+    qsort(cols, (size_t)n, sizeof(long), cmp_long);
+    int n_cols = 0;
+    for (int i = 0; i < n; i++) if (!n_cols || cols[n_cols - 1] != cols[i]) cols[n_cols++] = cols[i];
+    int width = n_cols ? n_cols : 1;
+    m = malloc(sizeof(uint64_t) * (size_t)(rows + 1) * width);
+    if (!m) { PyErr_NoMemory(); goto done; }
+    int base = 0, with = 0;
+    for (int q = 0; q < 2; q++) {
+        uint64_t p = SPAN_PRIMES[q];
+        for (int pass = 0; pass < 2; pass++) { /* the groups alone, then with the target */
+            int height = rows + pass;
+            memset(m, 0, sizeof(uint64_t) * (size_t)(rows + 1) * width);
+            for (int r = 0; r < height; r++) {
+                int from = r < rows ? start[r] : start[rows], to = r < rows ? start[r + 1] : start[rows + 1];
+                for (int i = from; i < to; i++) {
+                    long *at = bsearch(&cells[i], cols, (size_t)n_cols, sizeof(long), cmp_long);
+                    m[(size_t)r * width + (at - cols)] = 1;
+                }
+            }
+            int rank = span_rank(m, height, width, p);
+            if (pass == 0 && rank > base) base = rank;
+            if (pass == 1 && rank > with) with = rank;
+        }
+    }
+    result = PyBool_FromLong(with == base);
+done:
+    Py_DECREF(seq);
+    free(start); free(cells); free(cols); free(m);
+    return result;
+}
+
+/* ---------- the number of layouts of a position ---------- */
+
+/* a * b + c (new references; NULL with an exception set), stealing nothing */
+static PyObject *py_muladd(PyObject *a, PyObject *b, PyObject *c) {
+    PyObject *p = PyNumber_Multiply(a, b);
+    if (!p || !c) return p;
+    PyObject *s = PyNumber_Add(p, c);
+    Py_DECREF(p);
+    return s;
+}
+
+/* count_layouts(view, width, height, mines, max_states, max_bytes, seconds) -> int | None: the exact number of
+   layouts of the position (view: signed bytes, -1 covered, -2 flagged, else the number shown), 0 when none fits;
+   None when a component cannot be counted within the limits (the analyzer then decides). The same integer as
+   Probabilities.layouts: the product of the single-count components' counts times the sum, over the other components'
+   counts, of their product times C(U, R - K). */
+static PyObject *count_layouts(PyObject *self, PyObject *args) {
+    Py_buffer vb;
+    int width, height, mines;
+    long max_states;
+    Py_ssize_t max_bytes;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y*iiilnd", &vb, &width, &height, &mines, &max_states, &max_bytes, &seconds)) return NULL;
+    int cells = width * height;
+    PyObject *result = NULL, **fw = NULL, **poly = NULL, *fixed = NULL, *zero = NULL;
+    Counted *C = NULL;
+    int n = 0, length = 1, n_fw = 0, n_poly = 0;
+    Frontier F;
+    memset(&F, 0, sizeof(F));
+    if (width <= 0 || height <= 0 || cells > (1 << 24) || vb.len != cells) {
+        PyErr_SetString(PyExc_ValueError, "count_layouts: the view's length is not width * height");
+        goto done;
+    }
+    const signed char *v = vb.buf;
+    int R = mines;
+    for (int c = 0; c < cells; c++) R -= v[c] == -2;
+    zero = PyLong_FromLong(0);
+    if (!zero) goto done;
+    if (R < 0) { result = zero; Py_INCREF(result); goto done; }
+    if (frontier_alloc(&F, cells) < 0) { PyErr_NoMemory(); goto done; }
+    if (frontier_build(v, width, height, &F) > 0) { result = zero; Py_INCREF(result); goto done; }
+    n = F.n_comp;
+    C = calloc((size_t)n + 1, sizeof(Counted));
+    if (!C) { PyErr_NoMemory(); goto done; }
+    Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
+    int top = R, U = F.n_un;
+    for (int c = 0; c < n; c++) {
+        int ci = F.info[c].index;
+        if (count_core(F.sc_by_comp + F.sc_off[ci], F.sc_off[ci + 1] - F.sc_off[ci], F.con_by_comp + F.con_off[ci],
+                       F.con_off[ci + 1] - F.con_off[ci], &F, &lim, &C[c]) < 0) {
+            if (!PyErr_Occurred()) PyErr_NoMemory();
+            goto done;
+        }
+        if (C[c].status != ST_OK) { result = Py_None; Py_INCREF(result); goto done; }
+    }
+    fixed = PyLong_FromLong(1);
+    poly = calloc((size_t)cells + 2, sizeof(PyObject *)); /* one component's weights by count - lowest */
+    fw = calloc((size_t)cells + 2, sizeof(PyObject *));   /* the running product of the multi-count ones */
+    if (!fixed || !poly || !fw) { if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    fw[0] = PyLong_FromLong(1);
+    n_fw = 1;
+    if (!fw[0]) goto done;
+    for (int c = 0; c < n; c++) {
+        int L = C[c].L, lo = -1, hi = -1, nonzero = 0;
+        Garner g = {0};
+        if (L && !garner_init(&g, L)) { garner_free(&g); PyErr_NoMemory(); goto done; }
+        for (int f = 0; f < C[c].n_final; f++) {
+            int zero_w = 1;
+            if (L) { for (int i = 0; i < L; i++) if (C[c].wk[(size_t)f * L + i]) zero_w = 0; }
+            else zero_w = ((u128 *)C[c].wk)[f] == 0;
+            if (zero_w) continue;
+            int k = C[c].final_k[f];
+            if (lo < 0 || k < lo) lo = k;
+            if (k > hi) hi = k;
+            nonzero++;
+        }
+        if (!nonzero) { if (L) garner_free(&g); result = zero; Py_INCREF(result); goto done; } /* no solution */
+        n_poly = hi - lo + 1;
+        for (int q = 0; q < n_poly; q++) { poly[q] = zero; Py_INCREF(zero); }
+        for (int f = 0; f < C[c].n_final; f++) {
+            int k = C[c].final_k[f];
+            if (k < lo || k > hi) continue;
+            PyObject *w = L ? garner_to_py(&g, C[c].wk + (size_t)f * L) : u128_to_py(((u128 *)C[c].wk)[f]);
+            if (!w) { if (L) garner_free(&g); goto done; }
+            Py_SETREF(poly[k - lo], w);
+        }
+        if (L) garner_free(&g);
+        top -= lo;
+        if (nonzero == 1) { /* a single count: a factor */
+            Py_SETREF(fixed, PyNumber_Multiply(fixed, poly[0]));
+            if (!fixed) goto done;
+        } else { /* fw <- fw * poly */
+            int out_len = n_fw + n_poly - 1;
+            PyObject **out = calloc((size_t)out_len, sizeof(PyObject *));
+            if (!out) { PyErr_NoMemory(); goto done; }
+            for (int a = 0; a < n_fw; a++)
+                for (int k = 0; k < n_poly; k++) {
+                    PyObject *s = py_muladd(fw[a], poly[k], out[a + k]);
+                    if (!s) { for (int i = 0; i < out_len; i++) Py_XDECREF(out[i]); free(out); goto done; }
+                    Py_XSETREF(out[a + k], s);
+                }
+            for (int a = 0; a < n_fw; a++) Py_CLEAR(fw[a]);
+            for (int a = 0; a < out_len; a++) fw[a] = out[a];
+            free(out);
+            n_fw = out_len;
+        }
+        for (int q = 0; q < n_poly; q++) Py_CLEAR(poly[q]);
+        n_poly = 0;
+    }
+    length = n_fw;
+    /* sum_a fw[a] * C(U, top - a), C(U, r) by the ratio between neighbours from the lowest r needed */
+    {
+        int a_lo = top - U > 0 ? top - U : 0, a_hi = top < length - 1 ? top : length - 1;
+        PyObject *sum = zero, *binom = NULL;
+        Py_INCREF(sum);
+        if (a_lo <= a_hi) {
+            int r = top - a_hi; /* the smallest r, rising as a falls */
+            PyObject *math = PyImport_ImportModule("math");
+            binom = math ? PyObject_CallMethod(math, "comb", "ii", U, r) : NULL;
+            Py_XDECREF(math);
+            for (int a = a_hi; a >= a_lo && binom; a--) {
+                r = top - a;
+                PyObject *s = py_muladd(fw[a], binom, sum);
+                Py_SETREF(sum, s);
+                if (!sum) break;
+                if (a > a_lo) { /* C(U, r + 1) = C(U, r) * (U - r) / (r + 1) */
+                    PyObject *num = PyLong_FromLong(U - r), *den = PyLong_FromLong(r + 1), *t = NULL;
+                    if (num && den) t = PyNumber_Multiply(binom, num);
+                    Py_SETREF(binom, t ? PyNumber_FloorDivide(t, den) : NULL);
+                    Py_XDECREF(t); Py_XDECREF(num); Py_XDECREF(den);
+                }
+            }
+            if (!binom || !sum) { Py_XDECREF(binom); Py_XDECREF(sum); goto done; }
+            Py_DECREF(binom);
+        }
+        result = PyNumber_Multiply(sum, fixed);
+        Py_DECREF(sum);
+    }
+done:
+    if (fw) { for (int a = 0; a < n_fw; a++) Py_XDECREF(fw[a]); free(fw); }
+    if (poly) { for (int q = 0; q < n_poly; q++) Py_XDECREF(poly[q]); free(poly); }
+    Py_XDECREF(fixed); Py_XDECREF(zero);
+    if (C) { for (int c = 0; c < n; c++) counted_free(&C[c]); free(C); }
+    frontier_free(&F);
+    PyBuffer_Release(&vb);
+    return result;
+}
