@@ -161,19 +161,38 @@ static int play_preferred(const Play *P, const int *cand, int n) {
 
 static int cmp_int(const void *a, const void *b) { int x = *(const int *)a, y = *(const int *)b; return (x > y) - (x < y); }
 
-/* Analyse P's position with R mines left: PLAY_CERTAIN (P->safe holds the certain safe cells), PLAY_GUESS (P->guess
-   and P->safety set; P->mines as for PLAY_CERTAIN), PLAY_STOP (left to Python), PLAY_ERROR (an exception set). */
-static int play_analyse(Play *P, int R, Limits *lim) {
-    Frontier F = P->frontier; /* the game's arrays, built afresh */
-    int built = frontier_build(P->view, P->width, P->height, &F), result = PLAY_STOP;
+/* One analysis in stages: an_count counts P's position and finds its certain cells, an_floats weighs every
+   super-cell's probability (as the double Python rounds the exact fraction to), an_free lets it go. */
+typedef struct {
+    Frontier F;          /* the frontier (P's arrays) */
+    int n, U, R;         /* components, unconstrained cells, mines left */
+    Counted *C;          /* each component's count, in F.info's order */
+    int *ks, *ks_start;  /* each component's counts with a non-zero weight */
+    int *done_k;         /* whether some layout of the whole position completes each */
+    double *pr, p_un;    /* an_floats: per super-cell (components in order, their super-cells in order), unconstrained */
+} An;
+
+static void an_free(An *A) {
+    for (int c = 0; c < A->n && A->C; c++) counted_free(&A->C[c]);
+    free(A->C); free(A->ks); free(A->ks_start); free(A->done_k); free(A->pr);
+    memset(A, 0, sizeof(*A));
+}
+
+/* Count P's position (R mines left) into A, its certain cells into P->safe (sorted) and P->mines: PLAY_CERTAIN when
+   some cell is certainly safe, PLAY_GUESS when none is, PLAY_STOP (left to Python: A may hold part), PLAY_ERROR (an
+   exception set). Free A with an_free in every case. */
+static int an_count(Play *P, int R, Limits *lim, An *A) {
+    memset(A, 0, sizeof(*A));
+    A->F = P->frontier; /* the game's arrays, built afresh */
+    Frontier F;
+    int built = frontier_build(P->view, P->width, P->height, &A->F), result = PLAY_STOP;
+    F = A->F;
     if (built > 0) return PLAY_STOP;
-    int n = F.n_comp, U = F.n_un, top_all = R;
-    Counted *C = calloc((size_t)n + 1, sizeof(Counted));
-    int *ks = NULL, *ks_start = NULL, *done_k = NULL, *cand = NULL;
+    int n = F.n_comp, U = F.n_un;
+    A->n = n; A->U = U; A->R = R;
+    Counted *C = A->C = calloc((size_t)n + 1, sizeof(Counted));
+    int *ks = NULL, *ks_start = NULL, *done_k = NULL;
     uint64_t *pre = NULL, *suf = NULL, *others = NULL;
-    dd *pd = NULL, *fw = NULL, *dv = NULL, *dnext = NULL, *g = NULL, *cw = NULL;
-    double *pr = NULL;
-    int *p_lo = NULL, *p_len = NULL, *fw_off = NULL, *multi = NULL, *shift = NULL;
     if (!C) { PyErr_NoMemory(); return PLAY_ERROR; }
     P->n_safe = P->n_mines = 0;
     for (int c = 0; c < n; c++) {
@@ -190,9 +209,9 @@ static int play_analyse(Play *P, int R, Limits *lim) {
     /* each component's possible counts (non-zero weight) */
     int n_ks = 0;
     for (int c = 0; c < n; c++) n_ks += C[c].n_final;
-    ks = malloc(sizeof(int) * ((size_t)n_ks + 1));
-    ks_start = malloc(sizeof(int) * ((size_t)n + 1));
-    done_k = calloc((size_t)n_ks + 1, sizeof(int));
+    ks = A->ks = malloc(sizeof(int) * ((size_t)n_ks + 1));
+    ks_start = A->ks_start = malloc(sizeof(int) * ((size_t)n + 1));
+    done_k = A->done_k = calloc((size_t)n_ks + 1, sizeof(int));
     int words = R / 64 + 1;
     pre = calloc((size_t)(n + 1) * words, sizeof(uint64_t));
     suf = calloc((size_t)words * 2, sizeof(uint64_t));
@@ -262,13 +281,26 @@ static int play_analyse(Play *P, int R, Limits *lim) {
             else P->mines[P->n_mines++] = c;
         }
     }
-    if (P->n_safe) {
-        qsort(P->safe, (size_t)P->n_safe, sizeof(int), cmp_int);
-        result = PLAY_CERTAIN;
-        goto out;
-    }
-    /* the guess: weigh in double-double. Each component's weights and expectations are scaled by a power of two
-       (exactly); a component with one possible count is fixed and leaves the others' odds alone. */
+    if (P->n_safe) qsort(P->safe, (size_t)P->n_safe, sizeof(int), cmp_int);
+    result = P->n_safe ? PLAY_CERTAIN : PLAY_GUESS;
+out:
+    free(pre); free(suf); free(others);
+    return result;
+}
+
+/* Weigh the position an_count counted into A: A->pr and A->p_un (2.0 without unconstrained cells). 0, PLAY_STOP
+   when a probability cannot be vouched for (or the values leave the double range), or PLAY_ERROR. Each component's
+   weights and expectations are scaled by a power of two (exactly); a component with one possible count is fixed and
+   leaves the others' odds alone. */
+static int an_floats(Play *P, An *A) {
+    Frontier F = A->F;
+    int n = A->n, U = A->U, top_all = A->R, result = PLAY_STOP;
+    Counted *C = A->C;
+    const int *ks = A->ks, *ks_start = A->ks_start;
+    dd *pd = NULL, *fw = NULL, *dv = NULL, *dnext = NULL, *g = NULL, *cw = NULL;
+    double *pr = NULL;
+    int *p_lo = NULL, *p_len = NULL, *fw_off = NULL, *multi = NULL, *shift = NULL;
+    (void)P;
     p_lo = malloc(sizeof(int) * ((size_t)n + 1)); p_len = malloc(sizeof(int) * ((size_t)n + 1));
     multi = malloc(sizeof(int) * ((size_t)n + 1)); shift = malloc(sizeof(int) * ((size_t)n + 1));
     fw_off = malloc(sizeof(int) * ((size_t)n + 2));
@@ -293,9 +325,8 @@ static int play_analyse(Play *P, int R, Limits *lim) {
     dv = calloc((size_t)length + 1, sizeof(dd)); dnext = calloc((size_t)length + 1, sizeof(dd));
     cw = calloc((size_t)length + 1, sizeof(dd));
     g = calloc((size_t)poly_total + 1, sizeof(dd));
-    pr = malloc(sizeof(double) * ((size_t)F.n_sc + 1));
-    cand = malloc(sizeof(int) * ((size_t)P->cells + 1));
-    if (!pd || !fw || !dv || !dnext || !cw || !g || !pr || !cand) { PyErr_NoMemory(); result = PLAY_ERROR; goto out; }
+    pr = A->pr = malloc(sizeof(double) * ((size_t)F.n_sc + 1));
+    if (!pd || !fw || !dv || !dnext || !cw || !g || !pr) { PyErr_NoMemory(); result = PLAY_ERROR; goto out; }
     for (int j = 0, off = 0; j < n_multi; j++) { /* the polynomials: scaled weights by count - lo */
         int c = multi[j];
         fw_off[j] = off;
@@ -361,7 +392,6 @@ static int play_analyse(Play *P, int R, Limits *lim) {
         }
     }
     /* each super-cell's probability, rounded as Python rounds the exact fraction */
-    double best = 2.0;
     int n_pr = 0;
     for (int c = 0; c < n; c++) {
         int ci = F.info[c].index, m_sc = F.sc_off[ci + 1] - F.sc_off[ci], j = -1;
@@ -390,10 +420,9 @@ static int play_analyse(Play *P, int R, Limits *lim) {
             double p;
             if (!dd_sane(num) || !dd_round(dd_div(num, dd_mul_d(den, (double)size)), &p)) goto out;
             pr[n_pr++] = p;
-            if (p < best) best = p;
         }
     }
-    double p_un = 2.0;
+    double p_un = 2.0; /* none */
     if (U) {
         dd z = {0.0, 0.0}, un = {0.0, 0.0};
         const dd *fin = fw + (size_t)n_multi * length;
@@ -404,12 +433,37 @@ static int play_analyse(Play *P, int R, Limits *lim) {
             if (top_all - a) un = dd_add(un, dd_mul_d(t, (double)(top_all - a)));
         }
         if (!dd_sane(z) || z.hi <= 0.0 || !dd_sane(un) || !dd_round(dd_div(un, dd_mul_d(z, (double)U)), &p_un)) goto out;
-        if (p_un < best) best = p_un;
     }
+    A->p_un = p_un;
+    result = 0;
+out:
+    free(pd); free(fw); free(dv); free(dnext); free(cw); free(g);
+    free(p_lo); free(p_len); free(fw_off); free(multi); free(shift);
+    return result;
+}
+
+
+/* Analyse P's position with R mines left: PLAY_CERTAIN (P->safe holds the certain safe cells), PLAY_GUESS (P->guess
+   and P->safety set; P->mines as for PLAY_CERTAIN), PLAY_STOP (left to Python), PLAY_ERROR (an exception set). */
+static int play_analyse(Play *P, int R, Limits *lim) {
+    An A;
+    int result = an_count(P, R, lim, &A);
+    if (result == PLAY_GUESS) {
+        int weighed = an_floats(P, &A);
+        if (weighed) result = weighed;
+    }
+    if (result != PLAY_GUESS) { an_free(&A); return result; }
+    Frontier F = A.F;
+    int n = A.n, U = A.U;
+    const double *pr = A.pr, p_un = A.p_un;
+    int *cand = malloc(sizeof(int) * ((size_t)P->cells + 1));
+    if (!cand) { an_free(&A); PyErr_NoMemory(); return PLAY_ERROR; }
+    result = PLAY_STOP;
     /* the candidates within TIE of the lowest, then the preferred one */
-    int n_cand = 0;
-    double limit = best + PLAY_TIE;
-    n_pr = 0;
+    int n_cand = 0, n_pr = 0;
+    double best = p_un, limit;
+    for (int i = 0; i < F.n_sc; i++) if (pr[i] < best) best = pr[i];
+    limit = best + PLAY_TIE;
     for (int c = 0; c < n; c++) {
         int ci = F.info[c].index, m_sc = F.sc_off[ci + 1] - F.sc_off[ci];
         const int *scs = F.sc_by_comp + F.sc_off[ci];
@@ -438,10 +492,8 @@ static int play_analyse(Play *P, int R, Limits *lim) {
     }
     result = PLAY_GUESS;
 out:
-    for (int c = 0; c < n; c++) counted_free(&C[c]);
-    free(C); free(ks); free(ks_start); free(done_k); free(pre); free(suf); free(others);
-    free(pd); free(fw); free(dv); free(dnext); free(cw); free(g); free(pr); free(cand);
-    free(p_lo); free(p_len); free(fw_off); free(multi); free(shift);
+    free(cand);
+    an_free(&A);
     return result;
 }
 
