@@ -1464,7 +1464,7 @@ done:
 }
 
 #include "_kernel_play.c" /* play_exact: the exact strategy's game loop */
-#include "_kernel_best.c" /* in_span and count_layouts: best's helpers */
+#include "_kernel_best.c" /* in_span, count_layouts and brief: best's helpers */
 
 static PyMethodDef methods[] = {
     {"pack", pack, METH_O,
@@ -1494,6 +1494,9 @@ static PyMethodDef methods[] = {
     {"count_layouts", count_layouts, METH_VARARGS,
      "count_layouts(view, width, height, mines, max_states, max_bytes, seconds) -> int | None: the exact number of\n"
      "layouts of a position (0 when none fits), None when a component cannot be counted within the limits."},
+    {"brief", brief, METH_VARARGS,
+     "brief(view, width, height, mines, max_states, max_bytes, seconds) -> (layouts, safe, mines, b1, b2) | None: what\n"
+     "best's look-ahead reads of a position (see _kernel_best.c); None when the analyzer must answer."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", "The exact engine's counting stage in C.", -1, methods};

@@ -1,5 +1,6 @@
-/* best's helpers in C, included by _kernel.c (see its methods table): in_span, the look-ahead's span test, and
-   count_layouts, the exact number of layouts of a position (the fifty-fifty influence's counts). */
+/* best's helpers in C, included by _kernel.c (see its methods table): in_span, the look-ahead's span test;
+   count_layouts, the exact number of layouts of a position (the fifty-fifty influence's counts); and brief, what the
+   look-ahead reads of a position after a reveal. */
 
 static const uint64_t SPAN_PRIMES[2] = {2305843009213693951ULL, 4611686018427387847ULL}; /* 2^61 - 1, 2^62 - 57 */
 
@@ -123,50 +124,14 @@ static PyObject *py_muladd(PyObject *a, PyObject *b, PyObject *c) {
     return s;
 }
 
-/* count_layouts(view, width, height, mines, max_states, max_bytes, seconds) -> int | None: the exact number of
-   layouts of the position (view: signed bytes, -1 covered, -2 flagged, else the number shown), 0 when none fits;
-   None when a component cannot be counted within the limits (the analyzer then decides). The same integer as
-   Probabilities.layouts: the product of the single-count components' counts times the sum, over the other components'
-   counts, of their product times C(U, R - K). */
-static PyObject *count_layouts(PyObject *self, PyObject *args) {
-    Py_buffer vb;
-    int width, height, mines;
-    long max_states;
-    Py_ssize_t max_bytes;
-    double seconds;
-    if (!PyArg_ParseTuple(args, "y*iiilnd", &vb, &width, &height, &mines, &max_states, &max_bytes, &seconds)) return NULL;
-    int cells = width * height;
-    PyObject *result = NULL, **fw = NULL, **poly = NULL, *fixed = NULL, *zero = NULL;
-    Counted *C = NULL;
-    int n = 0, length = 1, n_fw = 0, n_poly = 0;
-    Frontier F;
-    memset(&F, 0, sizeof(F));
-    if (width <= 0 || height <= 0 || cells > (1 << 24) || vb.len != cells) {
-        PyErr_SetString(PyExc_ValueError, "count_layouts: the view's length is not width * height");
-        goto done;
-    }
-    const signed char *v = vb.buf;
-    int R = mines;
-    for (int c = 0; c < cells; c++) R -= v[c] == -2;
-    zero = PyLong_FromLong(0);
-    if (!zero) goto done;
-    if (R < 0) { result = zero; Py_INCREF(result); goto done; }
-    if (frontier_alloc(&F, cells) < 0) { PyErr_NoMemory(); goto done; }
-    if (frontier_build(v, width, height, &F) > 0) { result = zero; Py_INCREF(result); goto done; }
-    n = F.n_comp;
-    C = calloc((size_t)n + 1, sizeof(Counted));
-    if (!C) { PyErr_NoMemory(); goto done; }
-    Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
-    int top = R, U = F.n_un;
-    for (int c = 0; c < n; c++) {
-        int ci = F.info[c].index;
-        if (count_core(F.sc_by_comp + F.sc_off[ci], F.sc_off[ci + 1] - F.sc_off[ci], F.con_by_comp + F.con_off[ci],
-                       F.con_off[ci + 1] - F.con_off[ci], &F, &lim, &C[c]) < 0) {
-            if (!PyErr_Occurred()) PyErr_NoMemory();
-            goto done;
-        }
-        if (C[c].status != ST_OK) { result = Py_None; Py_INCREF(result); goto done; }
-    }
+/* The number of layouts, as a Python int, of a position whose n components were counted into C (each ST_OK), with
+   U unconstrained cells and R mines left: the product of the single-count components' counts times the sum, over the
+   other components' counts, of their product times C(U, R - K). NULL with an exception set. */
+static PyObject *layouts_of(Counted *C, int n, int U, int R, int cells) {
+    PyObject *result = NULL, **fw = NULL, **poly = NULL, *fixed = NULL, *zero = PyLong_FromLong(0);
+    int n_fw = 0, n_poly = 0, top = R;
+    if (!zero) return NULL;
+    if (R < 0) return zero;
     fixed = PyLong_FromLong(1);
     poly = calloc((size_t)cells + 2, sizeof(PyObject *)); /* one component's weights by count - lowest */
     fw = calloc((size_t)cells + 2, sizeof(PyObject *));   /* the running product of the multi-count ones */
@@ -209,9 +174,9 @@ static PyObject *count_layouts(PyObject *self, PyObject *args) {
             if (!out) { PyErr_NoMemory(); goto done; }
             for (int a = 0; a < n_fw; a++)
                 for (int k = 0; k < n_poly; k++) {
-                    PyObject *s = py_muladd(fw[a], poly[k], out[a + k]);
-                    if (!s) { for (int i = 0; i < out_len; i++) Py_XDECREF(out[i]); free(out); goto done; }
-                    Py_XSETREF(out[a + k], s);
+                    PyObject *t = py_muladd(fw[a], poly[k], out[a + k]);
+                    if (!t) { for (int i = 0; i < out_len; i++) Py_XDECREF(out[i]); free(out); goto done; }
+                    Py_XSETREF(out[a + k], t);
                 }
             for (int a = 0; a < n_fw; a++) Py_CLEAR(fw[a]);
             for (int a = 0; a < out_len; a++) fw[a] = out[a];
@@ -221,10 +186,9 @@ static PyObject *count_layouts(PyObject *self, PyObject *args) {
         for (int q = 0; q < n_poly; q++) Py_CLEAR(poly[q]);
         n_poly = 0;
     }
-    length = n_fw;
     /* sum_a fw[a] * C(U, top - a), C(U, r) by the ratio between neighbours from the lowest r needed */
     {
-        int a_lo = top - U > 0 ? top - U : 0, a_hi = top < length - 1 ? top : length - 1;
+        int a_lo = top - U > 0 ? top - U : 0, a_hi = top < n_fw - 1 ? top : n_fw - 1;
         PyObject *sum = zero, *binom = NULL;
         Py_INCREF(sum);
         if (a_lo <= a_hi) {
@@ -234,14 +198,14 @@ static PyObject *count_layouts(PyObject *self, PyObject *args) {
             Py_XDECREF(math);
             for (int a = a_hi; a >= a_lo && binom; a--) {
                 r = top - a;
-                PyObject *s = py_muladd(fw[a], binom, sum);
-                Py_SETREF(sum, s);
+                PyObject *t = py_muladd(fw[a], binom, sum);
+                Py_SETREF(sum, t);
                 if (!sum) break;
                 if (a > a_lo) { /* C(U, r + 1) = C(U, r) * (U - r) / (r + 1) */
-                    PyObject *num = PyLong_FromLong(U - r), *den = PyLong_FromLong(r + 1), *t = NULL;
-                    if (num && den) t = PyNumber_Multiply(binom, num);
-                    Py_SETREF(binom, t ? PyNumber_FloorDivide(t, den) : NULL);
-                    Py_XDECREF(t); Py_XDECREF(num); Py_XDECREF(den);
+                    PyObject *num = PyLong_FromLong(U - r), *den = PyLong_FromLong(r + 1), *m = NULL;
+                    if (num && den) m = PyNumber_Multiply(binom, num);
+                    Py_SETREF(binom, m ? PyNumber_FloorDivide(m, den) : NULL);
+                    Py_XDECREF(m); Py_XDECREF(num); Py_XDECREF(den);
                 }
             }
             if (!binom || !sum) { Py_XDECREF(binom); Py_XDECREF(sum); goto done; }
@@ -254,8 +218,144 @@ done:
     if (fw) { for (int a = 0; a < n_fw; a++) Py_XDECREF(fw[a]); free(fw); }
     if (poly) { for (int q = 0; q < n_poly; q++) Py_XDECREF(poly[q]); free(poly); }
     Py_XDECREF(fixed); Py_XDECREF(zero);
+    return result;
+}
+
+/* count_layouts(view, width, height, mines, max_states, max_bytes, seconds) -> int | None: the exact number of
+   layouts of the position (view: signed bytes, -1 covered, -2 flagged, else the number shown), 0 when none fits;
+   None when a component cannot be counted within the limits (the analyzer then decides). The same integer as
+   Probabilities.layouts. */
+static PyObject *count_layouts(PyObject *self, PyObject *args) {
+    Py_buffer vb;
+    int width, height, mines;
+    long max_states;
+    Py_ssize_t max_bytes;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y*iiilnd", &vb, &width, &height, &mines, &max_states, &max_bytes, &seconds)) return NULL;
+    int cells = width * height, n = 0;
+    PyObject *result = NULL;
+    Counted *C = NULL;
+    Frontier F;
+    memset(&F, 0, sizeof(F));
+    if (width <= 0 || height <= 0 || cells > (1 << 24) || vb.len != cells) {
+        PyErr_SetString(PyExc_ValueError, "count_layouts: the view's length is not width * height");
+        goto done;
+    }
+    const signed char *v = vb.buf;
+    int R = mines;
+    for (int c = 0; c < cells; c++) R -= v[c] == -2;
+    if (R < 0) { result = PyLong_FromLong(0); goto done; }
+    if (frontier_alloc(&F, cells) < 0) { PyErr_NoMemory(); goto done; }
+    if (frontier_build(v, width, height, &F) > 0) { result = PyLong_FromLong(0); goto done; }
+    n = F.n_comp;
+    C = calloc((size_t)n + 1, sizeof(Counted));
+    if (!C) { PyErr_NoMemory(); goto done; }
+    Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
+    for (int c = 0; c < n; c++) {
+        int ci = F.info[c].index;
+        if (count_core(F.sc_by_comp + F.sc_off[ci], F.sc_off[ci + 1] - F.sc_off[ci], F.con_by_comp + F.con_off[ci],
+                       F.con_off[ci + 1] - F.con_off[ci], &F, &lim, &C[c]) < 0) {
+            if (!PyErr_Occurred()) PyErr_NoMemory();
+            goto done;
+        }
+        if (C[c].status != ST_OK) { result = Py_None; Py_INCREF(result); goto done; }
+    }
+    result = layouts_of(C, n, F.n_un, R, cells);
+done:
     if (C) { for (int c = 0; c < n; c++) counted_free(&C[c]); free(C); }
     frontier_free(&F);
+    PyBuffer_Release(&vb);
+    return result;
+}
+
+/* The two highest safeties among a position's covered cells that are not certainly safe, a super-cell of two or
+   more cells counted twice (lookahead.best_two, from A's probabilities; sizes from A's frontier). */
+static void best_two_of(const An *A, double *b1_out, double *b2_out) {
+    double b1 = 0.0, b2 = 0.0;
+    int n_pr = 0;
+    for (int c = 0; c < A->n; c++) {
+        int ci = A->F.info[c].index, m_sc = A->F.sc_off[ci + 1] - A->F.sc_off[ci];
+        const int *scs = A->F.sc_by_comp + A->F.sc_off[ci];
+        for (int a = 0; a < m_sc; a++) {
+            double p = A->pr[n_pr++];
+            int size = A->F.sc_start[scs[a] + 1] - A->F.sc_start[scs[a]];
+            if (p <= 0.0) continue;
+            double s = 1.0 - p;
+            if (s > b1) { b2 = size == 1 ? b1 : s; b1 = s; }
+            else if (s > b2) b2 = s;
+        }
+    }
+    if (A->U && A->p_un > 0.0) {
+        double s = 1.0 - A->p_un;
+        if (s > b1) { b2 = A->U == 1 ? b1 : s; b1 = s; }
+        else if (s > b2) b2 = s;
+    }
+    *b1_out = b1; *b2_out = b2;
+}
+
+static PyObject *cells_tuple(const int *cells, int n) {
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) {
+        PyObject *c = cell_int(cells[i]);
+        if (!c) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, i, c);
+    }
+    return t;
+}
+
+/* brief(view, width, height, mines, max_states, max_bytes, seconds) -> (layouts, safe, mines, b1, b2) | None: what
+   best's look-ahead reads of a position after a reveal (lookahead.evaluate): the number of layouts (0 when none
+   fits), the certainly safe and mined cells (sorted), and the two highest safeties of lookahead.best_two; None when
+   the kernel cannot count it or vouch for a probability (the analyzer then answers). */
+static PyObject *brief(PyObject *self, PyObject *args) {
+    Py_buffer vb;
+    int width, height, mines;
+    long max_states;
+    Py_ssize_t max_bytes;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y*iiilnd", &vb, &width, &height, &mines, &max_states, &max_bytes, &seconds)) return NULL;
+    int cells = width * height;
+    PyObject *result = NULL, *layouts = NULL, *safe = NULL, *mined = NULL;
+    int *safe_cells = NULL, *mine_cells = NULL;
+    An A;
+    memset(&A, 0, sizeof(A));
+    Play P;
+    memset(&P, 0, sizeof(P));
+    if (width <= 0 || height <= 0 || cells > (1 << 24) || vb.len != cells) {
+        PyErr_SetString(PyExc_ValueError, "brief: the view's length is not width * height");
+        goto done;
+    }
+    int R = mines;
+    for (int c = 0; c < cells; c++) R -= ((const signed char *)vb.buf)[c] == -2;
+    safe_cells = malloc(sizeof(int) * ((size_t)cells + 1));
+    mine_cells = malloc(sizeof(int) * ((size_t)cells + 1));
+    if (!safe_cells || !mine_cells || frontier_alloc(&P.frontier, cells) < 0) { PyErr_NoMemory(); goto done; }
+    P.width = width; P.height = height; P.cells = cells; P.view = (signed char *)vb.buf; /* read only */
+    P.safe = safe_cells; P.mines = mine_cells;
+    Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
+    int got = R < 0 ? PLAY_STOP : an_count(&P, R, &lim, &A);
+    if (R < 0) A.none = 1;
+    if (got == PLAY_ERROR) goto done;
+    if (got == PLAY_STOP) {
+        result = A.none ? Py_BuildValue("(i()()dd)", 0, 0.0, 0.0) : Py_None;
+        if (!A.none) Py_INCREF(result);
+        goto done;
+    }
+    int weighed = an_floats(&P, &A);
+    if (weighed == PLAY_ERROR) goto done;
+    if (weighed) { result = Py_None; Py_INCREF(result); goto done; }
+    double b1, b2;
+    best_two_of(&A, &b1, &b2);
+    qsort(mine_cells, (size_t)P.n_mines, sizeof(int), cmp_int);
+    layouts = layouts_of(A.C, A.n, A.U, A.R, cells);
+    safe = cells_tuple(safe_cells, P.n_safe);
+    mined = cells_tuple(mine_cells, P.n_mines);
+    if (layouts && safe && mined) result = Py_BuildValue("(OOOdd)", layouts, safe, mined, b1, b2);
+done:
+    Py_XDECREF(layouts); Py_XDECREF(safe); Py_XDECREF(mined);
+    an_free(&A);
+    frontier_free(&P.frontier);
+    free(safe_cells); free(mine_cells);
     PyBuffer_Release(&vb);
     return result;
 }

@@ -166,6 +166,7 @@ static int cmp_int(const void *a, const void *b) { int x = *(const int *)a, y = 
 typedef struct {
     Frontier F;          /* the frontier (P's arrays) */
     int n, U, R;         /* components, unconstrained cells, mines left */
+    int none;            /* an_count's PLAY_STOP: 1 when no layout fits the position (proved), 0 when not counted */
     Counted *C;          /* each component's count, in F.info's order */
     int *ks, *ks_start;  /* each component's counts with a non-zero weight */
     int *done_k;         /* whether some layout of the whole position completes each */
@@ -187,7 +188,7 @@ static int an_count(Play *P, int R, Limits *lim, An *A) {
     Frontier F;
     int built = frontier_build(P->view, P->width, P->height, &A->F), result = PLAY_STOP;
     F = A->F;
-    if (built > 0) return PLAY_STOP;
+    if (built > 0) { A->none = 1; return PLAY_STOP; }
     int n = F.n_comp, U = F.n_un;
     A->n = n; A->U = U; A->R = R;
     Counted *C = A->C = calloc((size_t)n + 1, sizeof(Counted));
@@ -203,9 +204,10 @@ static int an_count(Play *P, int R, Limits *lim, An *A) {
             result = PLAY_ERROR;
             goto out;
         }
-        if (C[c].status != ST_OK || C[c].L != 0 || C[c].n_final == 0) goto out; /* Python counts or estimates it */
+        if (C[c].status != ST_OK || C[c].L != 0) goto out; /* Python counts or estimates it */
+        if (C[c].n_final == 0) { A->none = 1; goto out; }
     }
-    if (R < 0) goto out;
+    if (R < 0) { A->none = 1; goto out; }
     /* each component's possible counts (non-zero weight) */
     int n_ks = 0;
     for (int c = 0; c < n; c++) n_ks += C[c].n_final;
@@ -221,7 +223,7 @@ static int an_count(Play *P, int R, Limits *lim, An *A) {
     for (int c = 0; c < n; c++) {
         ks_start[c] = n_ks;
         for (int f = 0; f < C[c].n_final; f++) if (((u128 *)C[c].wk)[f]) ks[n_ks++] = C[c].final_k[f];
-        if (n_ks == ks_start[c]) goto out;
+        if (n_ks == ks_start[c]) { A->none = 1; goto out; }
     }
     ks_start[n] = n_ks;
     /* which counts of each component some layout of the whole position completes: prefix and suffix sum sets */
@@ -235,7 +237,7 @@ static int an_count(Play *P, int R, Limits *lim, An *A) {
         if (s != R) only_r = 0;
         if (s != R - U) only_ru = 0;
     }
-    if (!any_total) goto out; /* no global count fits: Python names the fault */
+    if (!any_total) { A->none = 1; goto out; } /* no global count fits: Python names the fault */
     uint64_t *sf = suf, *sf_next = suf + words;
     memset(sf, 0, sizeof(uint64_t) * words);
     bits_set(sf, 0);

@@ -17,6 +17,7 @@ the fitted figures won no more expert games, and figures moved the other way won
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, count
 
@@ -27,6 +28,8 @@ from sweeplab.analysis.kernel import KERNEL
 from sweeplab.core.observation import COVERED, Observation
 
 _IN_SPAN = getattr(KERNEL, "in_span", None)  # the exact span test in C (None without the kernel)
+_BRIEF = getattr(KERNEL, "brief", None)  # what the look-ahead reads of a position, in C
+_PACK = getattr(KERNEL, "pack", None)
 
 #: Weights of the best and second-best next safety in the blended "next" figure (JSMinesweeper's 4:1).
 BLEND = (4.0, 1.0)
@@ -107,6 +110,11 @@ PROGRESS_MODES = ("living", "any")
 
 
 def living_safe(observation: Observation, result: Probabilities, enough: int = 2) -> int:
+    """:func:`_living` of a position's analysis (see it)."""
+    return _living(observation, result.safe, result.mines, enough)
+
+
+def _living(observation: Observation, safe: Sequence[int], mines: Sequence[int], enough: int = 2) -> int:
     """How many of the position's certainly safe cells are living (their number is not yet determined), counted up to
     ``enough``.
 
@@ -119,15 +127,15 @@ def living_safe(observation: Observation, result: Probabilities, enough: int = 2
     numpy's ranks without the kernel.)"""
     view = observation.view
     neighbours = observation.board.neighbours
-    certain = set(result.safe)
-    certain.update(result.mines)
+    certain = set(safe)
+    certain.update(mines)
 
     def uncertain(cell: int) -> frozenset[int]:
         return frozenset(n for n in neighbours[cell] if view[n] == COVERED and n not in certain)
 
     everything: frozenset[int] | None = None
     found = 0
-    for cell in result.safe:
+    for cell in safe:
         around = uncertain(cell)
         if not around:
             continue
@@ -174,19 +182,45 @@ def _in_span_numpy(target: frozenset[int], groups: list[frozenset[int]]) -> bool
 def next_safety(result: Probabilities, mode: str = "living") -> tuple[bool, float]:
     """(progress, blended next safety) of a position, counting its certainly safe cells as ``mode`` says (see the
     module docstring); progress is True when a safe cell counts."""
-    w1, w2 = BLEND
     if result.safe and mode == "any":
         return True, 1.0
-    b1, b2 = best_two(result)
+    return _blend(result.observation, result.safe, lambda: result.mines, best_two(result))
+
+
+def _blend(
+    observation: Observation, safe: Sequence[int], mines: Callable[[], Sequence[int]], two: tuple[float, float]
+) -> tuple[bool, float]:
+    """:func:`next_safety` from a position's certain cells (the mines asked for only when needed) and its
+    :func:`best_two`, past the ``any`` mode's shortcut."""
+    w1, w2 = BLEND
+    b1, b2 = two
     if b1 == 0.0:  # no cell is uncertain: the position is decided
-        return bool(result.safe), 1.0
-    if result.safe:
-        living = living_safe(result.observation, result)
+        return bool(safe), 1.0
+    if safe:
+        living = _living(observation, safe, mines())
         if living >= 2:
             return True, 1.0
         if living:
             return True, (w1 + w2 * b1) / (w1 + w2)
     return False, (w1 * b1 + w2 * b2) / (w1 + w2)
+
+
+def _given(cells: tuple[int, ...]) -> Callable[[], tuple[int, ...]]:
+    return lambda: cells
+
+
+def _brief(analyzer: Analyzer, position: Observation) -> tuple[int, tuple[int, ...], tuple[int, ...], float, float] | None:
+    """The kernel's ``brief`` of a position after a reveal: (layouts, certain safe cells, certain mines, best two
+    safeties), the figures :func:`evaluate` reads of its analysis; None without the kernel, with an analyzer that is
+    not a plain one, or where the kernel leaves the position to the analyzer."""
+    if _BRIEF is None or _PACK is None or type(analyzer) is not Analyzer or not analyzer.use_kernel:
+        return None
+    budget, board = analyzer.budget, position.board
+    raw, _ = _PACK(position.view)
+    found: tuple[int, tuple[int, ...], tuple[int, ...], float, float] | None = _BRIEF(
+        raw, board.width, board.height, position.mines, budget.max_states, budget.max_bytes, budget.seconds
+    )
+    return found
 
 
 def possible_values(observation: Observation, result: Probabilities, cell: int, mines: frozenset[int]) -> list[int]:
@@ -236,7 +270,22 @@ def evaluate(
         if (score + left) * factor <= bar:
             candidate.pruned = True
             break
-        after = analyzer.try_analyze(observation.with_cells({cell: value}, moves + 1))
+        position = observation.with_cells({cell: value}, moves + 1)
+        brief = None if keep else _brief(analyzer, position)  # the same figures from the kernel, without the analysis
+        if brief is not None:
+            layouts, safe, certain_mines, b1, b2 = brief
+            if not layouts:
+                continue
+            p = layouts / total
+            left -= p
+            if safe and mode == "any":
+                progress, nxt = True, 1.0
+            else:
+                progress, nxt = _blend(position, safe, _given(certain_mines), (b1, b2))
+            score += p * nxt
+            candidate.outcomes.append(Outcome(value, p, progress, nxt))
+            continue
+        after = analyzer.try_analyze(position)
         if after is None or not after.layouts:
             continue
         p = after.layouts / total
