@@ -1497,6 +1497,9 @@ static PyMethodDef methods[] = {
     {"brief", brief, METH_VARARGS,
      "brief(view, width, height, mines, max_states, max_bytes, seconds) -> (layouts, safe, mines, b1, b2) | None: what\n"
      "best's look-ahead reads of a position (see _kernel_best.c); None when the analyzer must answer."},
+    {"living", living, METH_VARARGS,
+     "living(view, width, height, safe, mines, enough) -> int: how many of the certainly safe cells are living, up to\n"
+     "enough (best's look-ahead; see _kernel_best.c)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", "The exact engine's counting stage in C.", -1, methods};

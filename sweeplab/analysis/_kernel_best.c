@@ -57,19 +57,54 @@ static int span_read(PyObject *iterable, long **out, int *n, int *cap) {
     return PyErr_Occurred() ? -1 : 0;
 }
 
-/* in_span(target, groups) -> bool: whether the indicator vector of the cells `target` is a linear combination, over
-   the rationals, of the indicators of the cell sets `groups` (best's look-ahead, lookahead._in_span). The ranks are
-   taken modulo two primes above 2^60; a prime can only lower a rank, where it divides every largest non-zero minor,
-   and the larger of the two ranks is the rational one (the minors of 0/1 matrices of the size met here are far
+/* Whether row `rows` (the target) is a rational linear combination of rows 0..rows-1, each row the cells
+   cells[start[r]..start[r+1]) (an indicator vector; start has rows + 2 entries). 1 or 0, or -1 out of memory. The ranks
+   are taken modulo two primes above 2^60; a prime can only lower a rank, where it divides every largest non-zero
+   minor, and the larger of the two ranks is the rational one (the minors of 0/1 matrices of the size met here are far
    below the primes). */
+static int span_core(const long *cells, const int *start, int rows) {
+    int n = start[rows + 1], result = -1;
+    long *cols = malloc(sizeof(long) * ((size_t)n + 1));
+    uint64_t *m = NULL;
+    if (!cols) return -1;
+    memcpy(cols, cells, sizeof(long) * (size_t)n);
+    qsort(cols, (size_t)n, sizeof(long), cmp_long);
+    int n_cols = 0;
+    for (int i = 0; i < n; i++) if (!n_cols || cols[n_cols - 1] != cols[i]) cols[n_cols++] = cols[i];
+    int width = n_cols ? n_cols : 1;
+    m = malloc(sizeof(uint64_t) * (size_t)(rows + 1) * width);
+    if (!m) goto done;
+    int base = 0, with = 0;
+    for (int q = 0; q < 2; q++) {
+        uint64_t p = SPAN_PRIMES[q];
+        for (int pass = 0; pass < 2; pass++) { /* the groups alone, then with the target */
+            int height = rows + pass;
+            memset(m, 0, sizeof(uint64_t) * (size_t)(rows + 1) * width);
+            for (int r = 0; r < height; r++)
+                for (int i = start[r]; i < start[r + 1]; i++) {
+                    long *at = bsearch(&cells[i], cols, (size_t)n_cols, sizeof(long), cmp_long);
+                    m[(size_t)r * width + (at - cols)] = 1;
+                }
+            int rank = span_rank(m, height, width, p);
+            if (pass == 0 && rank > base) base = rank;
+            if (pass == 1 && rank > with) with = rank;
+        }
+    }
+    result = with == base;
+done:
+    free(cols); free(m);
+    return result;
+}
+
+/* in_span(target, groups) -> bool: whether the indicator vector of the cells `target` is a linear combination, over
+   the rationals, of the indicators of the cell sets `groups` (best's look-ahead, lookahead._in_span; see span_core). */
 static PyObject *in_span(PyObject *self, PyObject *args) {
     PyObject *target, *groups;
     if (!PyArg_ParseTuple(args, "OO", &target, &groups)) return NULL;
     PyObject *seq = PySequence_Fast(groups, "in_span(target, groups): groups must be a sequence");
     if (!seq) return NULL;
     int rows = (int)PySequence_Fast_GET_SIZE(seq), n = 0, cap = 0, *start = malloc(sizeof(int) * ((size_t)rows + 2));
-    long *cells = NULL, *cols = NULL;
-    uint64_t *m = NULL;
+    long *cells = NULL;
     PyObject *result = NULL;
     if (!start) { PyErr_NoMemory(); goto done; }
     for (int r = 0; r < rows; r++) {
@@ -79,37 +114,114 @@ static PyObject *in_span(PyObject *self, PyObject *args) {
     start[rows] = n;
     if (span_read(target, &cells, &n, &cap) < 0) goto done;
     start[rows + 1] = n;
-    cols = malloc(sizeof(long) * ((size_t)n + 1));
-    if (!cols) { PyErr_NoMemory(); goto done; }
-    memcpy(cols, cells, sizeof(long) * (size_t)n);
-    qsort(cols, (size_t)n, sizeof(long), cmp_long);
-    int n_cols = 0;
-    for (int i = 0; i < n; i++) if (!n_cols || cols[n_cols - 1] != cols[i]) cols[n_cols++] = cols[i];
-    int width = n_cols ? n_cols : 1;
-    m = malloc(sizeof(uint64_t) * (size_t)(rows + 1) * width);
-    if (!m) { PyErr_NoMemory(); goto done; }
-    int base = 0, with = 0;
-    for (int q = 0; q < 2; q++) {
-        uint64_t p = SPAN_PRIMES[q];
-        for (int pass = 0; pass < 2; pass++) { /* the groups alone, then with the target */
-            int height = rows + pass;
-            memset(m, 0, sizeof(uint64_t) * (size_t)(rows + 1) * width);
-            for (int r = 0; r < height; r++) {
-                int from = r < rows ? start[r] : start[rows], to = r < rows ? start[r + 1] : start[rows + 1];
-                for (int i = from; i < to; i++) {
-                    long *at = bsearch(&cells[i], cols, (size_t)n_cols, sizeof(long), cmp_long);
-                    m[(size_t)r * width + (at - cols)] = 1;
-                }
-            }
-            int rank = span_rank(m, height, width, p);
-            if (pass == 0 && rank > base) base = rank;
-            if (pass == 1 && rank > with) with = rank;
-        }
-    }
-    result = PyBool_FromLong(with == base);
+    int found = span_core(cells ? cells : (long *)start, start, rows);
+    if (found < 0) PyErr_NoMemory();
+    else result = PyBool_FromLong(found);
 done:
     Py_DECREF(seq);
-    free(start); free(cells); free(cols); free(m);
+    free(start); free(cells);
+    return result;
+}
+
+/* living(view, width, height, safe, mines, enough) -> int: how many of a position's certainly safe cells (`safe`, in
+   order) are living, counted up to `enough` (lookahead._living, the same test: a safe cell is dead when the set of its
+   uncertain neighbours is a rational combination of the uncertain neighbourhoods of the numbers within two rings of
+   it, and of the whole uncertain set when no uncertain cell lies outside those neighbourhoods). */
+static PyObject *living(PyObject *self, PyObject *args) {
+    Py_buffer vb;
+    PyObject *safe_obj, *mines_obj;
+    int width, height, enough;
+    if (!PyArg_ParseTuple(args, "y*iiOOi", &vb, &width, &height, &safe_obj, &mines_obj, &enough)) return NULL;
+    int cells = width * height, n_safe = 0, n_mines = 0, cap_s = 0, cap_m = 0, found = 0, ok = 0;
+    long *safe = NULL, *mines = NULL, *rowcells = NULL;
+    unsigned char *certain = NULL;
+    int *stamp = NULL, *ring = NULL, *numbers = NULL, *start = NULL, stamp_now = 0;
+    PyObject *result = NULL;
+    if (width <= 0 || height <= 0 || cells > (1 << 24) || vb.len != cells) {
+        PyErr_SetString(PyExc_ValueError, "living: the view's length is not width * height");
+        goto done;
+    }
+    const signed char *v = vb.buf;
+    if (span_read(safe_obj, &safe, &n_safe, &cap_s) < 0 || span_read(mines_obj, &mines, &n_mines, &cap_m) < 0) goto done;
+    certain = calloc((size_t)cells, 1);
+    stamp = calloc((size_t)cells, sizeof(int));   /* numbers seen for the current cell */
+    ring = calloc((size_t)cells, sizeof(int));    /* cells in the current ring (stamped) */
+    numbers = malloc(sizeof(int) * ((size_t)cells + 1));
+    start = malloc(sizeof(int) * ((size_t)cells + 3));
+    rowcells = malloc(sizeof(long) * ((size_t)cells * 9 + 2 * (size_t)cells + 16));
+    if (!certain || !stamp || !ring || !numbers || !start || !rowcells) { PyErr_NoMemory(); goto done; }
+    for (int i = 0; i < n_safe; i++) if (safe[i] >= 0 && safe[i] < cells) certain[safe[i]] = 1;
+    for (int i = 0; i < n_mines; i++) if (mines[i] >= 0 && mines[i] < cells) certain[mines[i]] = 1;
+    int n_everything = 0;
+    for (int c = 0; c < cells; c++) n_everything += v[c] == -1 && !certain[c];
+#define UNCERTAIN(c) (v[c] == -1 && !certain[c])
+    for (int i = 0; i < n_safe && found < enough; i++) {
+        int cell = (int)safe[i], nb[8], n_nb = around(cell, width, height, nb), around_n = 0;
+        long around_cells[8];
+        for (int q = 0; q < n_nb; q++) if (UNCERTAIN(nb[q])) around_cells[around_n++] = nb[q];
+        if (!around_n) continue;
+        /* the numbers next to its uncertain neighbours, and their uncertain neighbourhoods */
+        stamp_now++;
+        int n_num = 0;
+        for (int q = 0; q < around_n; q++) {
+            int nb2[8], k = around((int)around_cells[q], width, height, nb2);
+            for (int r = 0; r < k; r++) if (v[nb2[r]] >= 0 && stamp[nb2[r]] != stamp_now) { stamp[nb2[r]] = stamp_now; numbers[n_num++] = nb2[r]; }
+        }
+        /* a group equal to `around` (as sets): dead at once */
+        int same = 0;
+        for (int j = 0; j < n_num && !same; j++) {
+            int nb3[8], k = around(numbers[j], width, height, nb3), size = 0, inside = 1;
+            for (int r = 0; r < k; r++) {
+                if (!UNCERTAIN(nb3[r])) continue;
+                size++;
+                int hit = 0;
+                for (int q = 0; q < around_n; q++) hit |= around_cells[q] == nb3[r];
+                inside &= hit;
+            }
+            same = inside && size == around_n;
+        }
+        if (same) continue;
+        /* the ring: the union of those groups; then the numbers around the ring too */
+        for (int j = 0; j < n_num; j++) {
+            int nb3[8], k = around(numbers[j], width, height, nb3);
+            for (int r = 0; r < k; r++) if (UNCERTAIN(nb3[r])) ring[nb3[r]] = stamp_now;
+        }
+        int first = n_num;
+        for (int c = 0; c < cells; c++) { /* numbers next to a ring cell (ring cells are few: scan their neighbours) */
+            if (ring[c] != stamp_now) continue;
+            int nb2[8], k = around(c, width, height, nb2);
+            for (int r = 0; r < k; r++) if (v[nb2[r]] >= 0 && stamp[nb2[r]] != stamp_now) { stamp[nb2[r]] = stamp_now; numbers[n_num++] = nb2[r]; }
+        }
+        (void)first;
+        /* the rows: every non-empty group; the ring is now their union */
+        int rows = 0, n_cells = 0, covered_ring = 0;
+        stamp_now++; /* ring marks for the second ring */
+        for (int j = 0; j < n_num; j++) {
+            int nb3[8], k = around(numbers[j], width, height, nb3), here = n_cells;
+            for (int r = 0; r < k; r++) if (UNCERTAIN(nb3[r])) {
+                rowcells[n_cells++] = nb3[r];
+                if (ring[nb3[r]] != stamp_now) { ring[nb3[r]] = stamp_now; covered_ring++; }
+            }
+            if (n_cells > here) start[rows++] = here;
+        }
+        for (int q = 0; q < around_n; q++) if (ring[around_cells[q]] != stamp_now) covered_ring++; /* ring | around */
+        if (n_everything <= covered_ring) { /* nothing outside: the mine count is a row too */
+            start[rows++] = n_cells;
+            for (int c = 0; c < cells; c++) if (UNCERTAIN(c)) rowcells[n_cells++] = c;
+        }
+        start[rows] = n_cells;
+        for (int q = 0; q < around_n; q++) rowcells[n_cells++] = around_cells[q];
+        start[rows + 1] = n_cells;
+        int in = span_core(rowcells, start, rows);
+        if (in < 0) { PyErr_NoMemory(); goto done; }
+        if (!in) found++;
+    }
+#undef UNCERTAIN
+    ok = 1;
+done:
+    if (ok) result = PyLong_FromLong(found);
+    free(safe); free(mines); free(certain); free(stamp); free(ring); free(numbers); free(start); free(rowcells);
+    PyBuffer_Release(&vb);
     return result;
 }
 

@@ -29,6 +29,7 @@ from sweeplab.core.observation import COVERED, Observation
 
 _IN_SPAN = getattr(KERNEL, "in_span", None)  # the exact span test in C (None without the kernel)
 _BRIEF = getattr(KERNEL, "brief", None)  # what the look-ahead reads of a position, in C
+_LIVING = getattr(KERNEL, "living", None)  # living_safe's test, in C
 _PACK = getattr(KERNEL, "pack", None)
 
 #: Weights of the best and second-best next safety in the blended "next" figure (JSMinesweeper's 4:1).
@@ -110,11 +111,6 @@ PROGRESS_MODES = ("living", "any")
 
 
 def living_safe(observation: Observation, result: Probabilities, enough: int = 2) -> int:
-    """:func:`_living` of a position's analysis (see it)."""
-    return _living(observation, result.safe, result.mines, enough)
-
-
-def _living(observation: Observation, safe: Sequence[int], mines: Sequence[int], enough: int = 2) -> int:
     """How many of the position's certainly safe cells are living (their number is not yet determined), counted up to
     ``enough``.
 
@@ -125,6 +121,22 @@ def _living(observation: Observation, safe: Sequence[int], mines: Sequence[int],
     a known number of mines. That test never calls a living cell dead; a cell whose number is fixed only by the
     whole-number nature of the layouts may be called living. (The rank test is exact: the kernel's ``in_span``, or
     numpy's ranks without the kernel.)"""
+    return _living(observation, result.safe, result.mines, enough)
+
+
+def _living(observation: Observation, safe: Sequence[int], mines: Sequence[int], enough: int = 2) -> int:
+    """:func:`living_safe` from a position's certain cells: the kernel's ``living`` where it is built, else
+    :func:`_living_python` (the same test)."""
+    if _LIVING is not None and _PACK is not None:
+        board = observation.board
+        raw, _ = _PACK(observation.view)
+        count: int = _LIVING(raw, board.width, board.height, safe, mines, enough)
+        return count
+    return _living_python(observation, safe, mines, enough)
+
+
+def _living_python(observation: Observation, safe: Sequence[int], mines: Sequence[int], enough: int = 2) -> int:
+    """The test of :func:`living_safe` in Python (the kernel's ``living`` is the same test in C)."""
     view = observation.view
     neighbours = observation.board.neighbours
     certain = set(safe)

@@ -220,3 +220,27 @@ def test_the_kernels_span_test_agrees_with_numpys_ranks(groups, target, combine)
     if combine == 3:
         groups = [*groups, frozenset().union(target, *groups)]
     assert KERNEL.in_span(target, groups) == _in_span_numpy(target, groups)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([(9, 9, 10), (16, 16, 40), (30, 16, 99), (8, 8, 20)]), st.integers(0, 2**32), st.integers(1, 90))
+def test_the_kernels_living_count_is_the_python_one(size, seed, stop):
+    """The kernel's ``living`` counts the living safe cells as the Python test does, on positions of real games."""
+    from sweeplab.analysis.kernel import KERNEL
+    from sweeplab.core.rules import Rules
+    from sweeplab.strategies.base import play
+    from sweeplab.strategies.best.lookahead import _living_python
+    from sweeplab.strategies.exact import ExactStrategy
+
+    if KERNEL is None:
+        pytest.skip("the C kernel is not built")
+    positions = []
+    game = Game(Rules(*size, "safe"), seed)
+    play(ExactStrategy(seed), game, on_move=lambda g, move: positions.append(g.observation()) if g.moves <= stop else None)
+    observation = positions[-1]
+    result = Analyzer().analyze(observation)
+    raw, _ = KERNEL.pack(observation.view)
+    for enough in (1, 2, len(result.safe) + 1):
+        assert KERNEL.living(raw, size[0], size[1], result.safe, result.mines, enough) == _living_python(
+            observation, result.safe, result.mines, enough
+        )
