@@ -175,23 +175,27 @@ class Influence:
 
     def _pair(self, index: PairKey) -> tuple[int, int, list[int]] | None:
         """(first, second, unknown flank) of a 2x1 pair on the board, or None if it cannot trap."""
-        if index not in self._pairs:
-            found = self.geometry.pair(index)
-            assert found is not None
-            a, b, flank = found
-            unknown = self._state(flank) if self._hidden(a) and self._hidden(b) else None
-            self._pairs[index] = None if unknown is None else (a, b, unknown)
-        return self._pairs[index]
+        pairs = self._pairs
+        if index in pairs:
+            return pairs[index]
+        found = self.geometry.pair(index)
+        assert found is not None
+        a, b, flank = found
+        unknown = self._state(flank) if self._hidden(a) and self._hidden(b) else None
+        made = pairs[index] = None if unknown is None else (a, b, unknown)
+        return made
 
     def _box(self, index: BoxKey) -> tuple[list[int], list[int]] | None:
         """([top-left, bottom-right, top-right, bottom-left], unknown corners) of a 2x2 block, or None."""
-        if index not in self._boxes:
-            found = self.geometry.box(index)
-            assert found is not None
-            cells, corners = found
-            unknown = self._state(corners) if all(self._hidden(c) for c in cells) else None
-            self._boxes[index] = None if unknown is None else (list(cells), unknown)
-        return self._boxes[index]
+        boxes = self._boxes
+        if index in boxes:
+            return boxes[index]
+        found = self.geometry.box(index)
+        assert found is not None
+        cells, corners = found
+        unknown = self._state(corners) if all(self._hidden(c) for c in cells) else None
+        made = boxes[index] = None if unknown is None else (list(cells), unknown)
+        return made
 
     # ----- counts -----
     def mined(self, cells: frozenset[int]) -> int:
@@ -252,14 +256,15 @@ class Influence:
         """``I(cell)`` as a share of all layouts (see the module docstring); with ``upper``, a cheaper bound at least
         as large (each pattern's count bounded by the layouts where its mines are)."""
         pair_keys, box_keys, _, _ = self.geometry.around(cell)
+        pairs, boxes_of = self._pairs, self._boxes  # the memos, read here without a call per pattern
         total = 0
         for pair_key in pair_keys:
-            pair = self._pair(pair_key)
+            pair = pairs[pair_key] if pair_key in pairs else self._pair(pair_key)
             if pair is not None and len(pair[2]) <= MAX_FLANK:
                 total += self.pair_count(pair, upper=upper)
         boxes = [0]
         for box_key in box_keys:
-            box = self._box(box_key)
+            box = boxes_of[box_key] if box_key in boxes_of else self._box(box_key)
             if box is not None and len(box[1]) <= MAX_FLANK:
                 boxes.append(self.box_count(box, upper=upper))
         total += max(boxes)
@@ -270,13 +275,14 @@ class Influence:
     def _closing(self, cell: int, upper: bool) -> int:
         """Counts of the patterns ``cell`` flanks and would close alone (pairs) or with one more corner (blocks)."""
         _, _, flanked, cornered = self.geometry.around(cell)
+        pairs, boxes = self._pairs, self._boxes
         found = 0
         for pair_key in flanked:
-            pair = self._pair(pair_key)
+            pair = pairs[pair_key] if pair_key in pairs else self._pair(pair_key)
             if pair is not None and pair[2] == [cell]:
                 found += self._above(self.pair_count(pair, THRESHOLD, upper))
         for box_key in cornered:
-            box = self._box(box_key)
+            box = boxes[box_key] if box_key in boxes else self._box(box_key)
             if box is not None and cell in box[1] and len(box[1]) <= 2:
                 found += self._above(self.box_count(box, THRESHOLD, upper))
         return found
