@@ -935,7 +935,32 @@ static int frontier_alloc(Frontier *F, int cells) {
     return 0;
 }
 
-/* Build F (allocated by frontier_alloc for this board) from the view v (signed bytes: -1 covered, -2 flagged, 0..8 a
+/* The module's scratch frontier, lent to one call at a time (grown to the largest board asked for): a call that finds
+   it lent (a call made while another runs) allocates its own. Give it back with frontier_give. */
+static Frontier scratch_frontier;
+static int scratch_cells = 0, scratch_lent = 0;
+
+static int frontier_lend(Frontier *F, int cells, int *lent) {
+    *lent = 0;
+    memset(F, 0, sizeof(*F));
+    if (scratch_lent) return frontier_alloc(F, cells);
+    if (scratch_cells < cells) {
+        frontier_free(&scratch_frontier);
+        scratch_cells = 0;
+        if (frontier_alloc(&scratch_frontier, cells) < 0) return -1;
+        scratch_cells = cells;
+    }
+    *F = scratch_frontier;
+    scratch_lent = *lent = 1;
+    return 0;
+}
+
+static void frontier_give(Frontier *F, int lent) {
+    if (lent) { scratch_lent = 0; memset(F, 0, sizeof(*F)); }
+    else frontier_free(F);
+}
+
+/* Build F (allocated by frontier_alloc for this board, or lent by frontier_lend) from the view v (signed bytes: -1 covered, -2 flagged, 0..8 a
    number). Returns 0, or 1 + the cell of a number that cannot hold locally. */
 static int frontier_build(const signed char *v, int width, int height, Frontier *F) {
     int cells = width * height;
@@ -1250,7 +1275,8 @@ static PyObject *tally(PyObject *self, PyObject *args) {
     const signed char *v = view.buf;
     PyObject *result = NULL, *found = NULL;
     Frontier F;
-    if (frontier_alloc(&F, cells) < 0) { PyErr_NoMemory(); goto done; }
+    int lent = 0;
+    if (frontier_lend(&F, cells, &lent) < 0) { PyErr_NoMemory(); goto done; }
     int built = frontier_build(v, width, height, &F);
     if (built > 0) { result = Py_BuildValue("(si)", "local", built - 1); goto done; }
     found = PyList_New(0);
@@ -1273,7 +1299,7 @@ static PyObject *tally(PyObject *self, PyObject *args) {
     }
 done:
     Py_XDECREF(found);
-    frontier_free(&F);
+    frontier_give(&F, lent);
     PyBuffer_Release(&view);
     return result;
 }

@@ -344,7 +344,7 @@ static PyObject *count_layouts(PyObject *self, PyObject *args) {
     Py_ssize_t max_bytes;
     double seconds;
     if (!PyArg_ParseTuple(args, "y*iiilnd", &vb, &width, &height, &mines, &max_states, &max_bytes, &seconds)) return NULL;
-    int cells = width * height, n = 0;
+    int cells = width * height, n = 0, lent = 0;
     PyObject *result = NULL;
     Counted *C = NULL;
     Frontier F;
@@ -357,7 +357,7 @@ static PyObject *count_layouts(PyObject *self, PyObject *args) {
     int R = mines;
     for (int c = 0; c < cells; c++) R -= v[c] == -2;
     if (R < 0) { result = PyLong_FromLong(0); goto done; }
-    if (frontier_alloc(&F, cells) < 0) { PyErr_NoMemory(); goto done; }
+    if (frontier_lend(&F, cells, &lent) < 0) { PyErr_NoMemory(); goto done; }
     if (frontier_build(v, width, height, &F) > 0) { result = PyLong_FromLong(0); goto done; }
     n = F.n_comp;
     C = calloc((size_t)n + 1, sizeof(Counted));
@@ -372,10 +372,13 @@ static PyObject *count_layouts(PyObject *self, PyObject *args) {
         }
         if (C[c].status != ST_OK) { result = Py_None; Py_INCREF(result); goto done; }
     }
-    result = layouts_of(C, n, F.n_un, R, cells);
+    int U = F.n_un;
+    frontier_give(&F, lent); /* before any Python runs */
+    lent = 0;
+    result = layouts_of(C, n, U, R, cells);
 done:
     if (C) { for (int c = 0; c < n; c++) counted_free(&C[c]); free(C); }
-    frontier_free(&F);
+    frontier_give(&F, lent);
     PyBuffer_Release(&vb);
     return result;
 }
@@ -426,7 +429,7 @@ static PyObject *brief(PyObject *self, PyObject *args) {
     Py_ssize_t max_bytes;
     double seconds;
     if (!PyArg_ParseTuple(args, "y*iiilnd", &vb, &width, &height, &mines, &max_states, &max_bytes, &seconds)) return NULL;
-    int cells = width * height;
+    int cells = width * height, lent = 0;
     PyObject *result = NULL, *layouts = NULL, *safe = NULL, *mined = NULL;
     int *safe_cells = NULL, *mine_cells = NULL;
     An A;
@@ -441,7 +444,7 @@ static PyObject *brief(PyObject *self, PyObject *args) {
     for (int c = 0; c < cells; c++) R -= ((const signed char *)vb.buf)[c] == -2;
     safe_cells = malloc(sizeof(int) * ((size_t)cells + 1));
     mine_cells = malloc(sizeof(int) * ((size_t)cells + 1));
-    if (!safe_cells || !mine_cells || frontier_alloc(&P.frontier, cells) < 0) { PyErr_NoMemory(); goto done; }
+    if (!safe_cells || !mine_cells || frontier_lend(&P.frontier, cells, &lent) < 0) { PyErr_NoMemory(); goto done; }
     P.width = width; P.height = height; P.cells = cells; P.view = (signed char *)vb.buf; /* read only */
     P.safe = safe_cells; P.mines = mine_cells;
     Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
@@ -459,6 +462,8 @@ static PyObject *brief(PyObject *self, PyObject *args) {
     double b1, b2;
     best_two_of(&A, &b1, &b2);
     qsort(mine_cells, (size_t)P.n_mines, sizeof(int), cmp_int);
+    frontier_give(&P.frontier, lent); /* before any Python runs */
+    lent = 0;
     layouts = layouts_of(A.C, A.n, A.U, A.R, cells);
     safe = cells_tuple(safe_cells, P.n_safe);
     mined = cells_tuple(mine_cells, P.n_mines);
@@ -466,7 +471,7 @@ static PyObject *brief(PyObject *self, PyObject *args) {
 done:
     Py_XDECREF(layouts); Py_XDECREF(safe); Py_XDECREF(mined);
     an_free(&A);
-    frontier_free(&P.frontier);
+    frontier_give(&P.frontier, lent);
     free(safe_cells); free(mine_cells);
     PyBuffer_Release(&vb);
     return result;
