@@ -150,8 +150,11 @@ static PyObject *living(PyObject *self, PyObject *args) {
     start = malloc(sizeof(int) * ((size_t)cells + 3));
     rowcells = malloc(sizeof(long) * ((size_t)cells * 9 + 2 * (size_t)cells + 16));
     if (!certain || !stamp || !ring || !numbers || !start || !rowcells) { PyErr_NoMemory(); goto done; }
-    for (int i = 0; i < n_safe; i++) if (safe[i] >= 0 && safe[i] < cells) certain[safe[i]] = 1;
-    for (int i = 0; i < n_mines; i++) if (mines[i] >= 0 && mines[i] < cells) certain[mines[i]] = 1;
+    for (int i = 0; i < n_safe + n_mines; i++) {
+        long c = i < n_safe ? safe[i] : mines[i - n_safe];
+        if (c < 0 || c >= cells) { PyErr_Format(PyExc_ValueError, "living: cell %ld is off the board", c); goto done; }
+        certain[c] = 1;
+    }
     int n_everything = 0;
     for (int c = 0; c < cells; c++) n_everything += v[c] == -1 && !certain[c];
 #define UNCERTAIN(c) (v[c] == -1 && !certain[c])

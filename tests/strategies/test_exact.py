@@ -1,5 +1,8 @@
-"""The single-point pass (exact.Proved) changes only the order of the certain reveals, never a guess, in both the
-strategies that use it."""
+"""The exact strategy's shortcuts change no move: the single-point pass (exact.Proved, in both strategies that use it)
+changes only the order of the certain reveals, and the C game loop and the opening guess make the moves and guess
+records that choose and the analysis make."""
+
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -207,3 +210,9 @@ def test_the_opening_guess_is_the_analysis_guess(spec):
     assert a.explanation.text == b.explanation.text
     flagged = parse_position("2x2x1\nFH\nHH\n")  # a flag: not an untouched board, so the analysis decides
     assert exact.ExactStrategy(0)._opening(flagged) is None
+
+
+def test_the_c_game_loop_breaks_ties_with_the_same_tolerance():
+    """_kernel_play.c's PLAY_TIE is exact.TIE: a change to one must be made to the other."""
+    source = (Path(exact.__file__).parent.parent / "analysis" / "_kernel_play.c").read_text()
+    assert exact.TIE == 1e-12 and "#define PLAY_TIE 1e-12" in source
