@@ -56,7 +56,7 @@ def worker() -> None:
     from sweeplab.core.game import Game
     from sweeplab.core.rules import make_rules
     from sweeplab.strategies.base import play
-    from sweeplab.strategies.registry import make
+    from sweeplab.strategies.registry import make, make_spec
 
     for line in sys.stdin:
         job = json.loads(line)
@@ -66,7 +66,8 @@ def worker() -> None:
             game_seed, strategy_seed = game_seeds(job["seed"], index)
             start = time.thread_time()
             game = Game(rules, game_seed)
-            player = make(job["strategy"], seed=strategy_seed)
+            name = job["strategy"]  # a spec with options (best[depth=2]) is parsed as the CLI parses it
+            player = make_spec(name, strategy_seed) if "[" in name else make(name, seed=strategy_seed)
             play(player, game)
             cpu = time.thread_time() - start
             moves = [(m.kind, m.cell) for m in game.history]
