@@ -9,6 +9,7 @@ from array import array
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sweeplab.core.errors import ArgumentError, IllegalMoveError, RuleError, SweeplabError, shown, whole_number
 from sweeplab.core.geometry import Board
@@ -63,6 +64,12 @@ class Move:
         return Move("chord", cell)
 
 
+@lru_cache(maxsize=64)
+def _board(width: int, height: int) -> Board:
+    """The board of a game (a board is immutable, so games of one size share it)."""
+    return Board(width, height)
+
+
 _REVEALS: dict[int, Move] = {}  # Move.reveal's objects by cell (a move is immutable, so one object serves every game)
 _REVEAL_ROW: list[Move] = []  # the same objects as a list by cell, for record_reveals
 
@@ -88,7 +95,7 @@ class Game:
                 f"Game(rules): expected a Rules such as Rules(9, 9, 10) or make_rules('beginner'), not {shown(rules)}"
             )
         self.rules = rules
-        self.board = Board(rules.width, rules.height)
+        self.board = _board(rules.width, rules.height)
         self.seed = whole_number(seed, "Game(seed)") if seed is not None else int.from_bytes(os.urandom(8), "big")
         self._rng = random.Random(self.seed)
         cells = self.board.cells

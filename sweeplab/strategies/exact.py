@@ -12,10 +12,12 @@ from typing import ClassVar
 from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, Probabilities
 from sweeplab.analysis.single_point import obvious
 from sweeplab.core.game import Move
+from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, Observation
 from sweeplab.strategies.base import Explanation, Guess, LazyExplanation, Strategy
 
 TIE = 1e-12  # probabilities closer than this are treated as equal (the kernel's play_exact uses the same)
+_OPENING: dict[Board, int] = {}  # the opening cell of an untouched board, by board
 
 
 def preferred_cell(observation: Observation, candidates: list[int]) -> int:
@@ -213,8 +215,10 @@ class ExactStrategy(Strategy):
         board, mines, view = observation.board, observation.mines, observation.view
         if not 0 < mines < board.cells or max(view) != COVERED or min(view) != COVERED:
             return None
-        last = board.cells - 1  # the corners: the preferred of all cells is the preferred of them
-        cell = preferred_cell(observation, sorted({0, board.width - 1, last - board.width + 1, last}))
+        cell = _OPENING.get(board)
+        if cell is None:  # the corners: the preferred of all cells is the preferred of them (the same on every game)
+            last = board.cells - 1
+            cell = _OPENING[board] = preferred_cell(observation, sorted({0, board.width - 1, last - board.width + 1, last}))
         explanation = LazyExplanation(lambda: explain_guess(observation, self.analyzer.analyze_patiently(observation), cell))
         return self.guess(observation, cell, "first", 1 - mines / board.cells, explanation)
 

@@ -57,14 +57,20 @@ def names() -> list[str]:
     return list(_BUILTIN)
 
 
+_LOADED: dict[str, tuple[str, type[Strategy]]] = {}  # the classes imported so far: name -> (its target, the class)
+
+
 def get(name: str) -> type[Strategy]:
-    """The class registered under ``name``."""
-    try:
-        target = _BUILTIN[name]
-    except KeyError:
-        raise UnknownStrategyError(f"unknown strategy {name!r}: choose one of {', '.join(_BUILTIN)}") from None
+    """The class registered under ``name`` (its module imported on first use)."""
+    target = _BUILTIN.get(name)
+    loaded = _LOADED.get(name)
+    if loaded is not None and loaded[0] == target:
+        return loaded[1]
+    if target is None:
+        raise UnknownStrategyError(f"unknown strategy {name!r}: choose one of {', '.join(_BUILTIN)}")
     module, _, attr = target.partition(":")
     cls: type[Strategy] = getattr(importlib.import_module(module), attr)
+    _LOADED[name] = (target, cls)
     return cls
 
 
