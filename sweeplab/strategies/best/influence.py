@@ -52,6 +52,8 @@ THRESHOLD = 0.025
 NEGLIGIBLE = 0.001
 
 
+_SHOWN, _HIDDEN, _MINED = 0, 1, 2  # Influence's cell codes
+
 PairKey = tuple[int, int, bool]  # (x, y, horizontal) of a pair's first cell
 BoxKey = tuple[int, int]  # (x, y) of a block's top-left cell
 
@@ -154,24 +156,27 @@ class Influence:
         self._pairs: dict[PairKey, tuple[int, int, list[int]] | None] = {}
         self._boxes: dict[BoxKey, tuple[list[int], list[int]] | None] = {}
         self.geometry = Geometry.of(observation.board.width, observation.board.height)
+        #: per cell: 1 hidden (covered, not a known mine), 2 a flag or a known mine, 0 revealed
+        code = bytearray(_HIDDEN if v == COVERED else _MINED if v == FLAGGED else _SHOWN for v in observation.view)
+        for c in self.known:
+            code[c] = _MINED
+        self._code = code
+        self._raw: bytes | None = None  # the view as the kernel's bytes, packed on first use
 
     # ----- geometry -----
     def _state(self, cells: tuple[int, ...]) -> list[int] | None:
         """The cells still unknown among a pattern's flanking ``cells`` (on the board), or None when one is revealed
         (the pattern can never form)."""
-        view, known = self.observation.view, self.known
+        code = self._code
         unknown = []
         for c in cells:
-            v = view[c]
-            if v == FLAGGED or c in known:
+            k = code[c]
+            if k == _MINED:
                 continue
-            if v != COVERED:
+            if k == _SHOWN:
                 return None
             unknown.append(c)
         return unknown
-
-    def _hidden(self, cell: int) -> bool:
-        return self.observation.view[cell] == COVERED and cell not in self.known
 
     def _pair(self, index: PairKey) -> tuple[int, int, list[int]] | None:
         """(first, second, unknown flank) of a 2x1 pair on the board, or None if it cannot trap."""
@@ -181,7 +186,8 @@ class Influence:
         found = self.geometry.pair(index)
         assert found is not None
         a, b, flank = found
-        unknown = self._state(flank) if self._hidden(a) and self._hidden(b) else None
+        code = self._code
+        unknown = self._state(flank) if code[a] == _HIDDEN and code[b] == _HIDDEN else None
         made = pairs[index] = None if unknown is None else (a, b, unknown)
         return made
 
@@ -193,7 +199,8 @@ class Influence:
         found = self.geometry.box(index)
         assert found is not None
         cells, corners = found
-        unknown = self._state(corners) if all(self._hidden(c) for c in cells) else None
+        code = self._code
+        unknown = self._state(corners) if all(code[c] == _HIDDEN for c in cells) else None
         made = boxes[index] = None if unknown is None else (list(cells), unknown)
         return made
 
@@ -202,21 +209,28 @@ class Influence:
         """Layouts of this position in which every cell of ``cells`` is a mine."""
         free = cells & self._unconstrained
         key = (cells - free, len(free))
-        if key not in self._counts:
-            self._counts[key] = self._count(cells)
-        return self._counts[key]
+        counts = self._counts
+        found = counts.get(key)
+        if found is None:
+            found = counts[key] = self._count(cells)
+        return found
 
     def _count(self, cells: frozenset[int]) -> int:
-        position = self.observation.with_cells(dict.fromkeys(cells, FLAGGED))
         analyzer = self.analyzer
         if _COUNT is not None and _PACK is not None and type(analyzer) is Analyzer and analyzer.use_kernel:
-            budget, board = analyzer.budget, position.board  # the kernel counts it, the same integer, or says None
-            raw, _ = _PACK(position.view)
+            # the kernel counts the position with ``cells`` flagged (its view as bytes), the same integer, or says None
+            if self._raw is None:
+                self._raw = _PACK(self.observation.view)[0]
+            flagged = bytearray(self._raw)
+            for c in cells:
+                flagged[c] = FLAGGED & 0xFF
+            budget, board = analyzer.budget, self.observation.board
             found: int | None = _COUNT(
-                raw, board.width, board.height, position.mines, budget.max_states, budget.max_bytes, budget.seconds
+                flagged, board.width, board.height, self.observation.mines, budget.max_states, budget.max_bytes, budget.seconds
             )
             if found is not None:
                 return found
+        position = self.observation.with_cells(dict.fromkeys(cells, FLAGGED))
         after = analyzer.try_analyze(position)
         if after is not None and not after.exact:
             raise Unweighable("a count was estimated, not exact")

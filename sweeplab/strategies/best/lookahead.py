@@ -25,6 +25,7 @@ import numpy as np
 
 from sweeplab.analysis.exact import Analyzer, Probabilities
 from sweeplab.analysis.kernel import KERNEL
+from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, Observation
 
 _IN_SPAN = getattr(KERNEL, "in_span", None)  # the exact span test in C (None without the kernel)
@@ -196,20 +197,18 @@ def next_safety(result: Probabilities, mode: str = "living") -> tuple[bool, floa
     module docstring); progress is True when a safe cell counts."""
     if result.safe and mode == "any":
         return True, 1.0
-    return _blend(result.observation, result.safe, lambda: result.mines, best_two(result))
+    return _blend(bool(result.safe), lambda: living_safe(result.observation, result), best_two(result))
 
 
-def _blend(
-    observation: Observation, safe: Sequence[int], mines: Callable[[], Sequence[int]], two: tuple[float, float]
-) -> tuple[bool, float]:
-    """:func:`next_safety` from a position's certain cells (the mines asked for only when needed) and its
-    :func:`best_two`, past the ``any`` mode's shortcut."""
+def _blend(safe: bool, living_of: Callable[[], int], two: tuple[float, float]) -> tuple[bool, float]:
+    """:func:`next_safety` from whether a position has a certainly safe cell, what counts its living ones (up to two;
+    asked only when needed) and its :func:`best_two`, past the ``any`` mode's shortcut."""
     w1, w2 = BLEND
     b1, b2 = two
     if b1 == 0.0:  # no cell is uncertain: the position is decided
-        return bool(safe), 1.0
+        return safe, 1.0
     if safe:
-        living = _living(observation, safe, mines())
+        living = living_of()
         if living >= 2:
             return True, 1.0
         if living:
@@ -217,22 +216,11 @@ def _blend(
     return False, (w1 * b1 + w2 * b2) / (w1 + w2)
 
 
-def _given(cells: tuple[int, ...]) -> Callable[[], tuple[int, ...]]:
-    return lambda: cells
-
-
-def _brief(analyzer: Analyzer, position: Observation) -> tuple[int, tuple[int, ...], tuple[int, ...], float, float] | None:
-    """The kernel's ``brief`` of a position after a reveal: (layouts, certain safe cells, certain mines, best two
-    safeties), the figures :func:`evaluate` reads of its analysis; None without the kernel, with an analyzer that is
-    not a plain one, or where the kernel leaves the position to the analyzer."""
-    if _BRIEF is None or _PACK is None or type(analyzer) is not Analyzer or not analyzer.use_kernel:
-        return None
-    budget, board = analyzer.budget, position.board
-    raw, _ = _PACK(position.view)
-    found: tuple[int, tuple[int, ...], tuple[int, ...], float, float] | None = _BRIEF(
-        raw, board.width, board.height, position.mines, budget.max_states, budget.max_bytes, budget.seconds
-    )
-    return found
+def _kernel_living(raw: bytearray, board: Board, safe: tuple[int, ...], mines: tuple[int, ...]) -> Callable[[], int]:
+    """What counts the living safe cells (up to two) of the position whose view is ``raw`` now, in the kernel."""
+    assert _LIVING is not None
+    living = _LIVING
+    return lambda: int(living(raw, board.width, board.height, safe, mines, 2))
 
 
 def possible_values(observation: Observation, result: Probabilities, cell: int, mines: frozenset[int]) -> list[int]:
@@ -278,25 +266,36 @@ def evaluate(
     left = candidate.safety
     factor = candidate.factor
     candidate.outcomes = []
+    board, budget = observation.board, analyzer.budget
+    # the kernel's brief reads the same figures of each position after a reveal, without the analysis: the view as
+    # the kernel's bytes, the cell showing each number in turn
+    pack, brief_of = _PACK, _BRIEF
+    raw = None
+    plain = type(analyzer) is Analyzer and analyzer.use_kernel  # an analyzer that watches its analyses sees them all
+    if not keep and plain and pack is not None and brief_of is not None and _LIVING is not None:
+        raw = bytearray(pack(observation.view)[0])
+    width, height, limits = board.width, board.height, (budget.max_states, budget.max_bytes, budget.seconds)
     for value in possible_values(observation, result, cell, mines):
         if (score + left) * factor <= bar:
             candidate.pruned = True
             break
-        position = observation.with_cells({cell: value}, moves + 1)
-        brief = None if keep else _brief(analyzer, position)  # the same figures from the kernel, without the analysis
-        if brief is not None:
-            layouts, safe, certain_mines, b1, b2 = brief
-            if not layouts:
+        if raw is not None and brief_of is not None:
+            raw[cell] = value
+            brief = brief_of(raw, width, height, observation.mines, *limits)
+            if brief is not None:  # (layouts, certain safe cells, certain mines, the best two safeties)
+                layouts, safe, certain_mines, b1, b2 = brief
+                if not layouts:
+                    continue
+                p = layouts / total
+                left -= p
+                if safe and mode == "any":
+                    progress, nxt = True, 1.0
+                else:
+                    progress, nxt = _blend(bool(safe), _kernel_living(raw, board, safe, certain_mines), (b1, b2))
+                score += p * nxt
+                candidate.outcomes.append(Outcome(value, p, progress, nxt))
                 continue
-            p = layouts / total
-            left -= p
-            if safe and mode == "any":
-                progress, nxt = True, 1.0
-            else:
-                progress, nxt = _blend(position, safe, _given(certain_mines), (b1, b2))
-            score += p * nxt
-            candidate.outcomes.append(Outcome(value, p, progress, nxt))
-            continue
+        position = observation.with_cells({cell: value}, moves + 1)
         after = analyzer.try_analyze(position)
         if after is None or not after.layouts:
             continue
