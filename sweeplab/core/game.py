@@ -392,6 +392,16 @@ class Game:
         elif not self._safe_left:
             self.state = GameState.WON
 
+    def observation_at(self, move: int) -> Observation:
+        """What the player saw before move ``move`` (0 for the start): the game replayed, dealt as it was (from its
+        seed, or on its fixed layout), with its first ``move`` moves."""
+        if not 0 <= move <= len(self.history):
+            raise ArgumentError(f"Game.observation_at(move): {shown(move)} is not a move of this game (0 to {len(self.history)})")
+        replay = Game(self.rules, layout=self.mine_cells()) if self._fixed else Game(self.rules, self.seed)
+        for made in self.history[:move]:
+            replay.apply(made)
+        return replay.observation()
+
     # ----- what can be read -----
     def is_covered(self, cell: int) -> bool:
         """True when ``cell`` (an int on the board) is covered and not flagged: what a player sees, cheaply (no

@@ -241,15 +241,7 @@ def _play_ahead(strategy: Strategy, game: Game, limit: int) -> None:
         outcome = not (game.exploded == cell and move == game.moves - 1)
         guesses.append(Guess(cell, "unconstrained" if unconstrained else "educated", safety, outcome, move))
     if guesses:
-        strategy.took(guesses, lambda move: _position(game, move))
-
-
-def _position(game: Game, move: int) -> Observation:
-    """The observation of ``game`` before its move ``move`` (replayed on its layout)."""
-    replay = Game(game.rules, layout=game.mine_cells())
-    for made in game.history[:move]:
-        replay.apply(made)
-    return replay.observation()
+        strategy.took(guesses, game.observation_at)
 
 
 def play(

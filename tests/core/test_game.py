@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sweeplab.core.errors import IllegalMoveError, RuleError
+from sweeplab.core.errors import ArgumentError, IllegalMoveError, RuleError
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.observation import COVERED, FLAGGED
 from sweeplab.core.rules import Rules
@@ -386,3 +386,19 @@ def test_raw_gives_the_layout_numbers_and_a_view_copy_and_record_reveals_takes_m
     assert lost.state is GameState.LOST and lost.exploded == 5 and lost.moves == 2
     lost.record_reveals([], view, 0)  # nothing played: nothing changes
     assert lost.moves == 2
+
+
+def test_observation_at_replays_the_game_as_it_was_dealt():
+    for rules in (Rules(9, 9, 10, "safe"), Rules(9, 9, 10, "hint")):
+        game = Game(rules, 3)
+        seen = [game.observation()]
+        while not game.over:
+            covered = [c for c, v in enumerate(game.observation().view) if v == COVERED]
+            game.reveal(covered[len(covered) // 2])
+            seen.append(game.observation())
+        assert [game.observation_at(m).view for m in range(game.moves + 1)] == [o.view for o in seen]
+    fixed = Game(Rules(3, 2, 1, "unsafe"), layout=[5])
+    fixed.reveal(0)
+    assert fixed.observation_at(0).view == (COVERED,) * 6 and fixed.observation_at(1).view == fixed.observation().view
+    with pytest.raises(ArgumentError, match="not a move of this game"):
+        fixed.observation_at(2)
