@@ -16,6 +16,7 @@ from sweeplab.core.rules import Rules, make_rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.base import play
 from sweeplab.strategies.best.strategy import BestStrategy
+from tests.analysis.compiled import needs_kernel
 
 
 @pytest.mark.parametrize(
@@ -148,6 +149,7 @@ def test_the_c_game_loop_makes_the_moves_and_guesses_choose_makes(width, height,
     assert _record(fast, fast_game) == _record(slow, slow_game)
 
 
+@needs_kernel
 def test_the_c_game_loop_plays_most_of_a_game_and_hands_back_what_it_cannot_count(monkeypatch):
     import sweeplab.strategies.base as base
 
@@ -190,6 +192,7 @@ def test_a_guess_of_the_c_game_loop_is_explained_as_choose_explains_it(preset, r
     assert made[0].explanation.figures == expected[0].explanation.figures
 
 
+@needs_kernel
 def test_only_the_exact_strategy_itself_hands_its_moves_to_the_c_game_loop():
     from sweeplab.strategies.oh import OHStrategy
 

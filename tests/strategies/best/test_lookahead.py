@@ -22,6 +22,7 @@ from sweeplab.strategies.best.lookahead import (
     next_safety,
     possible_values,
 )
+from tests.analysis.compiled import needs_kernel
 from tests.strategies.best.brute import consistent_layouts
 
 #: exact opens (3, 5), 69.6% safe, after which nothing is certain; best opens (0, 4), 67.0% safe, which always leaves
@@ -200,6 +201,7 @@ def test_living_mode_prefers_the_cell_that_leaves_living_safe_cells():
     assert max(scores["living"], key=scores["living"].get) == (2, 0)
 
 
+@needs_kernel
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.frozensets(st.integers(0, 40), min_size=1, max_size=8), min_size=0, max_size=14),
@@ -212,8 +214,6 @@ def test_the_kernels_span_test_agrees_with_numpys_ranks(groups, target, combine)
     from sweeplab.analysis.kernel import KERNEL
     from sweeplab.strategies.best.lookahead import _in_span_numpy
 
-    if KERNEL is None:
-        pytest.skip("the C kernel is not built")
     if combine and len(groups) >= 2:  # a target inside the span: a union of disjoint groups, or a difference
         a, b = groups[0], groups[1]
         target = (a | b) if not a & b else (a - b if b <= a else a)
@@ -222,6 +222,7 @@ def test_the_kernels_span_test_agrees_with_numpys_ranks(groups, target, combine)
     assert KERNEL.in_span(target, groups) == _in_span_numpy(target, groups)
 
 
+@needs_kernel
 @settings(max_examples=80, deadline=None)
 @given(st.sampled_from([(9, 9, 10), (16, 16, 40), (30, 16, 99), (8, 8, 20)]), st.integers(0, 2**32), st.integers(1, 90))
 def test_the_kernels_living_count_is_the_python_one(size, seed, stop):
@@ -232,8 +233,6 @@ def test_the_kernels_living_count_is_the_python_one(size, seed, stop):
     from sweeplab.strategies.best.lookahead import _living_python
     from sweeplab.strategies.exact import ExactStrategy
 
-    if KERNEL is None:
-        pytest.skip("the C kernel is not built")
     positions = []
     game = Game(Rules(*size, "safe"), seed)
     play(ExactStrategy(seed), game, on_move=lambda g, move: positions.append(g.observation()) if g.moves <= stop else None)
