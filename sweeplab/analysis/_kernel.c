@@ -1201,14 +1201,25 @@ done:
     return ret;
 }
 
-/* Count one component (its super-cells scs[0..m_sc), its constraints cons[0..m_con)); returns its Python item
-   (supercells, constraints, (weights, expected) or a reason string), or NULL with an exception set. */
-static PyObject *count_component(const int *scs, int m_sc, const int *cons, int m_con, Frontier *F, Limits *lim) {
-    Counted C;
-    if (count_core(scs, m_sc, cons, m_con, F, lim, &C) < 0) {
+/* Count the c-th of F's components (smallest first, as F.info lists them) into out: count_core's return, with an
+   exception set on -1. */
+static int count_nth(Frontier *F, int c, Limits *lim, Counted *out) {
+    int ci = F->info[c].index;
+    if (count_core(F->sc_by_comp + F->sc_off[ci], F->sc_off[ci + 1] - F->sc_off[ci], F->con_by_comp + F->con_off[ci],
+                   F->con_off[ci + 1] - F->con_off[ci], F, lim, out) < 0) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
-        return NULL;
+        return -1;
     }
+    return 0;
+}
+
+/* Count the c-th of F's components; returns its Python item (supercells, constraints, (weights, expected) or a
+   reason string), or NULL with an exception set. */
+static PyObject *count_component(Frontier *F, int c, Limits *lim) {
+    int ci = F->info[c].index, m_sc = F->sc_off[ci + 1] - F->sc_off[ci], m_con = F->con_off[ci + 1] - F->con_off[ci];
+    const int *scs = F->sc_by_comp + F->sc_off[ci], *cons = F->con_by_comp + F->con_off[ci];
+    Counted C;
+    if (count_nth(F, c, lim, &C) < 0) return NULL;
     const int *sc_start = F->sc_start, *sc_cells = F->sc_cells, *con_need = F->con_need, *con_source = F->con_source;
     PyObject *item = NULL, *tally_obj = NULL;
     PyObject *sc_list = PyList_New(m_sc), *con_list = PyList_New(m_con);
@@ -1282,9 +1293,7 @@ static PyObject *tally(PyObject *self, PyObject *args) {
     found = PyList_New(0);
     if (!found) goto done;
     for (int c = 0; c < F.n_comp; c++) {
-        int ci = F.info[c].index;
-        PyObject *item = count_component(F.sc_by_comp + F.sc_off[ci], F.sc_off[ci + 1] - F.sc_off[ci],
-                                         F.con_by_comp + F.con_off[ci], F.con_off[ci + 1] - F.con_off[ci], &F, &lim);
+        PyObject *item = count_component(&F, c, &lim);
         if (!item) { Py_CLEAR(found); goto done; }
         PyList_Append(found, item);
         Py_DECREF(item);

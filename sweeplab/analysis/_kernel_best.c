@@ -336,43 +336,53 @@ done:
     return result;
 }
 
+/* The arguments count_layouts and brief share: (view, width, height, mines, max_states, max_bytes, seconds), the view
+   signed bytes (-1 covered, -2 flagged, else the number shown); R is the mines less the flags. */
+typedef struct {
+    Py_buffer view;
+    int width, height, cells, R;
+    Limits lim;
+} PositionArgs;
+
+/* Parse args into pos (who names the function in an error). 0, or -1 with an exception set (nothing to release). */
+static int position_args(PyObject *args, const char *who, PositionArgs *pos) {
+    int mines;
+    long max_states;
+    Py_ssize_t max_bytes;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y*iiilnd", &pos->view, &pos->width, &pos->height, &mines, &max_states, &max_bytes, &seconds))
+        return -1;
+    pos->cells = pos->width * pos->height;
+    if (pos->width <= 0 || pos->height <= 0 || pos->cells > (1 << 24) || pos->view.len != pos->cells) {
+        PyBuffer_Release(&pos->view);
+        PyErr_Format(PyExc_ValueError, "%s: the view's length is not width * height", who);
+        return -1;
+    }
+    pos->R = mines;
+    for (int c = 0; c < pos->cells; c++) pos->R -= ((const signed char *)pos->view.buf)[c] == -2;
+    pos->lim = (Limits){max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
+    return 0;
+}
+
 /* count_layouts(view, width, height, mines, max_states, max_bytes, seconds) -> int | None: the exact number of
    layouts of the position (view: signed bytes, -1 covered, -2 flagged, else the number shown), 0 when none fits;
    None when a component cannot be counted within the limits (the analyzer then decides). The same integer as
    Probabilities.layouts. */
 static PyObject *count_layouts(PyObject *self, PyObject *args) {
-    Py_buffer vb;
-    int width, height, mines;
-    long max_states;
-    Py_ssize_t max_bytes;
-    double seconds;
-    if (!PyArg_ParseTuple(args, "y*iiilnd", &vb, &width, &height, &mines, &max_states, &max_bytes, &seconds)) return NULL;
-    int cells = width * height, n = 0, lent = 0;
+    PositionArgs pos;
+    if (position_args(args, "count_layouts", &pos) < 0) return NULL;
+    int cells = pos.cells, R = pos.R, n = 0, lent = 0;
     PyObject *result = NULL;
     Counted *C = NULL;
     Frontier F;
-    memset(&F, 0, sizeof(F));
-    if (width <= 0 || height <= 0 || cells > (1 << 24) || vb.len != cells) {
-        PyErr_SetString(PyExc_ValueError, "count_layouts: the view's length is not width * height");
-        goto done;
-    }
-    const signed char *v = vb.buf;
-    int R = mines;
-    for (int c = 0; c < cells; c++) R -= v[c] == -2;
-    if (R < 0) { result = PyLong_FromLong(0); goto done; }
+    if (R < 0) { result = PyLong_FromLong(0); memset(&F, 0, sizeof(F)); goto done; }
     if (frontier_lend(&F, cells, &lent) < 0) { PyErr_NoMemory(); goto done; }
-    if (frontier_build(v, width, height, &F) > 0) { result = PyLong_FromLong(0); goto done; }
+    if (frontier_build(pos.view.buf, pos.width, pos.height, &F) > 0) { result = PyLong_FromLong(0); goto done; }
     n = F.n_comp;
     C = calloc((size_t)n + 1, sizeof(Counted));
     if (!C) { PyErr_NoMemory(); goto done; }
-    Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
     for (int c = 0; c < n; c++) {
-        int ci = F.info[c].index;
-        if (count_core(F.sc_by_comp + F.sc_off[ci], F.sc_off[ci + 1] - F.sc_off[ci], F.con_by_comp + F.con_off[ci],
-                       F.con_off[ci + 1] - F.con_off[ci], &F, &lim, &C[c]) < 0) {
-            if (!PyErr_Occurred()) PyErr_NoMemory();
-            goto done;
-        }
+        if (count_nth(&F, c, &pos.lim, &C[c]) < 0) goto done;
         if (C[c].status != ST_OK) { result = Py_None; Py_INCREF(result); goto done; }
     }
     int U = F.n_un;
@@ -382,7 +392,7 @@ static PyObject *count_layouts(PyObject *self, PyObject *args) {
 done:
     if (C) { for (int c = 0; c < n; c++) counted_free(&C[c]); free(C); }
     frontier_give(&F, lent);
-    PyBuffer_Release(&vb);
+    PyBuffer_Release(&pos.view);
     return result;
 }
 
@@ -426,32 +436,21 @@ static PyObject *cells_tuple(const int *cells, int n) {
    fits), the certainly safe and mined cells (sorted), and the two highest safeties of lookahead.best_two; None when
    the kernel cannot count it or vouch for a probability (the analyzer then answers). */
 static PyObject *brief(PyObject *self, PyObject *args) {
-    Py_buffer vb;
-    int width, height, mines;
-    long max_states;
-    Py_ssize_t max_bytes;
-    double seconds;
-    if (!PyArg_ParseTuple(args, "y*iiilnd", &vb, &width, &height, &mines, &max_states, &max_bytes, &seconds)) return NULL;
-    int cells = width * height, lent = 0;
+    PositionArgs pos;
+    if (position_args(args, "brief", &pos) < 0) return NULL;
+    int cells = pos.cells, R = pos.R, lent = 0;
     PyObject *result = NULL, *layouts = NULL, *safe = NULL, *mined = NULL;
     int *safe_cells = NULL, *mine_cells = NULL;
     An A;
     memset(&A, 0, sizeof(A));
     Play P;
     memset(&P, 0, sizeof(P));
-    if (width <= 0 || height <= 0 || cells > (1 << 24) || vb.len != cells) {
-        PyErr_SetString(PyExc_ValueError, "brief: the view's length is not width * height");
-        goto done;
-    }
-    int R = mines;
-    for (int c = 0; c < cells; c++) R -= ((const signed char *)vb.buf)[c] == -2;
     safe_cells = malloc(sizeof(int) * ((size_t)cells + 1));
     mine_cells = malloc(sizeof(int) * ((size_t)cells + 1));
     if (!safe_cells || !mine_cells || frontier_lend(&P.frontier, cells, &lent) < 0) { PyErr_NoMemory(); goto done; }
-    P.width = width; P.height = height; P.cells = cells; P.view = (signed char *)vb.buf; /* read only */
+    P.width = pos.width; P.height = pos.height; P.cells = cells; P.view = (signed char *)pos.view.buf; /* read only */
     P.safe = safe_cells; P.mines = mine_cells;
-    Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
-    int got = R < 0 ? PLAY_STOP : an_count(&P, R, &lim, &A);
+    int got = R < 0 ? PLAY_STOP : an_count(&P, R, &pos.lim, &A);
     if (R < 0) A.none = 1;
     if (got == PLAY_ERROR) goto done;
     if (got == PLAY_STOP) {
@@ -459,7 +458,7 @@ static PyObject *brief(PyObject *self, PyObject *args) {
         if (!A.none) Py_INCREF(result);
         goto done;
     }
-    int weighed = an_floats(&P, &A);
+    int weighed = an_floats(&A);
     if (weighed == PLAY_ERROR) goto done;
     if (weighed) { result = Py_None; Py_INCREF(result); goto done; }
     double b1, b2;
@@ -476,6 +475,6 @@ done:
     an_free(&A);
     frontier_give(&P.frontier, lent);
     free(safe_cells); free(mine_cells);
-    PyBuffer_Release(&vb);
+    PyBuffer_Release(&pos.view);
     return result;
 }

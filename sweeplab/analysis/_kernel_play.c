@@ -197,13 +197,7 @@ static int an_count(Play *P, int R, Limits *lim, An *A) {
     if (!C) { PyErr_NoMemory(); return PLAY_ERROR; }
     P->n_safe = P->n_mines = 0;
     for (int c = 0; c < n; c++) {
-        int ci = F.info[c].index;
-        if (count_core(F.sc_by_comp + F.sc_off[ci], F.sc_off[ci + 1] - F.sc_off[ci], F.con_by_comp + F.con_off[ci],
-                       F.con_off[ci + 1] - F.con_off[ci], &F, lim, &C[c]) < 0) {
-            if (!PyErr_Occurred()) PyErr_NoMemory();
-            result = PLAY_ERROR;
-            goto out;
-        }
+        if (count_nth(&F, c, lim, &C[c]) < 0) { result = PLAY_ERROR; goto out; }
         if (C[c].status != ST_OK || C[c].L != 0) goto out; /* Python counts or estimates it */
         if (C[c].n_final == 0) { A->none = 1; goto out; }
     }
@@ -294,7 +288,7 @@ out:
    when a probability cannot be vouched for (or the values leave the double range), or PLAY_ERROR. Each component's
    weights and expectations are scaled by a power of two (exactly); a component with one possible count is fixed and
    leaves the others' odds alone. */
-static int an_floats(Play *P, An *A) {
+static int an_floats(An *A) {
     Frontier F = A->F;
     int n = A->n, U = A->U, top_all = A->R, result = PLAY_STOP;
     Counted *C = A->C;
@@ -302,7 +296,6 @@ static int an_floats(Play *P, An *A) {
     dd *pd = NULL, *fw = NULL, *dv = NULL, *dnext = NULL, *g = NULL, *cw = NULL;
     double *pr = NULL;
     int *p_lo = NULL, *p_len = NULL, *fw_off = NULL, *multi = NULL, *shift = NULL;
-    (void)P;
     p_lo = malloc(sizeof(int) * ((size_t)n + 1)); p_len = malloc(sizeof(int) * ((size_t)n + 1));
     multi = malloc(sizeof(int) * ((size_t)n + 1)); shift = malloc(sizeof(int) * ((size_t)n + 1));
     fw_off = malloc(sizeof(int) * ((size_t)n + 2));
@@ -451,7 +444,7 @@ static int play_analyse(Play *P, int R, Limits *lim) {
     An A;
     int result = an_count(P, R, lim, &A);
     if (result == PLAY_GUESS) {
-        int weighed = an_floats(P, &A);
+        int weighed = an_floats(&A);
         if (weighed) result = weighed;
     }
     if (result != PLAY_GUESS) { an_free(&A); return result; }
