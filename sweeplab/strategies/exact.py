@@ -128,9 +128,6 @@ class Proved:
         self.mines = bytearray()  # one byte per cell, non-zero for a proved mine (sized at the first position)
         self.seen = bytearray()  # what the last pass saw, so that the next starts from what changed (obvious's seen)
 
-    def _sized(self, observation: Observation) -> bytearray:
-        return self.sized(observation.board.cells)
-
     def sized(self, cells: int) -> bytearray:
         """The proved mines, sized for a board of ``cells`` cells (new and empty the first time)."""
         if len(self.mines) != cells:
@@ -141,18 +138,18 @@ class Proved:
     def freed(self, observation: Observation, use_kernel: bool = True) -> tuple[int, ...] | None:
         """The covered cells the pass proves safe now (sorted; empty when it proves none; None when a number cannot
         hold locally, a position for the full analysis to judge); the mines it finds are kept."""
-        return obvious(observation, self._sized(observation), use_kernel, self.seen)
+        return obvious(observation, self.sized(observation.board.cells), use_kernel, self.seen)
 
     def keep(self, observation: Observation, mines: Iterable[int]) -> None:
         """Keep mines that another sound pass proved in this position."""
-        known = self._sized(observation)
+        known = self.sized(observation.board.cells)
         for cell in mines:
             known[cell] = 1
 
     def learn(self, result: Probabilities) -> None:
         """Keep the mines a full analysis proved (an exact one: an estimate proves nothing)."""
         if result.exact:
-            mines = self._sized(result.observation)
+            mines = self.sized(result.observation.board.cells)
             for cell in result.mines:
                 mines[cell] = 1
 
@@ -231,16 +228,15 @@ class ExactStrategy(Strategy):
         as :meth:`choose`, without an observation per move. Only this class, with the single-point pass and the
         kernel and an :class:`Analyzer` of its own (one that watches every analysis, as the position recorder's does,
         must see them); it plays with the mines proved so far (kept in place) and the analyzer's budget."""
-        if type(self) is not ExactStrategy or type(self.analyzer) is not Analyzer or not self.single_point:
+        analyzer = self.analyzer
+        if type(self) is not ExactStrategy or type(analyzer) is not Analyzer or not analyzer.use_kernel or not self.single_point:
             return None
-        if not self.analyzer.use_kernel:
-            return None
-        return self.proved.sized(cells), self.analyzer.budget
+        return self.proved.sized(cells), analyzer.budget
 
     def took(self, guesses: list[Guess], position: Callable[[int], Observation]) -> None:
         """The C loop's guesses join :attr:`guesses`, each explained when read (from ``position``, the observation
-        before a move); the next single-point pass starts afresh."""
-        self.proved.seen[-1] = 0  # the view changed behind the pass's back (ahead sized it)
+        before a move). The single-point pass needs no word of the loop's reveals: it starts from every cell whose
+        view changed since it last looked, whoever changed it."""
         for record in guesses:
             record.explanation = LazyExplanation(self._explainer(position, record.move, record.cell))
             self.guesses.append(record)

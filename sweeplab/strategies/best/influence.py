@@ -35,11 +35,10 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from sweeplab.analysis.exact import Analyzer, Probabilities
-from sweeplab.analysis.kernel import KERNEL
+from sweeplab.analysis.kernel import _PACK, KERNEL
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
 _COUNT = getattr(KERNEL, "count_layouts", None)  # the exact layout count in C (None without the kernel)
-_PACK = getattr(KERNEL, "pack", None)
 
 #: How much of the influence counts as safety (JSMinesweeper's is 0.9; see the module docstring).
 WEIGHT = 1.0

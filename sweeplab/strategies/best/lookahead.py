@@ -24,14 +24,13 @@ from itertools import compress, count
 import numpy as np
 
 from sweeplab.analysis.exact import Analyzer, Probabilities
-from sweeplab.analysis.kernel import KERNEL
+from sweeplab.analysis.kernel import _PACK, KERNEL
 from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, Observation
 
 _IN_SPAN = getattr(KERNEL, "in_span", None)  # the exact span test in C (None without the kernel)
 _BRIEF = getattr(KERNEL, "brief", None)  # what the look-ahead reads of a position, in C
 _LIVING = getattr(KERNEL, "living", None)  # living_safe's test, in C
-_PACK = getattr(KERNEL, "pack", None)
 
 #: Weights of the best and second-best next safety in the blended "next" figure (JSMinesweeper's 4:1).
 BLEND = (4.0, 1.0)
