@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sweeplab.core.errors import ArgumentError, IllegalMoveError, RuleError, SweeplabError, shown, whole_number
-from sweeplab.core.geometry import Board
+from sweeplab.core.geometry import MAX_CELLS, Board
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 from sweeplab.core.render import draw
 from sweeplab.core.rules import DEALT_ELSEWHERE, Rules, dealer_for
@@ -43,12 +43,11 @@ class Move:
 
     @staticmethod
     def reveal(cell: int) -> Move:
-        """A reveal of ``cell``; for an int cell the same (immutable) object each time, built once."""
-        if type(cell) is int:
-            move = _REVEALS.get(cell)
-            if move is None:
-                move = _REVEALS[cell] = Move("reveal", cell)
-            return move
+        """A reveal of ``cell``; for a cell of a board the same (immutable) object each time, built once."""
+        if type(cell) is int and 0 <= cell < MAX_CELLS:
+            if cell >= len(_REVEALS):
+                _REVEALS.extend(Move("reveal", c) for c in range(len(_REVEALS), cell + 1))
+            return _REVEALS[cell]
         return Move("reveal", cell)
 
     @staticmethod
@@ -70,8 +69,7 @@ def _board(width: int, height: int) -> Board:
     return Board(width, height)
 
 
-_REVEALS: dict[int, Move] = {}  # Move.reveal's objects by cell (a move is immutable, so one object serves every game)
-_REVEAL_ROW: list[Move] = []  # the same objects as a list by cell, for record_reveals
+_REVEALS: list[Move] = []  # Move.reveal's objects by cell (a move is immutable, so one object serves every game)
 
 
 class Game:
@@ -379,10 +377,8 @@ class Game:
         if not cells:
             return
         assert self._mine is not None and self.state is GameState.PLAYING and self.first_click is not None
-        reveals = _REVEAL_ROW
-        if len(reveals) < self.board.cells:  # the shared reveal moves of every cell, grown to this board
-            reveals.extend(Move.reveal(c) for c in range(len(reveals), self.board.cells))
-        self.history.extend(map(reveals.__getitem__, cells))
+        Move.reveal(self.board.cells - 1)  # the shared reveal moves, grown to this board
+        self.history.extend(map(_REVEALS.__getitem__, cells))
         self._view = memoryview(view).cast("b").tolist()
         self._safe_left -= opened
         last = cells[-1]
