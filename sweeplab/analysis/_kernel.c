@@ -1517,12 +1517,14 @@ static PyMethodDef methods[] = {
      "sample(sizes, steps, cap, seed, seconds, max_bytes) -> (log_scale, {k: weight}, {k: [expected per step]}) | None\n"
      "One run of the sampled count (resampled merged states) over exact.py's _Plan; None past the time or memory."},
     {"play_exact", play_exact, METH_VARARGS,
-     "play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds)\n"
-     "-> (over, cells, guesses, opened): the exact strategy plays on (see _kernel_play.c) from the view (a bytearray of\n"
-     "signed cells, updated), the layout's mine and number bytes and the proved mines (a bytearray, updated), with\n"
+     "play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1)\n"
+     "-> (over, cells, guesses, opened): the exact strategy plays on (see _kernel_play.c) from the view (a list of ints\n"
+     "-2..8, the cells it reveals updated), the layout's mines and numbers (lists or tuples of one value per cell) and\n"
+     "the proved mines (a bytearray, updated), with\n"
      "`moves` made so far and at most `limit`. cells: the cells it revealed, in order; guesses: (unconstrained, cell,\n"
      "safety, move) for each guess; opened: the cells opened; over: True when the game ended (won or lost), False when\n"
-     "it stopped for the Python strategy to play on (a position it cannot vouch for, or the move limit)."},
+     "it stopped for the Python strategy to play on (a position it cannot vouch for, or the move limit). first: a covered\n"
+     "cell to reveal before anything else (the first click, once the game has dealt for it), or -1."},
     {"in_span", in_span, METH_VARARGS,
      "in_span(target, groups) -> bool: whether the indicator of the cell set `target` is a rational linear combination\n"
      "of the indicators of the cell sets `groups` (exact ranks; best's look-ahead)."},

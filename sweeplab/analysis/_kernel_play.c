@@ -140,7 +140,7 @@ typedef struct {
     int *mines, n_mines;      /* out: certain mine cells */
     int guess, unconstrained; /* out: the guess and whether no number touches it */
     double safety;            /* out: 1 - its probability */
-    Frontier frontier;        /* the arrays of every analysis in the game (frontier_alloc) */
+    Frontier frontier;        /* the arrays of every analysis in the game (frontier_lend) */
 } Play;
 
 /* The preferred cell among candidates: a corner, then an edge, then the most covered neighbours, then the lowest
@@ -494,39 +494,72 @@ out:
 
 /* ---------- the game loop ---------- */
 
-/* play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds)
+/* Reads a list or tuple of `cells` small ints (or bools) into bytes; -1 with an exception set otherwise. */
+static int read_cells(PyObject *seq, Py_ssize_t cells, signed char *out, int lo, int hi, const char *what) {
+    if (!(PyList_CheckExact(seq) || PyTuple_CheckExact(seq)) || PySequence_Fast_GET_SIZE(seq) != cells) {
+        PyErr_Format(PyExc_ValueError, "play_exact: %s must be a list or tuple of one value per cell", what);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < cells; i++) {
+        PyObject *o = items[i];
+        long v = o == Py_True ? 1 : o == Py_False ? 0 : PyLong_AsLong(o);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < lo || v > hi) { PyErr_Format(PyExc_ValueError, "play_exact: %s of cell %zd is %ld", what, i, v); return -1; }
+        out[i] = (signed char)v;
+    }
+    return 0;
+}
+
+/* play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1)
    -> (done, cells, guesses, opened). See the module's methods table. */
 static PyObject *play_exact(PyObject *self, PyObject *args) {
-    Py_buffer mb, nb, vb, pb;
-    int width, height, mines, moves, limit;
+    PyObject *mine_in, *number_in, *view_list;
+    Py_buffer pb;
+    int width, height, mines, moves, limit, first = -1;
     long max_states;
     Py_ssize_t max_bytes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "y*y*w*w*iiiiilnd", &mb, &nb, &vb, &pb, &width, &height, &mines, &moves, &limit,
-                          &max_states, &max_bytes, &seconds))
+    if (!PyArg_ParseTuple(args, "OOO!w*iiiiilnd|i", &mine_in, &number_in, &PyList_Type, &view_list, &pb, &width, &height,
+                          &mines, &moves, &limit, &max_states, &max_bytes, &seconds, &first))
         return NULL;
     PyObject *result = NULL, *cells_out = NULL, *guesses = NULL;
     int cells = width * height;
-    signed char *view = vb.buf;
-    const unsigned char *mine = mb.buf, *number = nb.buf;
     unsigned char *proved = pb.buf;
     int pw = width + 2;
     size_t padded = (size_t)pw * (size_t)(height + 2);
-    signed char *pv = NULL;
+    signed char *pv = NULL, *layout = NULL, *view = NULL;
     unsigned char *state = NULL, *inq = NULL;
-    int *work = NULL, *queue = NULL, *freed = NULL, *stack = NULL, *safe = NULL, *mines_found = NULL;
+    int *block = NULL, *work = NULL, *queue = NULL, *freed = NULL, *stack = NULL, *safe = NULL, *mines_found = NULL;
+    int lent = 0;
     Play P;
     memset(&P, 0, sizeof(P));
-    if (width <= 0 || height <= 0 || cells > (1 << 24) || mb.len != cells || nb.len != cells || vb.len != cells || pb.len != cells) {
+    if (width <= 0 || height <= 0 || cells > (1 << 24) || pb.len != cells) {
         PyErr_SetString(PyExc_ValueError, "play_exact: sizes disagree");
         goto done;
     }
-    pv = malloc(padded); state = calloc(padded, 1); inq = calloc(padded, 1);
-    work = malloc(sizeof(int) * (padded + 1)); queue = malloc(sizeof(int) * ((size_t)cells + 1));
-    freed = malloc(sizeof(int) * ((size_t)cells + 1)); stack = malloc(sizeof(int) * ((size_t)cells + 1));
-    safe = malloc(sizeof(int) * ((size_t)cells + 1)); mines_found = malloc(sizeof(int) * ((size_t)cells + 1));
+    /* one block: the int arrays, then the mines, the numbers, the view, the view as it came and the padded arrays */
+    size_t n1 = (size_t)cells + 1;
+    block = malloc(sizeof(int) * (padded + 1 + 5 * n1) + 4 * (size_t)cells + 3 * padded);
+    if (!block) { PyErr_NoMemory(); goto done; }
+    work = block; queue = work + padded + 1; freed = queue + n1; stack = freed + n1; safe = stack + n1;
+    mines_found = safe + n1;
+    layout = (signed char *)(mines_found + n1);
+    pv = layout + 4 * (size_t)cells;
+    state = (unsigned char *)pv + padded; inq = state + padded;
+    memset(state, 0, 2 * padded);
+    const unsigned char *mine = (unsigned char *)layout, *number = (unsigned char *)layout + cells;
+    view = layout + 2 * (size_t)cells;
+    signed char *given = layout + 3 * (size_t)cells;
+    if (read_cells(mine_in, cells, layout, 0, 1, "mine") < 0 || read_cells(number_in, cells, layout + cells, 0, 8, "number") < 0
+        || read_cells(view_list, cells, view, -2, 8, "view") < 0)
+        goto done;
+    memcpy(given, view, (size_t)cells);
+    if (first >= cells || (first >= 0 && view[first] != -1)) {
+        PyErr_SetString(PyExc_ValueError, "play_exact: the first cell must be covered");
+        goto done;
+    }
     cells_out = PyList_New(0); guesses = PyList_New(0);
-    if (!pv || !state || !inq || !work || !queue || !freed || !stack || !safe || !mines_found) { PyErr_NoMemory(); goto done; }
     if (!cells_out || !guesses) goto done;
     const int off[8] = {-pw - 1, -pw, -pw + 1, -1, 1, pw - 1, pw, pw + 1};
     int top = 0, left = cells - mines, opened = 0, finished = 0, flags = 0;
@@ -539,10 +572,15 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
             else if (view[i] == -2) flags++;
             else if (proved[i]) state[p] = 1;
         }
+    if (first >= 0 && (flags || left <= 0)) {
+        PyErr_SetString(PyExc_ValueError, "play_exact: a first cell on a board with flags or nothing left to open");
+        goto done;
+    }
     if (flags || left <= 0) goto finish; /* flags: the Python strategy's to play (it never places one itself) */
     P = (Play){width, height, cells, view, proved, safe, 0, mines_found, 0, -1, 0, 0.0, {0}};
-    if (frontier_alloc(&P.frontier, cells) < 0) { PyErr_NoMemory(); goto done; }
+    if (frontier_lend(&P.frontier, cells, &lent) < 0) { PyErr_NoMemory(); goto done; }
     int qh = 0, qt = 0;
+    if (first >= 0) queue[qt++] = first; /* the first click, dealt for: revealed before anything else */
     for (;;) {
         if (moves >= limit) break;
         int cell = -1, guessed = 0;
@@ -618,12 +656,17 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
     for (int y = 0; y < height; y++) /* the pass's mines are kept too, as obvious keeps them */
         for (int x = 0; x < width; x++) if (state[(y + 1) * pw + x + 1] == 1) proved[y * width + x] = 1;
 finish:
+    for (int i = 0; i < cells; i++) /* the list gets the cells revealed */
+        if (view[i] != given[i]) {
+            PyObject *v = PyLong_FromLong(view[i]);
+            if (!v || PyList_SetItem(view_list, i, v) < 0) goto done;
+        }
     result = Py_BuildValue("(OOOi)", finished ? Py_True : Py_False, cells_out, guesses, opened);
 done:
     Py_XDECREF(cells_out); Py_XDECREF(guesses);
-    free(pv); free(state); free(inq); free(work); free(queue); free(freed); free(stack); free(safe); free(mines_found);
-    frontier_free(&P.frontier);
-    PyBuffer_Release(&mb); PyBuffer_Release(&nb); PyBuffer_Release(&vb); PyBuffer_Release(&pb);
+    free(block);
+    frontier_give(&P.frontier, lent);
+    PyBuffer_Release(&pb);
     return result;
 }
 

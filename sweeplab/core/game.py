@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
+import math
 import os
 import random
-from array import array
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -69,6 +69,28 @@ def _board(width: int, height: int) -> Board:
     return Board(width, height)
 
 
+def _sample(rng: random.Random, population: list[int], k: int) -> list[int]:
+    """``rng.sample(population, k)``, the same cells drawn the same way, without a method call per draw: CPython's
+    algorithm (as 3.11 has it) where it keeps a pool (``population`` itself, left shuffled), the method itself where
+    it keeps a set (a sparse board). The layouts of every seed depend on it; a test compares it with the
+    interpreter's own ``sample``."""
+    n = len(population)
+    if not 0 <= k <= n or n > 21 + (4 ** math.ceil(math.log(k * 3, 4)) if k > 5 else 0):
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    pool = population
+    chosen = [0] * k
+    for i in range(k):
+        left = n - i  # a draw below left, as Random._randbelow makes it
+        bits = left.bit_length()
+        j = getrandbits(bits)
+        while j >= left:
+            j = getrandbits(bits)
+        chosen[i] = pool[j]
+        pool[j] = pool[left - 1]
+    return chosen
+
+
 _REVEALS: list[Move] = []  # Move.reveal's objects by cell (a move is immutable, so one object serves every game)
 
 
@@ -119,7 +141,7 @@ class Game:
                 )
             self._set_layout(mines)
         elif rules.first_click in ("unsafe", "xp", "hint"):
-            self._set_layout(self._rng.sample(range(cells), rules.mines))
+            self._set_layout(_sample(self._rng, list(range(cells)), rules.mines))
             if rules.first_click == "hint":
                 self.hint = self._choose_hint()
                 self._open(self.hint)
@@ -167,17 +189,18 @@ class Game:
         candidates = list(range(self.board.cells))
         for c in sorted(keep, reverse=True):  # the cells outside keep, in order (the highest removed first)
             del candidates[c]
-        self._set_layout(self._rng.sample(candidates, self.rules.mines))
+        self._set_layout(_sample(self._rng, candidates, self.rules.mines))
 
     def _promise_failure(self, cell: int) -> str | None:
         """Why the layout breaks the first-click rule's promise at the first click ``cell``, or None if it keeps it."""
         assert self._mine is not None
-        rule, name = self.rules.first_click, self.board.name(cell)
+        rule = self.rules.first_click
         if rule in ("safe", "xp", "zero", "noguess") and self._mine[cell]:
-            return f"the layout has a mine under the first click {name}"
+            return f"the layout has a mine under the first click {self.board.name(cell)}"
         if rule == "noguess" and not self._fixed and not getattr(self.deal_report, "kept", True):
             return str(getattr(self.deal_report, "failure", None) or "the dealer found no layout solvable without guessing")
         if rule in ("zero", "noguess") and self._number[cell] != 0:
+            name = self.board.name(cell)
             if self._fixed:
                 return f"the first click {name} shows {self._number[cell]}, not 0: the layout was not dealt around it"
             return (
@@ -287,14 +310,27 @@ class Game:
         if v != COVERED:
             raise IllegalMoveError(f"cannot reveal {self.board.name(cell)}: it is already revealed (shows {v})")
         if self.first_click is None:
-            self.first_click = cell
-            if self._mine is None:
-                self._deal_around(cell)
-            elif self.rules.first_click == "xp" and not self._fixed:
-                self._xp_move(cell)
-            self._rule_failure = self._promise_failure(cell)
+            self._first(cell)
         self.history.append(move if move is not None else Move("reveal", cell))
         return self._open(cell)
+
+    def _first(self, cell: int) -> None:
+        """The first reveal's dealing: ``cell`` becomes the first click and the rule deals or moves the layout."""
+        self.first_click = cell
+        if self._mine is None:
+            self._deal_around(cell)
+        elif self.rules.first_click == "xp" and not self._fixed:
+            self._xp_move(cell)
+        self._rule_failure = self._promise_failure(cell)
+
+    def deal_at(self, cell: int) -> None:
+        """Make ``cell`` the first click, dealing the layout as its reveal would, without revealing it: for a player
+        written in C that reveals it on :meth:`raw`'s copies (:meth:`record_reveals` takes the reveal back). Only
+        before the first reveal, on a covered cell."""
+        cell = self._check(cell, "deal at")
+        if self.first_click is not None or self._view[cell] != COVERED:
+            raise IllegalMoveError(f"cannot deal at {self.board.name(cell)}: only before the first reveal, on a covered cell")
+        self._first(cell)
 
     def _open(self, cell: int) -> tuple[int, ...]:
         mine, view, number, neighbours = self._mine, self._view, self._number, self.board.neighbours
@@ -362,24 +398,25 @@ class Game:
                     break
         return tuple(opened)
 
-    def raw(self) -> tuple[bytes, bytes, bytearray]:
-        """The layout (one byte per cell, 1 for a mine), its numbers and a copy of the view (signed bytes: -1 covered,
-        -2 flagged, else the number shown): for a player written in C that plays on them; :meth:`record_reveals`
-        takes its reveals back. Only once the layout is dealt."""
+    def raw(self) -> tuple[tuple[bool, ...], tuple[int, ...], list[int]]:
+        """The layout (a mine flag per cell), its numbers and a copy of the view (-1 covered, -2 flagged, else the
+        number shown): for a player written in C that plays on them; :meth:`record_reveals` takes its reveals back.
+        Only once the layout is dealt."""
         if self._mine is None:
             raise IllegalMoveError("the layout is dealt at the first reveal under this rule; reveal a cell first")
-        return bytes(self._mine), bytes(self._number), bytearray(array("b", self._view).tobytes())
+        return tuple(self._mine), tuple(self._number), self._view.copy()
 
-    def record_reveals(self, cells: list[int], view: bytearray, opened: int) -> None:
-        """Take back the reveals a player made on :meth:`raw`'s copies, in order: ``cells`` (each covered when it was
-        revealed, all but the last safe), the view they left and the number of cells they opened. The history gains
-        a reveal per cell and the state follows: lost if the last cell is a mine, won when no safe cell is left."""
+    def record_reveals(self, cells: list[int], view: list[int], opened: int) -> None:
+        """Take back the reveals a player made on :meth:`raw`'s copy of the view, in order: ``cells`` (each covered
+        when it was revealed, all but the last safe; the first may be the first click, dealt by :meth:`deal_at`),
+        the view they left (it becomes the game's) and the number of cells they opened. The history gains a reveal
+        per cell and the state follows: lost if the last cell is a mine, won when no safe cell is left."""
         if not cells:
             return
         assert self._mine is not None and self.state is GameState.PLAYING and self.first_click is not None
         Move.reveal(self.board.cells - 1)  # the shared reveal moves, grown to this board
         self.history.extend(map(_REVEALS.__getitem__, cells))
-        self._view = memoryview(view).cast("b").tolist()
+        self._view = view
         self._safe_left -= opened
         last = cells[-1]
         if self._mine[last]:

@@ -51,6 +51,7 @@ class Board:
 
     width: int
     height: int
+    cells: int = field(init=False, repr=False, compare=False)  #: the number of cells
     neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     #: per cell: 0 a corner, 1 another border cell, 2 inside (``is_corner``/``is_edge`` without the checks)
     border: tuple[int, ...] = field(init=False, repr=False, compare=False)
@@ -63,13 +64,9 @@ class Board:
             object.__setattr__(self, name, value)
         if self.width * self.height > MAX_CELLS:
             raise BoardSpecError(f"a {self.width}x{self.height} board has more than {MAX_CELLS} cells")
+        object.__setattr__(self, "cells", self.width * self.height)
         object.__setattr__(self, "neighbours", _neighbour_table(self.width, self.height))
         object.__setattr__(self, "border", _border_table(self.width, self.height))
-
-    @property
-    def cells(self) -> int:
-        """The number of cells."""
-        return self.width * self.height
 
     def index(self, x: int, y: int) -> int:
         """The cell at column ``x``, row ``y`` (0-based), checked to lie on the board."""

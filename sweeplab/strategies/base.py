@@ -204,36 +204,84 @@ def play_move(strategy: Strategy, game: Game) -> tuple[Move, Guess | None]:
     """
     protected = game.first_reveal_protected
     move = strategy.choose(game.observation())
+    return move, _apply(strategy, game, move, protected)
+
+
+def _apply(strategy: Strategy, game: Game, move: Move, protected: bool) -> Guess | None:
+    """:func:`play_move` once the strategy has chosen ``move``; ``protected``: the rule kept this move's cell
+    mine-free (the game's ``first_reveal_protected`` before it)."""
     try:
         game.apply(move)
     except SweeplabError as error:
         raise StrategyError(f"strategy {strategy.name!r} chose an illegal move: {error}") from None
+    return _settle(strategy, move, protected, game.state is not GameState.LOST)
+
+
+def _settle(strategy: Strategy, move: Move, protected: bool, outcome: bool) -> Guess | None:
+    """The strategy's pending guess, if ``move`` made it, gets ``outcome`` and joins its guesses; returned unless
+    ``protected``."""
     pending = strategy.pending_guess
     recorded = None
     if pending is not None:
         if move.kind == "reveal" and move.cell == pending.cell:
-            pending.outcome = game.state is not GameState.LOST
+            pending.outcome = outcome
             strategy.guesses.append(pending)
             if protected:
                 pending.protected, pending.safety = True, 1.0
             else:
                 recorded = pending
         strategy.pending_guess = None
-    return move, recorded
+    return recorded
 
 
 def _play_ahead(strategy: Strategy, game: Game, limit: int) -> None:
     """Let the C game loop play on for ``strategy`` (see :meth:`Strategy.ahead`) until the game ends, ``limit`` moves
     or a position it leaves to the strategy. The loop reads the layout only to reveal cells, as the game does."""
     settings = strategy.ahead(game.board.cells)
+    if settings is not None and _PLAY_EXACT is not None:
+        _loop(strategy, game, limit, settings, game.raw(), -1)
+
+
+def _open_ahead(strategy: Strategy, game: Game, limit: int) -> bool:
+    """The first move of a game with no move made yet, where the C game loop makes it (see :meth:`Strategy.ahead`):
+    the strategy chooses it as :func:`play_move` asks it, the game deals for it (:meth:`Game.deal_at`) and the loop
+    reveals it, flood fill and all, then plays on. A move other than a reveal of a covered cell, or one chosen with
+    more moves queued, is applied as :func:`play_move` applies it. False, having asked nothing, where the strategy
+    has no loop."""
+    settings = strategy.ahead(game.board.cells)
     if settings is None or _PLAY_EXACT is None:
-        return
+        return False
+    protected = game.first_reveal_protected
+    move = strategy.choose(game.observation())
+    cell = move.cell
+    plain = move.kind == "reveal" and type(cell) is int and 0 <= cell < game.board.cells and game.is_covered(cell)
+    if not plain or strategy._queue:  # a move it queued more with (certain cells, as on a hint) goes first
+        _apply(strategy, game, move, protected)
+        return True
+    game.deal_at(cell)
+    raw = game.raw()
+    _settle(strategy, move, protected, not raw[0][cell])  # before the loop's guesses, as play_move would record it
+    _loop(strategy, game, limit, settings, raw, cell)
+    return True
+
+
+def _loop(
+    strategy: Strategy,
+    game: Game,
+    limit: int,
+    settings: tuple[bytearray, Budget],
+    raw: tuple[tuple[bool, ...], tuple[int, ...], list[int]],
+    first: int,
+) -> None:
+    """The C game loop's run on ``raw`` (the game's :meth:`Game.raw`) with the strategy's ``settings``, revealing
+    ``first`` (a cell, or -1) before anything else; the game and the strategy take back what it did."""
+    assert _PLAY_EXACT is not None
     proved, budget = settings
-    mine, number, view = game.raw()
+    mine, number, view = raw
     board, start = game.board, game.moves
     _, cells, made, opened = _PLAY_EXACT(
         mine, number, view, proved, board.width, board.height, game.rules.mines, start, limit,
-        budget.max_states, budget.max_bytes, budget.seconds,
+        budget.max_states, budget.max_bytes, budget.seconds, first,
     )  # fmt: skip
     game.record_reveals(cells, view, opened)
     guesses = []
@@ -269,10 +317,14 @@ def play(
     while game.state is playing:
         if len(game.history) >= limit:  # game.moves, without the property's call
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
-        if ahead is not None and len(game.history) >= ahead and not queue and game.first_click is not None:
-            _play_ahead(strategy, game, limit)
-            ahead = len(game.history) + 1
-            continue
+        if ahead is not None and len(game.history) >= ahead and not queue:
+            if game.first_click is not None:
+                _play_ahead(strategy, game, limit)
+                ahead = len(game.history) + 1
+                continue
+            if not game.history and _open_ahead(strategy, game, limit):
+                ahead = len(game.history) + 1
+                continue
         if queue and on_move is None:  # certain reveals the strategy would return first, played by the game in a run
             try:
                 game.reveal_queued(queue, limit)

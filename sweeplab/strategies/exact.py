@@ -214,7 +214,7 @@ class ExactStrategy(Strategy):
         top-left corner) with that safety, as :meth:`pick_guess` makes it. None on any other position. (Only with
         an :class:`Analyzer` of its own: one that watches the analyses, as the position recorder's does, sees it.)"""
         board, mines, view = observation.board, observation.mines, observation.view
-        if not 0 < mines < board.cells or max(view) != COVERED or min(view) != COVERED:
+        if not 0 < mines < board.cells or view.count(COVERED) != len(view):
             return None
         cell = _OPENING.get(board)
         if cell is None:  # the corners: the preferred of all cells is the preferred of them (the same on every game)

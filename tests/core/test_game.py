@@ -372,11 +372,11 @@ def test_raw_gives_the_layout_numbers_and_a_view_copy_and_record_reveals_takes_m
         Game(rules, 0).raw()
     game = Game(Rules(3, 2, 1, "unsafe"), layout=[5])  # 0 1 1 / 0 1 *
     mine, number, view = game.raw()
-    assert list(mine) == [0, 0, 0, 0, 0, 1] and list(number) == [0, 1, 1, 0, 1, 0]
-    assert memoryview(view).cast("b").tolist() == [-1] * 6
+    assert mine == (False,) * 5 + (True,) and number == (0, 1, 1, 0, 1, 0) and view == [-1] * 6
     game.reveal(0)  # opens 0, 1, 3, 4
     _, _, view = game.raw()
     view[2] = 1  # what a player in C does: reveal 2 on its copy
+    assert game.observation().view[2] == -1  # a copy: the game is unchanged until it takes the reveals back
     game.record_reveals([2], view, 1)
     assert game.state is GameState.WON and game.history[-1] == Move.reveal(2) and game.observation().view[2] == 1
     lost = Game(Rules(3, 2, 1, "unsafe"), layout=[5])
@@ -402,3 +402,34 @@ def test_observation_at_replays_the_game_as_it_was_dealt():
     assert fixed.observation_at(0).view == (COVERED,) * 6 and fixed.observation_at(1).view == fixed.observation().view
     with pytest.raises(ArgumentError, match="not a move of this game"):
         fixed.observation_at(2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 1200), st.data(), st.integers(0, 2**64))
+def test_the_deal_draws_what_random_sample_draws(n, data, seed):
+    """Every seed's layout depends on it: the game's own draw is the interpreter's ``sample``, pool or set."""
+    import random
+
+    from sweeplab.core.game import _sample
+
+    k = data.draw(st.integers(0, n))
+    assert _sample(random.Random(seed), list(range(n)), k) == random.Random(seed).sample(range(n), k)
+
+
+def test_deal_at_deals_for_the_first_click_without_revealing_it():
+    game = Game(Rules(9, 9, 10, "zero"), 3)
+    game.deal_at(40)
+    mine, number, view = game.raw()
+    assert game.first_click == 40 and not game.history and view == [COVERED] * 81
+    assert not any(mine[c] for c in (40, 30, 31, 32, 39, 41, 48, 49, 50)) and number[40] == 0  # dealt as zero keeps it
+    revealed = Game(Rules(9, 9, 10, "zero"), 3)
+    revealed.reveal(40)
+    assert revealed.mine_cells() == game.mine_cells()  # the same layout as the reveal deals
+    with pytest.raises(IllegalMoveError, match="only before the first reveal"):
+        game.deal_at(0)
+    flagged = Game(Rules(9, 9, 10, "safe"), 3)
+    flagged.flag(5)
+    with pytest.raises(IllegalMoveError, match="cannot deal at"):
+        flagged.deal_at(5)
+    with pytest.raises(IllegalMoveError, match="off the 9x9 board"):
+        Game(Rules(9, 9, 10, "safe"), 3).deal_at(81)

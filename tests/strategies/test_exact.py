@@ -119,7 +119,8 @@ def test_a_unique_safest_cell_names_the_next_safest_as_runner_up():
 def _record(player, game):
     """What a game and its player's guesses leave: every move, the end, each guess as the bench sees it."""
     guesses = [(g.cell, g.kind, repr(g.safety), g.outcome, g.move, g.protected) for g in player.guesses]
-    return game.state, tuple(game.history), guesses, bytes(player.proved.mines)
+    proved = frozenset(cell for cell, mine in enumerate(player.proved.mines) if mine)  # sized or not yet: the same
+    return game.state, tuple(game.history), guesses, proved
 
 
 def _both_ways(rules, seed, monkeypatch=None):
@@ -154,14 +155,14 @@ def test_the_c_game_loop_plays_most_of_a_game_and_hands_back_what_it_cannot_coun
     import sweeplab.strategies.base as base
 
     calls = []
-    real = base._play_ahead
+    real = base._loop
 
-    def counting(strategy, game, limit):
+    def counting(strategy, game, *args):
         before = game.moves
-        real(strategy, game, limit)
+        real(strategy, game, *args)
         calls.append((game.moves - before, game.over))
 
-    monkeypatch.setattr(base, "_play_ahead", counting)
+    monkeypatch.setattr(base, "_loop", counting)
     for preset, games in (("expert", 30), ("50x50x550", 10)):  # the second has components past 128-bit counts
         rules = make_rules(preset, "safe")
         calls.clear()
@@ -221,3 +222,27 @@ def test_the_c_game_loop_breaks_ties_with_the_same_tolerance():
     """_kernel_play.c's PLAY_TIE is exact.TIE: a change to one must be made to the other."""
     source = (Path(exact.__file__).parent.parent / "analysis" / "_kernel_play.c").read_text()
     assert exact.TIE == 1e-12 and "#define PLAY_TIE 1e-12" in source
+
+
+@needs_kernel
+def test_the_c_game_loop_reveals_a_first_cell_and_refuses_what_it_cannot_play():
+    from sweeplab.analysis.kernel import KERNEL
+
+    game = Game(Rules(3, 2, 1, "unsafe"), layout=[5])  # 0 1 1 / 0 1 *
+    mine, number, view = game.raw()
+    proved = bytearray(6)
+    over, cells, guesses, opened = KERNEL.play_exact(mine, number, view, proved, 3, 2, 1, 0, 100, 10**6, 10**8, 5.0, 0)
+    assert over and cells == [0, 2] and opened == 5  # 0 floods 0 1 3 4; then 2 or 5, a fifty-fifty: 2, the lower
+    assert guesses == [(False, 2, 0.5, 1)] and view == [0, 1, 1, 0, 1, -1] and not any(proved)
+
+    def refused(*args):
+        with pytest.raises((ValueError, TypeError)) as caught:
+            KERNEL.play_exact(*args)
+        return str(caught.value)
+
+    fresh = [-1] * 6
+    assert "first cell must be covered" in refused(mine, number, [0, *fresh[1:]], bytearray(6), 3, 2, 1, 0, 9, 10, 10**6, 1.0, 0)
+    assert "flags" in refused(mine, number, [-2, *fresh[1:]], bytearray(6), 3, 2, 1, 0, 9, 10, 10**6, 1.0, 1)
+    assert "one value per cell" in refused(mine[:5], number, fresh, bytearray(6), 3, 2, 1, 0, 9, 10, 10**6, 1.0)
+    assert "number of cell 1 is 9" in refused(mine, (0, 9, 1, 0, 1, 0), fresh, bytearray(6), 3, 2, 1, 0, 9, 10, 10**6, 1.0)
+    assert "sizes disagree" in refused(mine, number, fresh, bytearray(5), 3, 2, 1, 0, 9, 10, 10**6, 1.0)
