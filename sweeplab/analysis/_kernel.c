@@ -1517,14 +1517,16 @@ static PyMethodDef methods[] = {
      "sample(sizes, steps, cap, seed, seconds, max_bytes) -> (log_scale, {k: weight}, {k: [expected per step]}) | None\n"
      "One run of the sampled count (resampled merged states) over exact.py's _Plan; None past the time or memory."},
     {"play_exact", play_exact, METH_VARARGS,
-     "play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1)\n"
+     "play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1,\n"
+     "deadline=0)\n"
      "-> (over, cells, guesses, opened): the exact strategy plays on (see _kernel_play.c) from the view (a list of ints\n"
      "-2..8, the cells it reveals updated), the layout's mines and numbers (lists or tuples of one value per cell) and\n"
-     "the proved mines (a bytearray, updated), with\n"
-     "`moves` made so far and at most `limit`. cells: the cells it revealed, in order; guesses: (unconstrained, cell,\n"
-     "safety, move) for each guess; opened: the cells opened; over: True when the game ended (won or lost), False when\n"
-     "it stopped for the Python strategy to play on (a position it cannot vouch for, or the move limit). first: a covered\n"
-     "cell to reveal before anything else (the first click, once the game has dealt for it), or -1."},
+     "the proved mines (a bytearray, updated), with `moves` made so far and at most `limit`. cells: the cells it\n"
+     "revealed, in order; guesses: (unconstrained, cell, safety, move) for each guess; opened: the cells opened; over:\n"
+     "True when the game ended (won or lost), False when it stopped for the Python strategy to play on (a position it\n"
+     "cannot vouch for, the move limit or the deadline). first: a covered cell to reveal before anything else (the\n"
+     "first click, once the game has dealt for it), or -1. deadline: the thread's CPU clock (time.thread_time) past\n"
+     "which it stops after a reveal, or 0 for none."},
     {"in_span", in_span, METH_VARARGS,
      "in_span(target, groups) -> bool: whether the indicator of the cell set `target` is a rational linear combination\n"
      "of the indicators of the cell sets `groups` (exact ranks; best's look-ahead)."},

@@ -511,7 +511,15 @@ static int read_cells(PyObject *seq, Py_ssize_t cells, signed char *out, int lo,
     return 0;
 }
 
-/* play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1)
+/* This thread's CPU clock in seconds (as Python's time.thread_time). */
+static double thread_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1,
+   deadline=0)
    -> (done, cells, guesses, opened). See the module's methods table. */
 static PyObject *play_exact(PyObject *self, PyObject *args) {
     PyObject *mine_in, *number_in, *view_list;
@@ -519,9 +527,9 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
     int width, height, mines, moves, limit, first = -1;
     long max_states;
     Py_ssize_t max_bytes;
-    double seconds;
-    if (!PyArg_ParseTuple(args, "OOO!w*iiiiilnd|i", &mine_in, &number_in, &PyList_Type, &view_list, &pb, &width, &height,
-                          &mines, &moves, &limit, &max_states, &max_bytes, &seconds, &first))
+    double seconds, deadline = 0.0;
+    if (!PyArg_ParseTuple(args, "OOO!w*iiiiilnd|id", &mine_in, &number_in, &PyList_Type, &view_list, &pb, &width, &height,
+                          &mines, &moves, &limit, &max_states, &max_bytes, &seconds, &first, &deadline))
         return NULL;
     PyObject *result = NULL, *cells_out = NULL, *guesses = NULL;
     int cells = width * height;
@@ -652,6 +660,7 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
             Py_DECREF(g);
         }
         if (finished) break;
+        if (deadline > 0 && thread_seconds() > deadline) break; /* the caller's CPU time limit: it stops here */
     }
     for (int y = 0; y < height; y++) /* the pass's mines are kept too, as obvious keeps them */
         for (int x = 0; x < width; x++) if (state[(y + 1) * pw + x + 1] == 1) proved[y * width + x] = 1;

@@ -188,7 +188,7 @@ class DaskExecutor(_Base):
     """Batches sent to a Dask cluster: an existing one at ``scheduler`` (``tcp://HOST:PORT``), or a new ``LocalCluster``.
 
     The workers must be able to import the same sweeplab (install it on every worker). Tasks run in worker threads,
-    where the per-game time limit is checked after every move (see :class:`sweeplab.bench.runner.GameTimer`). As with
+    where the per-game time limit stops a game only at the end of a move (see :class:`sweeplab.bench.runner.GameTimer`). As with
     the local pool, tasks are submitted a few per worker at a time; :meth:`abort` cancels the futures in flight.
     Connecting to ``scheduler`` gives up after :func:`connect_timeout`.
     """

@@ -216,13 +216,18 @@ def deal(rules: Rules, root: int, index: int, first_click: int | None = None) ->
     return game
 
 
+GRACE = 0.25  # the timer's signal comes this share of the limit after it (and a millisecond), for moves to end first
+
+
 class GameTimer:
     """A per-game CPU-time limit.
 
-    In a process's main thread on Unix it arms ``ITIMER_PROF`` (process CPU time) whose signal raises
-    :class:`GameTimeout` inside the game, even in the middle of a long ``choose``. Elsewhere (a Dask worker
-    thread, Windows) signals are unavailable, so the limit is checked after every move with the thread's CPU
-    clock: a single ``choose`` call that never returns is then not interrupted (strategies must guard their searches).
+    The game stops at the first move that ends past :attr:`deadline` (the thread's CPU clock; :func:`play`'s
+    ``deadline``, or :meth:`check` after each move). In a process's main thread on Unix it also arms ``ITIMER_PROF``
+    (process CPU time) whose signal raises :class:`GameTimeout` inside the game, a little after the limit
+    (:data:`GRACE`), so that a long ``choose`` is cut short while a game played move by move, or by the C game loop,
+    stops at a move's end with its moves recorded. Elsewhere (a Dask worker thread, Windows) signals are unavailable:
+    a single ``choose`` call that never returns is then not interrupted (strategies must guard their searches).
     """
 
     def __init__(self, limit: float | None) -> None:
@@ -239,7 +244,7 @@ class GameTimer:
         self.deadline = time.thread_time() + self.limit
         if self.use_signal:
             self._old = signal.signal(signal.SIGPROF, _raise_timeout)
-            signal.setitimer(signal.ITIMER_PROF, self.limit)
+            signal.setitimer(signal.ITIMER_PROF, self.limit * (1 + GRACE) + 0.001)
         return self
 
     def check(self, game: Game, move: Move) -> None:
@@ -288,7 +293,8 @@ def play_one(
         player = make(strategy, seed=strategy_seed, **(options or {}))
         timer = GameTimer(time_limit)
         with timer:
-            play(player, game, on_move=timer.check if time_limit is not None else None)
+            play(player, game, deadline=timer.deadline if time_limit is not None else None)
+        timed_out = time_limit is not None and not game.over  # stopped at the deadline
     except GameTimeout:
         timed_out = not game.over
     except SweeplabError as error:

@@ -228,7 +228,8 @@ def bench_engine_command(positions: int, games: int, seed: int, engine: str) -> 
     default=None,
     metavar="SECONDS",
     help="CPU seconds per game; a game that runs over is counted as timed out (not won) and reported apart. "
-    "On Unix a timer interrupts even a long move; under Dask (worker threads) it is checked after each move",
+    "It stops at the first move that ends past the limit; on Unix a timer also interrupts a long move (a quarter "
+    "of the limit later), which under Dask (worker threads) is not possible",
 )
 @click.option("--batch", type=click.IntRange(min=1), default=None, help="games per task sent to a worker  [default: automatic]")
 @friendly_errors

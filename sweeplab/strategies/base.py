@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -234,15 +235,16 @@ def _settle(strategy: Strategy, move: Move, protected: bool, outcome: bool) -> G
     return recorded
 
 
-def _play_ahead(strategy: Strategy, game: Game, limit: int) -> None:
-    """Let the C game loop play on for ``strategy`` (see :meth:`Strategy.ahead`) until the game ends, ``limit`` moves
-    or a position it leaves to the strategy. The loop reads the layout only to reveal cells, as the game does."""
+def _play_ahead(strategy: Strategy, game: Game, limit: int, deadline: float) -> None:
+    """Let the C game loop play on for ``strategy`` (see :meth:`Strategy.ahead`) until the game ends, ``limit`` moves,
+    the ``deadline`` (as :func:`play`'s; 0 for none) or a position it leaves to the strategy. The loop reads the layout
+    only to reveal cells, as the game does."""
     settings = strategy.ahead(game.board.cells)
     if settings is not None and _PLAY_EXACT is not None:
-        _loop(strategy, game, limit, settings, game.raw(), -1)
+        _loop(strategy, game, limit, deadline, settings, game.raw(), -1)
 
 
-def _open_ahead(strategy: Strategy, game: Game, limit: int) -> bool:
+def _open_ahead(strategy: Strategy, game: Game, limit: int, deadline: float) -> bool:
     """The first move of a game with no move made yet, where the C game loop makes it (see :meth:`Strategy.ahead`):
     the strategy chooses it as :func:`play_move` asks it, the game deals for it (:meth:`Game.deal_at`) and the loop
     reveals it, flood fill and all, then plays on. A move other than a reveal of a covered cell, or one chosen with
@@ -261,7 +263,7 @@ def _open_ahead(strategy: Strategy, game: Game, limit: int) -> bool:
     game.deal_at(cell)
     raw = game.raw()
     _settle(strategy, move, protected, not raw[0][cell])  # before the loop's guesses, as play_move would record it
-    _loop(strategy, game, limit, settings, raw, cell)
+    _loop(strategy, game, limit, deadline, settings, raw, cell)
     return True
 
 
@@ -269,6 +271,7 @@ def _loop(
     strategy: Strategy,
     game: Game,
     limit: int,
+    deadline: float,
     settings: tuple[bytearray, Budget],
     raw: tuple[tuple[bool, ...], tuple[int, ...], list[int]],
     first: int,
@@ -281,7 +284,7 @@ def _loop(
     board, start = game.board, game.moves
     _, cells, made, opened = _PLAY_EXACT(
         mine, number, view, proved, board.width, board.height, game.rules.mines, start, limit,
-        budget.max_states, budget.max_bytes, budget.seconds, first,
+        budget.max_states, budget.max_bytes, budget.seconds, first, deadline,
     )  # fmt: skip
     game.record_reveals(cells, view, opened)
     guesses = []
@@ -297,13 +300,19 @@ def play(
     game: Game,
     on_move: Callable[[Game, Move], None] | None = None,
     max_moves: int | None = None,
+    *,
+    deadline: float | None = None,
 ) -> Game:
     """Play ``strategy`` until the game ends; returns the game.
 
     Each move the strategy returns is applied to the game (:func:`play_move`); an illegal one raises
     :class:`StrategyError` naming the strategy and the move. ``max_moves`` (default ten per cell) stops a strategy
-    that would loop forever, so no strategy can hang a run.
+    that would loop forever, so no strategy can hang a run. ``deadline``, a reading of this thread's CPU clock
+    (:func:`time.thread_time`), stops the game unfinished at the first move that ends past it (a long ``choose`` is
+    not interrupted: the bench's timer does that).
     """
+    late = deadline if deadline is not None else 0.0  # the C game loop's form: 0 for none
+    clock = time.thread_time
     limit = max_moves if max_moves is not None else 10 * game.board.cells + 10
     strategy.begin(game.rules)
     queue = strategy._queue if strategy.queue_first else None
@@ -315,14 +324,16 @@ def play(
     if on_move is None and _PLAY_EXACT is not None and "choose" not in vars(strategy):
         ahead = 0 if type(strategy).ahead is not Strategy.ahead else None
     while game.state is playing:
+        if deadline is not None and clock() > deadline:
+            break
         if len(game.history) >= limit:  # game.moves, without the property's call
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
         if ahead is not None and len(game.history) >= ahead and not queue:
             if game.first_click is not None:
-                _play_ahead(strategy, game, limit)
+                _play_ahead(strategy, game, limit, late)
                 ahead = len(game.history) + 1
                 continue
-            if not game.history and _open_ahead(strategy, game, limit):
+            if not game.history and _open_ahead(strategy, game, limit, late):
                 ahead = len(game.history) + 1
                 continue
         if queue and on_move is None:  # certain reveals the strategy would return first, played by the game in a run

@@ -119,3 +119,14 @@ def test_dask_local_cluster_gives_the_local_results():
     with DaskExecutor(workers=2) as ex:
         remote = run("single-point", rules, 40, seed=11, executor=ex, batch=6)
     assert key(remote) == key(local)
+
+
+def test_a_time_limit_stops_the_c_game_loop_with_its_moves_recorded():
+    """exact plays in the C game loop under a time limit too: a game past the limit is timed out, its moves the
+    start of the unlimited game's, and it stopped well before the signal's grace."""
+    rules = Rules(256, 256, 10000, "safe")
+    full = play_one("exact", rules, 0, 1)
+    limited = play_one("exact", rules, 0, 1, time_limit=full.cpu_seconds / 4)
+    assert full.moves > 10_000 and not full.timed_out
+    assert limited.timed_out and not limited.won and 0 < limited.moves < full.moves
+    assert limited.cpu_seconds < full.cpu_seconds

@@ -246,3 +246,21 @@ def test_the_c_game_loop_reveals_a_first_cell_and_refuses_what_it_cannot_play():
     assert "one value per cell" in refused(mine[:5], number, fresh, bytearray(6), 3, 2, 1, 0, 9, 10, 10**6, 1.0)
     assert "number of cell 1 is 9" in refused(mine, (0, 9, 1, 0, 1, 0), fresh, bytearray(6), 3, 2, 1, 0, 9, 10, 10**6, 1.0)
     assert "sizes disagree" in refused(mine, number, fresh, bytearray(5), 3, 2, 1, 0, 9, 10, 10**6, 1.0)
+
+
+def test_a_deadline_stops_the_game_at_a_move_with_the_moves_so_far():
+    """play's deadline (the thread's CPU clock) leaves the game unfinished, its moves the start of the unlimited
+    game's: the C game loop checks it after each reveal, the move-by-move path before each move."""
+    import time
+
+    rules = make_rules("256x256x10000", "safe")
+    play(exact.ExactStrategy(1), Game(rules, 1))  # the board's tables built, so that the timing is the game's
+    start = time.thread_time()
+    full = play(exact.ExactStrategy(1), Game(rules, 1))
+    took = time.thread_time() - start
+    assert full.over and full.moves > 10_000
+    stopped = play(exact.ExactStrategy(1), Game(rules, 1), deadline=time.thread_time() + took / 4)
+    assert not stopped.over and stopped.moves < full.moves
+    assert stopped.history == full.history[: stopped.moves]
+    past = play(exact.ExactStrategy(1), Game(rules, 1), deadline=time.thread_time() - 1)
+    assert past.moves == 0 and not past.over
