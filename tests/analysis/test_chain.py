@@ -240,36 +240,6 @@ def test_strips_too_wide_at_their_first_height_fall_to_the_lower_height_then_by_
 
 
 @needs_chain
-def test_strips_too_wide_are_cut_while_they_can_be_and_their_time_leaves_the_pace(monkeypatch):
-    """A strip too wide to count is cut in two (one more strip, the height kept) as long as failures stay within the
-    number of strips, far past an eighth of them; the time its count took is a one-off cost, left out of the pace
-    that decides whether the strips must be lower."""
-    obs, _ = strewn(128, 128, 2000, 0.1)
-    problem = constraints_from(obs)
-    component = max(build_components(problem.constraints), key=lambda c: len(c.cells))
-    drawn = chain._Chain(component, [0.0] * (len(component.cells) + 1), random.Random(0), True, obs.board.width)
-    assert drawn.first(component, time.perf_counter() + 30)
-    assert drawn.strip_list is not None
-    strips = len(drawn.strip_list)
-    failing = strips // 8 + 3  # beyond what used to make every strip lower
-    real = drawn._move_in_c
-
-    def too_wide(*args):
-        if drawn.failed < failing:
-            time.sleep(0.002)
-            return None
-        return real(*args)
-
-    monkeypatch.setattr(drawn, "_move_in_c", too_wide)
-    total = sum(drawn.x)
-    for _ in range(failing):
-        assert drawn.move(total) is None
-    assert drawn.height == chain.STRIP and len(drawn.strip_list) == strips + failing
-    assert drawn.sweep_once >= failing * 0.002  # the failed counts' time, beside the plans'
-    assert drawn.move(total) is not None  # the cut strips count
-
-
-@needs_chain
 def test_tall_strips_give_way_to_lower_ones_when_too_few_sweeps_of_them_fit():
     """At the end of a sweep, fewer than MIN_SWEEPS more sweeps at its pace (plans left out) before the deadline
     make the strips STRIP_LOWER rows high; with time for more, or mid-sweep, or already low, nothing changes."""
@@ -285,7 +255,7 @@ def test_tall_strips_give_way_to_lower_ones_when_too_few_sweeps_of_them_fit():
         if not drawn.queue:
             break
     now = time.perf_counter()
-    pace = now - drawn.sweep_started - drawn.sweep_once
+    pace = now - drawn.sweep_started - drawn.sweep_planning
     assert pace > 0
     assert not drawn.lower_if_slow(now + (chain.MIN_SWEEPS + 1) * pace + 1.0)
     assert drawn.height == chain.STRIP
