@@ -587,7 +587,9 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
     if (flags || left <= 0) goto finish; /* flags: the Python strategy's to play (it never places one itself) */
     P = (Play){width, height, cells, view, proved, safe, 0, mines_found, 0, -1, 0, 0.0, {0}};
     if (frontier_lend(&P.frontier, cells, &lent) < 0) { PyErr_NoMemory(); goto done; }
-    int qh = 0, qt = 0;
+    int qh = 0, qt = 0, since = 0, analysed = 0;
+    /* the time limit on the wall clock, for the analyses' own deadlines: no later than on this thread's CPU clock */
+    double wall_cap = deadline > 0 ? now_seconds() + (deadline - thread_seconds()) : 0.0;
     if (first >= 0) queue[qt++] = first; /* the first click, dealt for: revealed before anything else */
     for (;;) {
         if (moves >= limit) break;
@@ -606,8 +608,11 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
                 qsort(queue, (size_t)qt, sizeof(int), cmp_int);
                 continue;
             }
-            Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
+            double until = now_seconds() + seconds; /* the budget, and no later than the time limit */
+            if (deadline > 0 && until > wall_cap) until = wall_cap;
+            Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, until, 0};
             int got = play_analyse(&P, mines - flags, &lim);
+            analysed = 1;
             if (got == PLAY_ERROR) goto done;
             if (got == PLAY_STOP) break;
             for (int q = 0; q < P.n_mines; q++) { /* kept, and the numbers around them look again */
@@ -660,7 +665,10 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
             Py_DECREF(g);
         }
         if (finished) break;
-        if (deadline > 0 && thread_seconds() > deadline) break; /* the caller's CPU time limit: it stops here */
+        if (deadline > 0 && (analysed || ++since >= 64)) { /* the caller's CPU time limit, read after an analysis */
+            analysed = since = 0;                             /* or 64 reveals (a reading is a system call) */
+            if (thread_seconds() > deadline) break;
+        }
     }
     for (int y = 0; y < height; y++) /* the pass's mines are kept too, as obvious keeps them */
         for (int x = 0; x < width; x++) if (state[(y + 1) * pw + x + 1] == 1) proved[y * width + x] = 1;
