@@ -84,10 +84,20 @@ static int int_at(PyObject *seq, Py_ssize_t i, int *out) {
     return 1;
 }
 
-static uint64_t hash_key(const unsigned char *key, int len) {
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < len; i++) h = (h ^ key[i]) * 1099511628211ULL;
-    return h;
+/* A key's hash, eight bytes at a time (where a state lands in the table: the states and their order do not depend
+   on it). */
+static inline uint64_t hash_key(const unsigned char *key, int len) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)len, w;
+    int i = 0;
+    for (; i + 8 <= len; i += 8) {
+        memcpy(&w, key + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    w = 0;
+    for (int b = 0; i < len; i++, b += 8) w |= (uint64_t)key[i] << b;
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 29);
 }
 
 /* The move itself over parsed steps: the count, the backward pass and the draw (see move). */
@@ -117,9 +127,12 @@ static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_
     size_t tr_n = 0;
     int needs[2 * MAX_OPEN];
     unsigned char key[2 + MAX_OPEN];
-    int mask = table_size - 1;
     for (Py_ssize_t t = 0; t < n; t++) {
         Step *st = &steps[t];
+        /* the table this step needs, at most twice the states it can make (a small one stays in the cache) */
+        size_t reach = (off[t + 1] - off[t]) * (size_t)(st->size + 1);
+        int mask = 15;
+        while ((size_t)mask + 1 < 2 * reach && mask + 1 < table_size) mask = 2 * mask + 1;
         const double *bn = binom[st->size];
         int kl = 2 + st->n_keep, n_used = 0;
         size_t base = off[t + 1], kbase = key_off[t + 1];
