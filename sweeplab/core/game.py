@@ -77,8 +77,7 @@ def _sample(rng: random.Random, population: list[int], k: int) -> list[int]:
     n = len(population)
     if not 0 <= k <= n or n > 21 + (4 ** math.ceil(math.log(k * 3, 4)) if k > 5 else 0):
         return rng.sample(population, k)
-    getrandbits = rng.getrandbits
-    pool = population
+    getrandbits, pool = rng.getrandbits, population
     chosen = [0] * k
     for i in range(k):
         left = n - i  # a draw below left, as Random._randbelow makes it

@@ -235,16 +235,16 @@ def _settle(strategy: Strategy, move: Move, protected: bool, outcome: bool) -> G
     return recorded
 
 
-def _play_ahead(strategy: Strategy, game: Game, limit: int, deadline: float) -> None:
+def _play_ahead(strategy: Strategy, game: Game, limit: int, deadline: float | None) -> None:
     """Let the C game loop play on for ``strategy`` (see :meth:`Strategy.ahead`) until the game ends, ``limit`` moves,
-    the ``deadline`` (as :func:`play`'s; 0 for none) or a position it leaves to the strategy. The loop reads the layout
+    the ``deadline`` (:func:`play`'s) or a position it leaves to the strategy. The loop reads the layout
     only to reveal cells, as the game does."""
     settings = strategy.ahead(game.board.cells)
     if settings is not None and _PLAY_EXACT is not None:
         _loop(strategy, game, limit, deadline, settings, game.raw(), -1)
 
 
-def _open_ahead(strategy: Strategy, game: Game, limit: int, deadline: float) -> bool:
+def _open_ahead(strategy: Strategy, game: Game, limit: int, deadline: float | None) -> bool:
     """The first move of a game with no move made yet, where the C game loop makes it (see :meth:`Strategy.ahead`):
     the strategy chooses it as :func:`play_move` asks it, the game deals for it (:meth:`Game.deal_at`) and the loop
     reveals it, flood fill and all, then plays on. A move other than a reveal of a covered cell, or one chosen with
@@ -271,7 +271,7 @@ def _loop(
     strategy: Strategy,
     game: Game,
     limit: int,
-    deadline: float,
+    deadline: float | None,
     settings: tuple[bytearray, Budget],
     raw: tuple[tuple[bool, ...], tuple[int, ...], list[int]],
     first: int,
@@ -284,7 +284,7 @@ def _loop(
     board, start = game.board, game.moves
     _, cells, made, opened = _PLAY_EXACT(
         mine, number, view, proved, board.width, board.height, game.rules.mines, start, limit,
-        budget.max_states, budget.max_bytes, budget.seconds, first, deadline,
+        budget.max_states, budget.max_bytes, budget.seconds, first, 0.0 if deadline is None else deadline,
     )  # fmt: skip
     game.record_reveals(cells, view, opened)
     guesses = []
@@ -311,7 +311,6 @@ def play(
     (:func:`time.thread_time`), stops the game unfinished at the first move that ends past it (a long ``choose`` is
     not interrupted: the bench's timer does that).
     """
-    late = deadline if deadline is not None else 0.0  # the C game loop's form: 0 for none
     clock = time.thread_time
     limit = max_moves if max_moves is not None else 10 * game.board.cells + 10
     strategy.begin(game.rules)
@@ -330,10 +329,10 @@ def play(
             raise StrategyError(f"strategy {strategy.name!r} made {game.moves} moves without finishing the game")
         if ahead is not None and len(game.history) >= ahead and not queue:
             if game.first_click is not None:
-                _play_ahead(strategy, game, limit, late)
+                _play_ahead(strategy, game, limit, deadline)
                 ahead = len(game.history) + 1
                 continue
-            if not game.history and _open_ahead(strategy, game, limit, late):
+            if not game.history and _open_ahead(strategy, game, limit, deadline):
                 ahead = len(game.history) + 1
                 continue
         if queue and on_move is None:  # certain reveals the strategy would return first, played by the game in a run
