@@ -494,7 +494,8 @@ out:
 
 /* ---------- the game loop ---------- */
 
-/* Reads a list or tuple of `cells` small ints (or bools) into bytes; -1 with an exception set otherwise. */
+/* Reads a list or tuple of `cells` small ints (or bools) into bytes, as read_view reads a view; -1 with an exception
+   set otherwise. */
 static int read_cells(PyObject *seq, Py_ssize_t cells, signed char *out, int lo, int hi, const char *what) {
     if (!(PyList_CheckExact(seq) || PyTuple_CheckExact(seq)) || PySequence_Fast_GET_SIZE(seq) != cells) {
         PyErr_Format(PyExc_ValueError, "play_exact: %s must be a list or tuple of one value per cell", what);
@@ -502,8 +503,7 @@ static int read_cells(PyObject *seq, Py_ssize_t cells, signed char *out, int lo,
     }
     PyObject **items = PySequence_Fast_ITEMS(seq);
     for (Py_ssize_t i = 0; i < cells; i++) {
-        PyObject *o = items[i];
-        long v = o == Py_True ? 1 : o == Py_False ? 0 : PyLong_AsLong(o);
+        long v = view_value(items[i]); /* a bool is an int: True reads 1 */
         if (v == -1 && PyErr_Occurred()) return -1;
         if (v < lo || v > hi) { PyErr_Format(PyExc_ValueError, "play_exact: %s of cell %zd is %ld", what, i, v); return -1; }
         out[i] = (signed char)v;
