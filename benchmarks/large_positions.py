@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from sweeplab.analysis import chain
+from sweeplab.analysis import batches, chain
 from sweeplab.analysis.analyzer import Analyzer
 from sweeplab.analysis.budget import Budget
 from sweeplab.analysis.probabilities import Probabilities
@@ -87,19 +87,21 @@ def frontier(obs: Observation) -> int:
 
 
 def run(
-    obs: Observation, seconds: float, strips: bool, rows: int | None = None
+    obs: Observation, seconds: float, strips: bool, rows: int | None = None, threads: int | None = None
 ) -> tuple[Probabilities | UndecidedError, float, float]:
     """(the result or the UndecidedError, CPU seconds, wall seconds) of one analysis; ``rows``: the strips' height
-    (default :data:`~sweeplab.analysis.chain.STRIP`)."""
-    saved = chain.STRIP
-    chain.STRIP = (rows or saved) if strips else 0
+    (default :data:`~sweeplab.analysis.chain.STRIP`), ``threads``: the chains run at once (default
+    :data:`~sweeplab.analysis.batches.THREADS`)."""
+    saved = chain.STRIP, batches.THREADS
+    chain.STRIP = (rows or saved[0]) if strips else 0
+    batches.THREADS = threads or saved[1]
     cpu, wall = time.process_time(), time.perf_counter()
     try:
         result: Probabilities | UndecidedError = Analyzer(Budget(seconds=seconds)).analyze(obs)
     except UndecidedError as error:
         result = error
     finally:
-        chain.STRIP = saved
+        chain.STRIP, batches.THREADS = saved
     return result, time.process_time() - cpu, time.perf_counter() - wall
 
 
@@ -118,17 +120,44 @@ def main(argv: list[str] | None = None) -> None:
         metavar="ROWS",
         help=f"strips of these heights, each a mode named stripsROWS (default: the analyzer's {chain.STRIP}, mode strips)",
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help=f"chains run at once, each a mode (strips, suffixed -threadsN; default: the analyzer's {batches.THREADS})",
+    )
+    parser.add_argument(
+        "--position",
+        action="append",
+        metavar="WxHxMINES@SHARE",
+        help="analyse this position instead of the built-in ones (repeatable; unchecked), such as 256x256x13000@0.1",
+    )
     parser.add_argument("--no-balls", action="store_true", help="leave out the balls mode")
     args = parser.parse_args(argv)
     if args.strip_rows and any(height < 8 or height % 4 for height in args.strip_rows):
         parser.error(f"--strip-rows {args.strip_rows}: each height must be a multiple of 4, at least 8")
-    modes = [(f"strips{height}", height) for height in args.strip_rows] if args.strip_rows else [("strips", None)]
+    if args.threads and min(args.threads) < 1:
+        parser.error(f"--threads {args.threads}: each must be at least 1")
+    own = []
+    for text in args.position or []:
+        try:
+            size, share = text.split("@")
+            width, height, mines = (int(part) for part in size.split("x"))
+            own.append((width, height, mines, float(share)))
+        except ValueError:
+            parser.error(f"--position {text!r}: expected WIDTHxHEIGHTxMINES@SHARE, such as 256x256x13000@0.1")
+    heights = [(f"strips{height}", height) for height in args.strip_rows] if args.strip_rows else [("strips", None)]
+    counts = args.threads or [None]
+    modes = [(name + (f"-threads{n}" if args.threads else ""), height, n) for name, height in heights for n in counts]
     if not args.no_balls:
-        modes.append(("balls", None))
+        modes.append(("balls", None, None))
     print("$ python benchmarks/large_positions.py " + " ".join(sys.argv[1:] if argv is None else argv), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
     shapes = [(shape, False) for shape in ANSWERED] + ([] if args.no_check else [(shape, True) for shape in CHECKED])
+    if own:
+        shapes = [(shape, False) for shape in own]
     if args.shapes:
         shapes = [(shape, checked) for shape, checked in shapes if f"{shape[0]}x{shape[1]}" in args.shapes]
     for seed in args.seeds:
@@ -142,8 +171,8 @@ def main(argv: list[str] | None = None) -> None:
                     continue
                 exact = {c: reference.probability(c) for c in obs.covered()}
             for repeat in range(args.repeats):
-                for mode, height in modes:
-                    result, cpu, wall = run(obs, args.seconds, mode != "balls", height)
+                for mode, height, threads in modes:
+                    result, cpu, wall = run(obs, args.seconds, mode != "balls", height, threads)
                     row = dict(zip(FIELDS[:4], shape, strict=True))
                     row.update(seed=seed, mode=mode, repeat=repeat, covered=len(obs.covered()), frontier=frontier(obs))
                     row.update(cpu_s=round(cpu, 3), wall_s=round(wall, 3), max_abs_error="", mean_abs_error="")

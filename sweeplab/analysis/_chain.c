@@ -18,13 +18,14 @@ typedef struct {
 
 static double binom[9][9];
 
-/* Buffers kept between calls (the GIL is held throughout): the states of every layer one after another. */
-static unsigned char *keys_buf;
-static double *alpha_buf, *beta_buf;
-static int *start_buf, *next_buf, *table_buf, *used_buf;
-static unsigned char *v_buf;
-static size_t keys_cap, states_cap, tr_cap;
-static int table_size;
+/* Buffers kept between calls, one set per thread (a move runs without the GIL, so two chains can move at once in
+   two threads): the states of every layer one after another. */
+static _Thread_local unsigned char *keys_buf;
+static _Thread_local double *alpha_buf, *beta_buf;
+static _Thread_local int *start_buf, *next_buf, *table_buf, *used_buf;
+static _Thread_local unsigned char *v_buf;
+static _Thread_local size_t keys_cap, states_cap, tr_cap;
+static _Thread_local int table_size;
 
 static int grow(void **buf, size_t *cap_unused, size_t want, size_t item) {
     (void)cap_unused;
@@ -100,26 +101,38 @@ static inline uint64_t hash_key(const unsigned char *key, int len) {
     return h ^ (h >> 29);
 }
 
-/* The move itself over parsed steps: the count, the backward pass and the draw (see move). */
-static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, unsigned long long seed,
-                          int log_weights) {
+/* What compute_move leaves: OK with the outputs filled in, NONE past max_states (or no weight at any count), NOMEM,
+   NOPICK (a draw with no completion: cannot happen). */
+enum { MOVE_OK, MOVE_NONE, MOVE_NOMEM, MOVE_NOPICK };
+
+typedef struct {
+    double *means; /* per step: the expected mines given the rest (n entries, the caller's) */
+    int *values;   /* per step: the drawn mines (n entries, the caller's) */
+    double *cnt;   /* per final count 0..top: its probability (malloc'ed here) */
+    int top, count;
+} Moved;
+
+/* The move itself over parsed steps: the count, the backward pass and the draw (see move), in C alone (no Python
+   object is touched, so it runs without the GIL). */
+static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, unsigned long long seed,
+                        int log_weights, Moved *out) {
     if (max_states < 1) max_states = 1;
     size_t *off = calloc((size_t)n + 2, sizeof(size_t)), *key_off = calloc((size_t)n + 2, sizeof(size_t));
     int *klen = calloc((size_t)n + 2, sizeof(int));
-    PyObject *result = NULL;
-    if (!off || !key_off || !klen) { PyErr_NoMemory(); goto done; }
+    int status = MOVE_NOMEM;
+    if (!off || !key_off || !klen) goto done;
     if (table_size < 2 * max_states) {
         int size = 16;
         while (size < 2 * max_states) size <<= 1;
         int *t1 = realloc(table_buf, sizeof(int) * (size_t)size), *t2 = t1 ? realloc(used_buf, sizeof(int) * (size_t)size) : NULL;
         if (t1) table_buf = t1;
         if (t2) used_buf = t2;
-        if (!t1 || !t2) { PyErr_NoMemory(); goto done; }
+        if (!t1 || !t2) goto done;
         memset(table_buf, -1, sizeof(int) * (size_t)size);
         table_size = size;
     }
     /* layer t holds the states before step t (off[t] .. off[t + 1] - 1); keys: 2 bytes of mines so far, open needs */
-    if (!ensure_states(1) || !ensure_keys(2) || !ensure_transitions(16)) { PyErr_NoMemory(); goto done; }
+    if (!ensure_states(1) || !ensure_keys(2) || !ensure_transitions(16)) goto done;
     klen[0] = 2;
     keys_buf[0] = keys_buf[1] = 0;
     alpha_buf[0] = 1.0;
@@ -167,11 +180,11 @@ static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_
                 if (j < 0) {
                     if (count >= max_states) {
                         for (int u = 0; u < n_used; u++) table_buf[used_buf[u]] = -1;
-                        result = Py_None; Py_INCREF(result); goto done;
+                        status = MOVE_NONE; goto done;
                     }
                     if (!ensure_states(base + (size_t)count + 2) || !ensure_keys(kbase + (size_t)(count + 1) * (size_t)kl)) {
                         for (int u = 0; u < n_used; u++) table_buf[used_buf[u]] = -1;
-                        PyErr_NoMemory(); goto done;
+                        goto done;
                     }
                     j = count++;
                     memcpy(keys_buf + kbase + (size_t)j * (size_t)kl, key, (size_t)kl);
@@ -182,7 +195,7 @@ static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_
                 alpha_buf[base + (size_t)j] += alpha_buf[i] * bn[v];
                 if (!ensure_transitions(tr_n + 1)) {
                     for (int u = 0; u < n_used; u++) table_buf[used_buf[u]] = -1;
-                    PyErr_NoMemory(); goto done;
+                    goto done;
                 }
                 next_buf[tr_n] = (int)base + j;
                 v_buf[tr_n] = (unsigned char)v;
@@ -215,20 +228,14 @@ static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_
         }
         double z = 0.0;
         for (size_t i = f0; i < f1; i++) z += alpha_buf[i] * beta_buf[i];
-        if (!(z > 0)) { result = Py_None; Py_INCREF(result); goto done; }
-        PyObject *counts = PyList_New(top + 1), *means = PyList_New(n), *values = PyList_New(n);
-        double *cnt = calloc((size_t)top + 1, sizeof(double));
-        if (!counts || !means || !values || !cnt) {
-            Py_XDECREF(counts); Py_XDECREF(means); Py_XDECREF(values); free(cnt);
-            if (!PyErr_Occurred()) PyErr_NoMemory();
-            goto done;
-        }
+        if (!(z > 0)) { status = MOVE_NONE; goto done; }
+        double *cnt = out->cnt = calloc((size_t)top + 1, sizeof(double));
+        if (!cnt) goto done;
+        out->top = top;
         for (size_t i = f0; i < f1; i++) {
             const unsigned char *kk = keys_buf + key_off[n] + (i - f0) * (size_t)klen[n];
             cnt[kk[0] | (kk[1] << 8)] += alpha_buf[i] * beta_buf[i] / z;
         }
-        for (int k = 0; k <= top; k++) PyList_SET_ITEM(counts, k, PyFloat_FromDouble(cnt[k]));
-        free(cnt);
         /* transitions of state i run from start_buf[i] to the next state's start (tr_end) */
         for (Py_ssize_t t = n - 1; t >= 0; t--) {
             const double *bn = binom[steps[t].size];
@@ -246,7 +253,7 @@ static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_
                 if (b > peak) peak = b;
             }
             if (peak > 0) for (size_t i = off[t]; i < off[t + 1]; i++) beta_buf[i] /= peak;
-            PyList_SET_ITEM(means, t, PyFloat_FromDouble(weighted > 0 ? mines / weighted : 0.0));
+            out->means[t] = weighted > 0 ? mines / weighted : 0.0;
         }
         uint64_t rng = seed ? seed : 0x9E3779B97F4A7C15ULL;
         size_t s = 0;
@@ -265,19 +272,54 @@ static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_
                     if (point < 0) break;
                 }
             }
-            if (pick < 0) { /* cannot happen: every state kept on the path has a completion of weight > 0 */
-                Py_DECREF(counts); Py_DECREF(means); Py_DECREF(values);
-                PyErr_SetString(PyExc_RuntimeError, "the chain's draw found no completion");
-                goto done;
-            }
-            PyList_SET_ITEM(values, t, PyLong_FromLong(v_buf[pick]));
+            if (pick < 0) { status = MOVE_NOPICK; goto done; } /* every state kept on the path has a completion > 0 */
+            out->values[t] = v_buf[pick];
             s = (size_t)next_buf[pick];
         }
         const unsigned char *kk = keys_buf + key_off[n] + (s - off[n]) * (size_t)klen[n];
-        result = Py_BuildValue("(NNNi)", values, means, counts, kk[0] | (kk[1] << 8));
+        out->count = kk[0] | (kk[1] << 8);
+        status = MOVE_OK;
     }
 done:
     free(off); free(key_off); free(klen);
+    return status;
+}
+
+/* compute_move with the GIL released, its outputs as (values, means, counts, count), or None. */
+static PyObject *run_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, unsigned long long seed,
+                          int log_weights) {
+    Moved out = {malloc(sizeof(double) * ((size_t)n + 1)), malloc(sizeof(int) * ((size_t)n + 1)), NULL, 0, 0};
+    PyObject *result = NULL;
+    int status = MOVE_NOMEM;
+    if (out.means && out.values) {
+        Py_BEGIN_ALLOW_THREADS
+        status = compute_move(steps, n, hw, n_weights, max_states, seed, log_weights, &out);
+        Py_END_ALLOW_THREADS
+    }
+    if (status == MOVE_NONE) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else if (status == MOVE_NOMEM) {
+        PyErr_NoMemory();
+    } else if (status == MOVE_NOPICK) {
+        PyErr_SetString(PyExc_RuntimeError, "the chain's draw found no completion");
+    } else {
+        PyObject *counts = PyList_New(out.top + 1), *means = PyList_New(n), *values = PyList_New(n);
+        int ok = counts && means && values;
+        for (int k = 0; ok && k <= out.top; k++) {
+            PyObject *item = PyFloat_FromDouble(out.cnt[k]);
+            if (!item) ok = 0; else PyList_SET_ITEM(counts, k, item);
+        }
+        for (Py_ssize_t t = 0; ok && t < n; t++) {
+            PyObject *mean = PyFloat_FromDouble(out.means[t]), *value = mean ? PyLong_FromLong(out.values[t]) : NULL;
+            if (!mean || !value) { Py_XDECREF(mean); ok = 0; break; }
+            PyList_SET_ITEM(means, t, mean);
+            PyList_SET_ITEM(values, t, value);
+        }
+        if (ok) result = Py_BuildValue("(NNNi)", values, means, counts, out.count);
+        else { Py_XDECREF(counts); Py_XDECREF(means); Py_XDECREF(values); }
+    }
+    free(out.means); free(out.values); free(out.cnt);
     return result;
 }
 
@@ -847,7 +889,18 @@ done:
     return result;
 }
 
+/* release() frees the calling thread's buffers (a thread that made moves calls it before it ends: they are its own). */
+static PyObject *release(PyObject *self, PyObject *args) {
+    (void)self; (void)args;
+    free(keys_buf); free(alpha_buf); free(beta_buf); free(start_buf); free(next_buf); free(table_buf); free(used_buf); free(v_buf);
+    keys_buf = NULL; alpha_buf = beta_buf = NULL; start_buf = next_buf = table_buf = used_buf = NULL; v_buf = NULL;
+    keys_cap = states_cap = tr_cap = 0;
+    table_size = 0;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"release", release, METH_NOARGS, "release()\nFree the calling thread's move buffers (before a thread that moved ends)."},
     {"plan", plan, METH_VARARGS,
      "plan(sizes, constraints) -> steps\n"
      "counting._Plan's steps for super-cells counted in the order given (step t is super-cell t, of sizes[t] cells),\n"
@@ -866,7 +919,7 @@ static PyMethodDef methods[] = {
      "whose sizes argument is then unused), whose steps name the opened numbers by their index in needs:\n"
      "weights[k] (a list of floats or a float64 array) weighs a final block count k (its log with log_weights: the\n"
      "largest over the counts the block can reach is then taken as 1, so that no reachable count underflows); None past max_states partial states in a step or when\n"
-     "no final count has weight."},
+     "no final count has weight. Runs without the GIL: each thread keeps its own buffers (see release)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_chain", "The chain's block move in C.", -1, methods};

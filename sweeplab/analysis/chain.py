@@ -22,6 +22,9 @@ a stated error of at most 0.006 on 6 positions of 10, against 1; ``results/large
 then drawn strip by strip (:meth:`_Chain.first`). Without the width, or without the C move, the blocks are balls
 of :data:`BLOCK` around random super-cells and the first solution comes from :meth:`Blocks.first <Blocks.first>`.
 
+With strips, :data:`~sweeplab.analysis.batches.THREADS` chains run at once from the first solution, each in its own
+thread (:mod:`~sweeplab.analysis.batches`, which also cuts their moves into batches and builds the tally).
+
 The estimate averages, over the moves after a burn-in, each block's expected mines per super-cell and its count's
 distribution given the rest (the backward pass gives both: Rao-Blackwellised, far less spread than the drawn
 state); the moves are cut into batches whose spread gives the stated error (two standard errors of the batch
@@ -34,23 +37,21 @@ not estimated: the result's ``layouts`` is then a scale, not a count.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import time
-from typing import Any
 
+from sweeplab.analysis import batches as runs
 from sweeplab.analysis.blocks import PACKED, Blocks
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.counting import _BINOM, Tally, _feasible, _successors
 from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.weighting import _weigh_numeric
 
-BATCHES = 10  # batches of moves whose spread gives the error
-BURN_IN = 0.15  # the share of the chain's time spent before averaging starts
 BLOCK = 48  # super-cells in a block at first; halved while a block's partial states pass STATES, grown back after
 CENTERS_EVERY = 8  # blocks are balls around one super-cell in this many (their plans are built once each)
 CENTERS_MIN = 256  # but around at least this many
-MOVES_PER_BATCH = 20  # balls: fewer batches when the moves expected would give fewer per batch
 POST_SECONDS = 0.7e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches (measured: 0.65e-6)
 STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possible ones
 STATES = 3000  # partial states a block's count may hold in one step
@@ -59,7 +60,6 @@ STRIP_LOWER = 24  # ... while too wide: this many (the height used before 36), t
 MIN_SWEEPS = 3  # taller strips become STRIP_LOWER in the burn-in when fewer sweeps of them fit in the time left
 SQUARE = 2.0  # a component less than this many times as long as it is wide has strips both ways
 STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
-LATE_SECONDS = 0.1  # the strips' batches may run this long past the deadline to make two whole sweeps
 SPLIT_ROWS = 12  # a strip too wide to count is cut in two if it has this many rows or more
 FIRST_STRIP = 8  # rows of the strips drawn in turn for the first solution
 FIRST_STATES = 100_000  # partial states their counts may hold in one step
@@ -115,6 +115,7 @@ class _Chain(Blocks):
         self.queue: list[int] = []
         self.sweep_started = 0.0  # when the current sweep of the strips began (perf_counter)
         self.sweep_planning = 0.0  # of which spent building strips' plans (later sweeps reuse them)
+        self.halted = False  # set from another thread: stop moving (the caller has met an error)
 
     def first(self, component: Component, deadline: float, patience: int = 2) -> bool:
         """A first solution: strip by strip in C when the strips are known (:meth:`_first_by_strips`), else (or when
@@ -123,6 +124,19 @@ class _Chain(Blocks):
             return True
         self.assign(list(range(len(self.x))), [0] * len(self.x))
         return super().first(component, deadline, patience)
+
+    def twin(self, rng: random.Random) -> _Chain:
+        """A second chain at this one's state, with its own ``rng`` and its own copies of everything a move changes
+        (the assignment, the strips, their plans and the sweep's queue); the component's structure is shared."""
+        self.structure()  # built once, here, so that the twins share it
+        other = copy.copy(self)
+        other.rng = rng
+        other.x, other.residual = list(self.x), list(self.residual)
+        other.queue, other.centers = list(self.queue), list(self.centers)
+        other.strip_list = None if self.strip_list is None else list(self.strip_list)
+        other.strip_turned = list(self.strip_turned)
+        other._strip_plans, other._prepared, other._banded = dict(self._strip_plans), dict(self._prepared), dict(self._banded)
+        return other
 
     def _first_by_strips(self, deadline: float) -> bool:
         """Draw the strips of one tiling in turn, across the board, each by the C move together with its fringe (the
@@ -450,151 +464,12 @@ def estimate(
     chain = _Chain(component, log_h, random.Random(seed), use_kernel, width)
     if not chain.first(component, deadline - POST_SECONDS * cells * 4):  # time to tally and weigh two batches
         return None
-    deadline -= POST_SECONDS * cells * (BATCHES + 2)  # the time the tally and the weighting of the batches take
-    possible = chain.possible
-    total = sum(chain.x)
-    burning = time.perf_counter()
-    averaging = burning + BURN_IN * (deadline - start)
-    moves = 0
-    while True:  # with strips, until a sweep ends (the batches are whole sweeps)
-        now = time.perf_counter()
-        if now > deadline or (now > averaging and (chain.strip_list is None or not chain.queue)):
-            break
-        moved = chain.move(total)
-        if moved is not None:
-            total = moved[3]
-            moves += 1
-        chain.lower_if_slow(deadline)
-    if chain.strip_list is not None:
-        batches = _by_sweeps(chain, total, deadline, possible)
-    else:
-        batches = _by_time(chain, total, deadline, possible, moves, burning)
+    chains = [chain]
+    if chain.strip_list is not None:  # the C move, which runs without the GIL: more chains use more cores
+        twins = min(runs.THREADS, runs.cores()) - 1
+        chains += [chain.twin(random.Random(chain.rng.getrandbits(64))) for _ in range(twins)]
+    deadline -= POST_SECONDS * cells * (len(chains) * runs.BATCHES + 2)  # the time the tally and the weighting take
+    batches = runs.run_chains(chains, sum(chain.x), start, deadline)
     if len(batches) < 2 or not all(any(column) for column in zip(*(b[1] for b in batches), strict=True)):
         return None  # too few batches, or a super-cell no move visited: its state is one draw, its spread unknown
-    return _tally(batches, chain, log_h)
-
-
-Batch = tuple[list[float], list[int], dict[int, float], list[int]]  # sums and visits per super-cell, P(count), state
-
-
-def _by_time(chain: _Chain, total: int, deadline: float, possible: list[bool], moves: int, burning: float) -> list[Batch]:
-    """The balls' batches: the time left cut into as many batches as the burn-in's pace gives :data:`MOVES_PER_BATCH`
-    moves each (2 to :data:`BATCHES`); a batch has at least one move, late or not."""
-    x, n = chain.x, len(chain.x)
-    now = time.perf_counter()
-    expected = moves * (deadline - now) / max(now - burning, 1e-6)
-    n_batches = max(2, min(BATCHES, int(expected // MOVES_PER_BATCH)))
-    span = max(deadline - now, 0.0) / n_batches
-    batches: list[Batch] = []
-    tries = 0
-    while len(batches) < n_batches and tries < 4 * n_batches:
-        tries += 1
-        end = deadline - (n_batches - 1 - len(batches)) * span
-        sums = [0.0] * n
-        visits = [0] * n
-        by_count: dict[int, float] = {}
-        while not by_count or time.perf_counter() < end:
-            moved = chain.move(total)
-            if moved is None:
-                if time.perf_counter() > end:
-                    break
-                continue
-            block, means, counts, total = moved
-            for j, mean in zip(block, means, strict=True):
-                sums[j] += mean
-                visits[j] += 1
-            for k, p in counts.items():
-                if possible[k]:
-                    by_count[k] = by_count.get(k, 0.0) + p
-        if by_count:
-            batches.append((sums, visits, by_count, list(x)))
-    return batches
-
-
-def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool]) -> list[Batch]:
-    """The strips' batches: the moves until ``deadline`` (or, short of two whole sweeps, up to :data:`LATE_SECONDS`
-    past it) recorded sweep by sweep (every strip of both tilings once, which visits every super-cell), then
-    grouped into batches of equally many consecutive sweeps, as many as :data:`BATCHES` while at most a tenth of
-    the sweeps (the earliest) are left out for it; a sweep cut short by the deadline joins the last batch (or,
-    after a single whole sweep, is the second, its unvisited super-cells taking the state). Whole sweeps make every
-    batch cover every super-cell, and the batches' count follows the sweeps actually made, not a pace guessed from
-    the burn-in."""
-    import numpy as np
-
-    x, n = chain.x, len(chain.x)
-    sweeps: list[tuple[Any, Any, dict[int, float], list[int]]] = []
-    sums, visits = np.zeros(n), np.zeros(n, dtype=np.int64)
-    by_count: dict[int, float] = {}
-    while True:
-        now = time.perf_counter()
-        if now > deadline and (len(sweeps) >= 2 or now > deadline + LATE_SECONDS):
-            break
-        moved = chain.move(total)
-        if moved is None:
-            continue
-        block, means, counts, total = moved
-        at = np.array(block, dtype=np.int64)
-        sums[at] += means
-        visits[at] += 1
-        for k, p in counts.items():
-            if possible[k]:
-                by_count[k] = by_count.get(k, 0.0) + p
-        if not chain.queue and by_count:  # a sweep ends
-            sweeps.append((sums, visits, by_count, list(x)))
-            sums, visits, by_count = np.zeros(n), np.zeros(n, dtype=np.int64), {}
-    whole = len(sweeps)
-    if by_count:
-        sweeps.append((sums, visits, by_count, list(x)))
-    if whole < 2:
-        groups = [[sweep] for sweep in sweeps]
-    else:
-        n_batches = next(b for b in range(min(BATCHES, whole), 1, -1) if whole % b <= whole // 10 or b == 2)
-        skip, per = whole % n_batches, whole // n_batches
-        groups = [sweeps[skip + g * per : skip + (g + 1) * per] for g in range(n_batches)]
-        groups[-1].extend(sweeps[whole:])
-    batches: list[Batch] = []
-    for group in groups:
-        merged: dict[int, float] = {}
-        for _, _, counted, _ in group:
-            for k, p in counted.items():
-                merged[k] = merged.get(k, 0.0) + p
-        batches.append((sum(g[0] for g in group).tolist(), sum(g[1] for g in group).tolist(), merged, group[-1][3]))
-    return batches
-
-
-def _tally(batches: list[Batch], chain: _Chain, log_h: list[float]) -> Tally:
-    """The estimated tally of the batches (see the module's docstring): per batch, weight[k] = P(k) / h(k) and one
-    expected row at its most frequent count k0, the mean mines per super-cell divided by h(k0); their sum. A
-    super-cell no move of a batch visited takes the chain's state at the batch's end (one draw: its spread over the
-    batches shows in the error, as it should); the means are nudged (in proportion to each super-cell's spread) so
-    that they add up to the batch's mean count, as the weighting needs."""
-    sizes, n = chain.sizes, len(chain.sizes)
-    rows = []
-    for sums, visits, by_count, state in batches:
-        whole = sum(by_count.values())
-        p = {k: c / whole for k, c in sorted(by_count.items())}
-        mean_k = sum(k * v for k, v in p.items())
-        means = [sums[j] / visits[j] if visits[j] else float(state[j]) for j in range(n)]
-        spread = [m * (sizes[j] - m) / sizes[j] for j, m in enumerate(means)]
-        room = sum(spread)
-        if room > 0:
-            shift = (mean_k - sum(means)) / room
-            means = [min(max(m + shift * s, 0.0), sizes[j]) for j, (m, s) in enumerate(zip(means, spread, strict=True))]
-        rows.append((p, means))
-    lift = max(math.log(v) - log_h[k] for p, _ in rows for k, v in p.items())
-    parts = []
-    for p, means in rows:
-        weight = {k: math.exp(math.log(v) - log_h[k] - lift) for k, v in p.items()}
-        k0 = max(p, key=lambda k: (p[k], -k))
-        factor = math.exp(-log_h[k0] - lift)
-        parts.append(Tally(weight, {k0: [m * factor for m in means]}, False))
-    total_w: dict[int, float] = {}
-    total_e: dict[int, list[float]] = {}
-    for part in parts:
-        for k, v in part.weight.items():
-            total_w[k] = total_w.get(k, 0.0) + v
-        for k, row in part.expected.items():
-            acc = total_e.setdefault(k, [0.0] * n)
-            for j, v in enumerate(row):
-                acc[j] += v
-    return Tally(dict(sorted(total_w.items())), total_e, False, parts)
+    return runs.tally_of(batches, chain, log_h)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from sweeplab.analysis import chain
+from sweeplab.analysis import batches, chain
 from sweeplab.analysis.budget import Budget, _Clock
 from sweeplab.analysis.components import build_components
 from sweeplab.analysis.constraints import constraints_from
@@ -129,10 +129,12 @@ def test_the_first_solution_drawn_strip_by_strip_holds_every_number(size):
 
 
 @needs_chain
-def test_the_strip_estimate_states_an_honest_error_against_the_exact_answer():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_strip_estimate_states_an_honest_error_against_the_exact_answer(monkeypatch, threads):
     """A 48x48 board with a tenth of its safe cells revealed, estimated by the strips (the board's width given) in
-    a second although it counts exactly in a moment: the stated error (two standard errors at the worst cell) holds
-    for nearly every cell, the worst is within twice it, and it is small."""
+    a second although it counts exactly in a moment, by one chain or two at once: the stated error (two standard
+    errors at the worst cell) holds for nearly every cell, the worst is within twice it, and it is small."""
+    monkeypatch.setattr(batches, "THREADS", threads)
     obs, layout = strewn(48, 48, 350, 0.1)
     problem = constraints_from(obs)
     components = sorted(build_components(problem.constraints), key=lambda c: -len(c.cells))
@@ -265,3 +267,84 @@ def test_tall_strips_give_way_to_lower_ones_when_too_few_sweeps_of_them_fit():
     drawn.move(total)
     drawn.height = chain.STRIP  # mid-sweep: never
     assert drawn.queue and not drawn.lower_if_slow(time.perf_counter())
+
+
+def _first_strips(width=64, height=64, mines=600, seed=0):
+    """A strip chain at its first solution on a strewn board, and its component."""
+    obs, _ = strewn(width, height, mines, 0.1)
+    problem = constraints_from(obs)
+    component = max(build_components(problem.constraints), key=lambda c: len(c.cells))
+    drawn = chain._Chain(component, [0.0] * (len(component.cells) + 1), random.Random(seed), True, obs.board.width)
+    assert drawn.strip_list is not None and drawn.first(component, time.perf_counter() + 30)
+    return drawn, component
+
+
+@needs_chain
+def test_the_c_move_gives_the_same_moves_in_two_threads_at_once():
+    """The C move runs without the GIL, each thread on its own buffers: strip moves made in two threads at once,
+    three rounds each, are exactly the moves made one after another with the same seeds."""
+    import threading
+
+    drawn, _ = _first_strips()
+    total = sum(drawn.x)
+    calls = []
+    for k, (block, _) in enumerate(drawn.strip_list[:8]):
+        plan, ids, cells = drawn.packed(block)
+        inside = sum(drawn.x[j] for j in block)
+        window = drawn.log_h_array[total - inside : total - inside + cells + 1]
+        calls.append((None, plan, drawn.packed_needs(ids), window, chain.STRIP_STATES, 2 * k + 1, True))
+    expected = [CHAIN.move(*call) for call in calls]
+    assert sum(out is not None for out in expected) >= 6
+    got: dict[int, list] = {}
+
+    def work(t):
+        got[t] = [CHAIN.move(*call) for _ in range(3) for call in calls]
+        CHAIN.release()
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert got[0] == got[1] == expected * 3
+
+
+@needs_chain
+def test_a_twin_chain_shares_the_structure_and_copies_what_a_move_changes():
+    drawn, _ = _first_strips()
+    twin = drawn.twin(random.Random(7))
+    assert twin.x == drawn.x and twin.residual == drawn.residual and twin.strip_list == drawn.strip_list
+    assert twin.structure() is drawn.structure()
+    total = sum(twin.x)
+    before = list(drawn.x), list(drawn.residual), list(drawn.strip_list), dict(drawn._strip_plans)
+    for _ in range(len(twin.strip_list)):
+        moved = twin.move(total)
+        total = moved[3] if moved is not None else total
+    assert twin.x != drawn.x
+    assert (drawn.x, drawn.residual, drawn.strip_list, drawn._strip_plans) == before
+    assert all(r == 0 for r in twin.residual)  # every number still holds in the twin's own state
+
+
+@needs_chain
+def test_an_error_in_one_chain_stops_the_others_at_their_next_move():
+    """A chain that fails (as a game's time limit interrupts it) halts its twins: the error comes back at once, not
+    at the deadline, and no chain thread is left running."""
+    import threading
+
+    drawn, _ = _first_strips()
+    twin = drawn.twin(random.Random(1))
+    moves = 0
+
+    def failing(total):
+        nonlocal moves
+        moves += 1
+        if moves > 3:
+            raise RuntimeError("interrupted")
+        return chain._Chain.move(drawn, total)
+
+    drawn.move = failing
+    start = time.perf_counter()
+    with pytest.raises(RuntimeError, match="interrupted"):
+        batches.run_chains([drawn, twin], sum(drawn.x), start, start + 60)
+    assert time.perf_counter() - start < 10
+    assert not [t for t in threading.enumerate() if t.name.startswith("sweeplab-chain")]

@@ -1,0 +1,222 @@
+"""The runs of :mod:`~sweeplab.analysis.chain`'s chain once it holds a first solution: a burn-in, then batches of its
+moves (whole sweeps of the strips, or spans of time for the balls), one chain per thread where the cores allow, and
+the estimated :class:`~sweeplab.analysis.counting.Tally` the batches make.
+
+With strips, :data:`THREADS` chains (where the process has that many cores) run at once from the first solution,
+each in its own thread with its own random moves: the C move releases the GIL, so two cores make about 1.7 times
+the sweeps, and the batches of independent chains show a structure each froze differently, which one chain's
+consecutive batches hide (``results/large/threads/``). An error in one chain (a game's time limit, an interrupt)
+halts the others at their next move.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+from sweeplab.analysis.counting import Tally
+from sweeplab.analysis.kernel import CHAIN
+
+if TYPE_CHECKING:
+    from sweeplab.analysis.chain import _Chain
+
+BATCHES = 10  # batches of moves whose spread gives the error
+BURN_IN = 0.15  # the share of the chain's time spent before averaging starts
+MOVES_PER_BATCH = 20  # balls: fewer batches when the moves expected would give fewer per batch
+LATE_SECONDS = 0.1  # the strips' batches may run this long past the deadline to make two whole sweeps
+THREADS = 2  # chains over the strips run at once, each in its own thread from the first solution, where the cores allow
+
+
+Batch = tuple[list[float], list[int], dict[int, float], list[int]]  # sums and visits per super-cell, P(count), state
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def run_chains(chains: list[_Chain], total: int, start: float, deadline: float) -> list[Batch]:
+    """The batches of every chain (:func:`_run`, all starting from the same solution holding ``total`` mines), the
+    first in this thread and each other in its own (their C moves run at once); an error in one is raised here once
+    all have ended."""
+    if len(chains) == 1:
+        return _run(chains[0], total, start, deadline)
+    results: list[list[Batch]] = [[] for _ in chains]
+    errors: list[BaseException] = []
+
+    def work(t: int) -> None:
+        try:
+            results[t] = _run(chains[t], total, start, deadline)
+        except BaseException as error:  # raised again in the calling thread, once the others have stopped
+            errors.append(error)
+            for chain in chains:
+                chain.halted = True
+        finally:
+            assert CHAIN is not None  # twins exist only with the C move
+            CHAIN.release()  # this thread's move buffers
+
+    threads = [threading.Thread(target=work, args=(t,), name=f"sweeplab-chain-{t}", daemon=True) for t in range(1, len(chains))]
+    for thread in threads:
+        thread.start()
+    try:
+        results[0] = _run(chains[0], total, start, deadline)
+    except BaseException:  # an interrupt (a game's time limit, Ctrl-C): the others stop at their next move
+        for twin in chains[1:]:
+            twin.halted = True
+        raise
+    finally:
+        for thread in threads:  # each ends by the deadline (plus a late sweep's end), or once halted
+            thread.join()
+    if errors:
+        raise errors[0]
+    return [batch for batches in results for batch in batches]
+
+
+def _run(chain: _Chain, total: int, start: float, deadline: float) -> list[Batch]:
+    """One chain's moves from its state (holding ``total`` mines): a burn-in of :data:`BURN_IN` of the time since
+    ``start``, then its batches until ``deadline``."""
+    possible = chain.possible
+    burning = time.perf_counter()
+    averaging = burning + BURN_IN * (deadline - start)
+    moves = 0
+    while True:  # with strips, until a sweep ends (the batches are whole sweeps)
+        now = time.perf_counter()
+        if now > deadline or (now > averaging and (chain.strip_list is None or not chain.queue)) or chain.halted:
+            break
+        moved = chain.move(total)
+        if moved is not None:
+            total = moved[3]
+            moves += 1
+        chain.lower_if_slow(deadline)
+    if chain.strip_list is not None:
+        return _by_sweeps(chain, total, deadline, possible)
+    return _by_time(chain, total, deadline, possible, moves, burning)
+
+
+def _by_time(chain: _Chain, total: int, deadline: float, possible: list[bool], moves: int, burning: float) -> list[Batch]:
+    """The balls' batches: the time left cut into as many batches as the burn-in's pace gives :data:`MOVES_PER_BATCH`
+    moves each (2 to :data:`BATCHES`); a batch has at least one move, late or not."""
+    x, n = chain.x, len(chain.x)
+    now = time.perf_counter()
+    expected = moves * (deadline - now) / max(now - burning, 1e-6)
+    n_batches = max(2, min(BATCHES, int(expected // MOVES_PER_BATCH)))
+    span = max(deadline - now, 0.0) / n_batches
+    batches: list[Batch] = []
+    tries = 0
+    while len(batches) < n_batches and tries < 4 * n_batches and not chain.halted:
+        tries += 1
+        end = deadline - (n_batches - 1 - len(batches)) * span
+        sums = [0.0] * n
+        visits = [0] * n
+        by_count: dict[int, float] = {}
+        while (not by_count or time.perf_counter() < end) and not chain.halted:
+            moved = chain.move(total)
+            if moved is None:
+                if time.perf_counter() > end:
+                    break
+                continue
+            block, means, counts, total = moved
+            for j, mean in zip(block, means, strict=True):
+                sums[j] += mean
+                visits[j] += 1
+            for k, p in counts.items():
+                if possible[k]:
+                    by_count[k] = by_count.get(k, 0.0) + p
+        if by_count:
+            batches.append((sums, visits, by_count, list(x)))
+    return batches
+
+
+def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool]) -> list[Batch]:
+    """The strips' batches: the moves until ``deadline`` (or, short of two whole sweeps, up to :data:`LATE_SECONDS`
+    past it) recorded sweep by sweep (every strip of both tilings once, which visits every super-cell), then
+    grouped into batches of equally many consecutive sweeps, as many as :data:`BATCHES` while at most a tenth of
+    the sweeps (the earliest) are left out for it; a sweep cut short by the deadline joins the last batch (or,
+    after a single whole sweep, is the second, its unvisited super-cells taking the state). Whole sweeps make every
+    batch cover every super-cell, and the batches' count follows the sweeps actually made, not a pace guessed from
+    the burn-in."""
+    import numpy as np
+
+    x, n = chain.x, len(chain.x)
+    sweeps: list[tuple[Any, Any, dict[int, float], list[int]]] = []
+    sums, visits = np.zeros(n), np.zeros(n, dtype=np.int64)
+    by_count: dict[int, float] = {}
+    while True:
+        now = time.perf_counter()
+        if (now > deadline and (len(sweeps) >= 2 or now > deadline + LATE_SECONDS)) or chain.halted:
+            break
+        moved = chain.move(total)
+        if moved is None:
+            continue
+        block, means, counts, total = moved
+        at = np.array(block, dtype=np.int64)
+        sums[at] += means
+        visits[at] += 1
+        for k, p in counts.items():
+            if possible[k]:
+                by_count[k] = by_count.get(k, 0.0) + p
+        if not chain.queue and by_count:  # a sweep ends
+            sweeps.append((sums, visits, by_count, list(x)))
+            sums, visits, by_count = np.zeros(n), np.zeros(n, dtype=np.int64), {}
+    whole = len(sweeps)
+    if by_count:
+        sweeps.append((sums, visits, by_count, list(x)))
+    if whole < 2:
+        groups = [[sweep] for sweep in sweeps]
+    else:
+        n_batches = next(b for b in range(min(BATCHES, whole), 1, -1) if whole % b <= whole // 10 or b == 2)
+        skip, per = whole % n_batches, whole // n_batches
+        groups = [sweeps[skip + g * per : skip + (g + 1) * per] for g in range(n_batches)]
+        groups[-1].extend(sweeps[whole:])
+    batches: list[Batch] = []
+    for group in groups:
+        merged: dict[int, float] = {}
+        for _, _, counted, _ in group:
+            for k, p in counted.items():
+                merged[k] = merged.get(k, 0.0) + p
+        batches.append((sum(g[0] for g in group).tolist(), sum(g[1] for g in group).tolist(), merged, group[-1][3]))
+    return batches
+
+
+def tally_of(batches: list[Batch], chain: _Chain, log_h: list[float]) -> Tally:
+    """The estimated tally of the batches (see the module's docstring): per batch, weight[k] = P(k) / h(k) and one
+    expected row at its most frequent count k0, the mean mines per super-cell divided by h(k0); their sum. A
+    super-cell no move of a batch visited takes the chain's state at the batch's end (one draw: its spread over the
+    batches shows in the error, as it should); the means are nudged (in proportion to each super-cell's spread) so
+    that they add up to the batch's mean count, as the weighting needs."""
+    sizes, n = chain.sizes, len(chain.sizes)
+    rows = []
+    for sums, visits, by_count, state in batches:
+        whole = sum(by_count.values())
+        p = {k: c / whole for k, c in sorted(by_count.items())}
+        mean_k = sum(k * v for k, v in p.items())
+        means = [sums[j] / visits[j] if visits[j] else float(state[j]) for j in range(n)]
+        spread = [m * (sizes[j] - m) / sizes[j] for j, m in enumerate(means)]
+        room = sum(spread)
+        if room > 0:
+            shift = (mean_k - sum(means)) / room
+            means = [min(max(m + shift * s, 0.0), sizes[j]) for j, (m, s) in enumerate(zip(means, spread, strict=True))]
+        rows.append((p, means))
+    lift = max(math.log(v) - log_h[k] for p, _ in rows for k, v in p.items())
+    parts = []
+    for p, means in rows:
+        weight = {k: math.exp(math.log(v) - log_h[k] - lift) for k, v in p.items()}
+        k0 = max(p, key=lambda k: (p[k], -k))
+        factor = math.exp(-log_h[k0] - lift)
+        parts.append(Tally(weight, {k0: [m * factor for m in means]}, False))
+    total_w: dict[int, float] = {}
+    total_e: dict[int, list[float]] = {}
+    for part in parts:
+        for k, v in part.weight.items():
+            total_w[k] = total_w.get(k, 0.0) + v
+        for k, row in part.expected.items():
+            acc = total_e.setdefault(k, [0.0] * n)
+            for j, v in enumerate(row):
+                acc[j] += v
+    return Tally(dict(sorted(total_w.items())), total_e, False, parts)
