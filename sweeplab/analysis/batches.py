@@ -23,7 +23,7 @@ from sweeplab.analysis.kernel import CHAIN
 if TYPE_CHECKING:
     from sweeplab.analysis.chain import _Chain
 
-BATCHES = 10  # batches of moves whose spread gives the error
+BATCHES = 10  # batches of moves whose spread gives the error (in all: each of n chains makes at most BATCHES // n)
 BURN_IN = 0.15  # the share of the chain's time spent before averaging starts
 MOVES_PER_BATCH = 20  # balls: fewer batches when the moves expected would give fewer per batch
 LATE_SECONDS = 0.1  # the strips' batches may run this long past the deadline to make two whole sweeps
@@ -44,15 +44,17 @@ def cores() -> int:
 def run_chains(chains: list[_Chain], total: int, start: float, deadline: float) -> list[Batch]:
     """The batches of every chain (:func:`_run`, all starting from the same solution holding ``total`` mines), the
     first in this thread and each other in its own (their C moves run at once); an error in one is raised here once
-    all have ended."""
+    all have ended. Each makes at most :data:`BATCHES` // n batches (at least 2), so that the batches in all, and
+    the time their tally takes, stay within :data:`BATCHES`."""
+    most = max(2, BATCHES // len(chains))
     if len(chains) == 1:
-        return _run(chains[0], total, start, deadline)
+        return _run(chains[0], total, start, deadline, most)
     results: list[list[Batch]] = [[] for _ in chains]
     errors: list[BaseException] = []
 
     def work(t: int) -> None:
         try:
-            results[t] = _run(chains[t], total, start, deadline)
+            results[t] = _run(chains[t], total, start, deadline, most)
         except BaseException as error:  # raised again in the calling thread, once the others have stopped
             errors.append(error)
             for chain in chains:
@@ -65,7 +67,7 @@ def run_chains(chains: list[_Chain], total: int, start: float, deadline: float) 
     for thread in threads:
         thread.start()
     try:
-        results[0] = _run(chains[0], total, start, deadline)
+        results[0] = _run(chains[0], total, start, deadline, most)
     except BaseException:  # an interrupt (a game's time limit, Ctrl-C): the others stop at their next move
         for twin in chains[1:]:
             twin.halted = True
@@ -78,7 +80,7 @@ def run_chains(chains: list[_Chain], total: int, start: float, deadline: float) 
     return [batch for batches in results for batch in batches]
 
 
-def _run(chain: _Chain, total: int, start: float, deadline: float) -> list[Batch]:
+def _run(chain: _Chain, total: int, start: float, deadline: float, most: int = BATCHES) -> list[Batch]:
     """One chain's moves from its state (holding ``total`` mines): a burn-in of :data:`BURN_IN` of the time since
     ``start``, then its batches until ``deadline``."""
     possible = chain.possible
@@ -95,17 +97,19 @@ def _run(chain: _Chain, total: int, start: float, deadline: float) -> list[Batch
             moves += 1
         chain.lower_if_slow(deadline)
     if chain.strip_list is not None:
-        return _by_sweeps(chain, total, deadline, possible)
-    return _by_time(chain, total, deadline, possible, moves, burning)
+        return _by_sweeps(chain, total, deadline, possible, most)
+    return _by_time(chain, total, deadline, possible, moves, burning, most)
 
 
-def _by_time(chain: _Chain, total: int, deadline: float, possible: list[bool], moves: int, burning: float) -> list[Batch]:
+def _by_time(
+    chain: _Chain, total: int, deadline: float, possible: list[bool], moves: int, burning: float, most: int = BATCHES
+) -> list[Batch]:
     """The balls' batches: the time left cut into as many batches as the burn-in's pace gives :data:`MOVES_PER_BATCH`
-    moves each (2 to :data:`BATCHES`); a batch has at least one move, late or not."""
+    moves each (2 to ``most``); a batch has at least one move, late or not."""
     x, n = chain.x, len(chain.x)
     now = time.perf_counter()
     expected = moves * (deadline - now) / max(now - burning, 1e-6)
-    n_batches = max(2, min(BATCHES, int(expected // MOVES_PER_BATCH)))
+    n_batches = max(2, min(most, int(expected // MOVES_PER_BATCH)))
     span = max(deadline - now, 0.0) / n_batches
     batches: list[Batch] = []
     tries = 0
@@ -133,10 +137,10 @@ def _by_time(chain: _Chain, total: int, deadline: float, possible: list[bool], m
     return batches
 
 
-def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool]) -> list[Batch]:
+def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool], most: int = BATCHES) -> list[Batch]:
     """The strips' batches: the moves until ``deadline`` (or, short of two whole sweeps, up to :data:`LATE_SECONDS`
     past it) recorded sweep by sweep (every strip of both tilings once, which visits every super-cell), then
-    grouped into batches of equally many consecutive sweeps, as many as :data:`BATCHES` while at most a tenth of
+    grouped into batches of equally many consecutive sweeps, as many as ``most`` while at most a tenth of
     the sweeps (the earliest) are left out for it; a sweep cut short by the deadline joins the last batch (or,
     after a single whole sweep, is the second, its unvisited super-cells taking the state). Whole sweeps make every
     batch cover every super-cell, and the batches' count follows the sweeps actually made, not a pace guessed from
@@ -170,7 +174,7 @@ def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool])
     if whole < 2:
         groups = [[sweep] for sweep in sweeps]
     else:
-        n_batches = next(b for b in range(min(BATCHES, whole), 1, -1) if whole % b <= whole // 10 or b == 2)
+        n_batches = next(b for b in range(min(most, whole), 1, -1) if whole % b <= whole // 10 or b == 2)
         skip, per = whole % n_batches, whole // n_batches
         groups = [sweeps[skip + g * per : skip + (g + 1) * per] for g in range(n_batches)]
         groups[-1].extend(sweeps[whole:])

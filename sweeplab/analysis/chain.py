@@ -57,7 +57,8 @@ STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possi
 STATES = 3000  # partial states a block's count may hold in one step
 STRIP = 36  # rows (or columns) of a strip at first, when the board's width is known
 STRIP_LOWER = 24  # ... while too wide: this many (the height used before 36), then 4 fewer each time
-MIN_SWEEPS = 3  # taller strips become STRIP_LOWER in the burn-in when fewer sweeps of them fit in the time left
+MIN_SWEEPS = 3  # taller strips become STRIP_LOWER in the burn-in when fewer sweeps of them fit in the time left ...
+TWIN_SWEEPS = 2  # ... or fewer than this many per chain when chains run at once (their batches add up)
 SQUARE = 2.0  # a component less than this many times as long as it is wide has strips both ways
 STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
 SPLIT_ROWS = 12  # a strip too wide to count is cut in two if it has this many rows or more
@@ -115,6 +116,7 @@ class _Chain(Blocks):
         self.queue: list[int] = []
         self.sweep_started = 0.0  # when the current sweep of the strips began (perf_counter)
         self.sweep_planning = 0.0  # of which spent building strips' plans (later sweeps reuse them)
+        self.min_sweeps = MIN_SWEEPS  # lower_if_slow's sweeps (TWIN_SWEEPS when chains run at once)
         self.halted = False  # set from another thread: stop moving (the caller has met an error)
 
     def first(self, component: Component, deadline: float, patience: int = 2) -> bool:
@@ -318,14 +320,15 @@ class _Chain(Blocks):
         return out
 
     def lower_if_slow(self, deadline: float) -> bool:
-        """At the end of a sweep: when fewer than :data:`MIN_SWEEPS` more sweeps at its pace (less the time it spent
+        """At the end of a sweep: when fewer than :data:`MIN_SWEEPS` (:data:`TWIN_SWEEPS` for chains that run at once)
+        more sweeps at its pace (less the time it spent
         building plans, which later sweeps reuse) fit before ``deadline`` and the strips are taller than
         :data:`STRIP_LOWER`, make them that height (faster sweeps, so that the batches behind the stated error get
         enough of them); whether it did."""
         now = time.perf_counter()
         if self.strip_list is None or self.queue or self.height <= STRIP_LOWER:
             return False
-        if deadline - now >= MIN_SWEEPS * (now - self.sweep_started - self.sweep_planning):
+        if deadline - now >= self.min_sweeps * (now - self.sweep_started - self.sweep_planning):
             return False
         self._set_height(STRIP_LOWER)
         return True
@@ -468,7 +471,10 @@ def estimate(
     if chain.strip_list is not None:  # the C move, which runs without the GIL: more chains use more cores
         twins = min(runs.THREADS, runs.cores()) - 1
         chains += [chain.twin(random.Random(chain.rng.getrandbits(64))) for _ in range(twins)]
-    deadline -= POST_SECONDS * cells * (len(chains) * runs.BATCHES + 2)  # the time the tally and the weighting take
+    if len(chains) > 1:  # every chain's sweeps count towards the batches: each needs fewer
+        for one in chains:
+            one.min_sweeps = TWIN_SWEEPS
+    deadline -= POST_SECONDS * cells * (runs.BATCHES + 2)  # the time the tally and the weighting of the batches take
     batches = runs.run_chains(chains, sum(chain.x), start, deadline)
     if len(batches) < 2 or not all(any(column) for column in zip(*(b[1] for b in batches), strict=True)):
         return None  # too few batches, or a super-cell no move visited: its state is one draw, its spread unknown
