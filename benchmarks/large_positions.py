@@ -12,11 +12,13 @@ and the mean absolute error over the covered cells, and the share of cells whose
 (two standard errors at the worst cell: about 95 % or more if it is honest).
 
 ``--strip-rows 24 36`` replaces the strips mode by one mode per strip height (``strips24``, ``strips36``), so that
-heights are compared on the same positions in the same run; ``--no-balls`` leaves the balls out.
+heights are compared on the same positions in the same run; ``--threads 1 2`` likewise makes one mode per number
+of chains run at once (``strips-threads1``, ``strips-threads2``); ``--no-balls`` leaves the balls out;
+``--position 256x256x13000@0.1`` (repeatable) analyses such positions instead of the built-in ones, unchecked.
 
 Writes ``runs.csv`` (one row per position, mode and repeat) and ``summary.json`` (the medians per position and mode)
 under ``--out``. The machine is shared and the budget is wall-clock: the CPU seconds say how much of it the engine
-got.
+got; with two chains at once it is the CPU of both threads.
 """
 
 from __future__ import annotations

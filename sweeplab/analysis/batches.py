@@ -2,8 +2,9 @@
 moves (whole sweeps of the strips, or spans of time for the balls), one chain per thread where the cores allow, and
 the estimated :class:`~sweeplab.analysis.counting.Tally` the batches make.
 
-With strips, :data:`THREADS` chains (where the process has that many cores) run at once from the first solution,
-each in its own thread with its own random moves: the C move releases the GIL, so two cores make about 1.7 times
+With strips, :data:`THREADS` chains (where the process has that many cores, and at least
+:data:`~sweeplab.analysis.chain.TWIN_SECONDS` are left for them) run at once from the first solution, each in its
+own thread with its own random moves: the C move releases the GIL, so two cores make about 1.7 times
 the sweeps, and the batches of independent chains show a structure each froze differently, which one chain's
 consecutive batches hide (``results/large/threads/``). An error in one chain (a game's time limit, an interrupt)
 halts the others at their next move.

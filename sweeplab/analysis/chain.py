@@ -58,6 +58,7 @@ STATES = 3000  # partial states a block's count may hold in one step
 STRIP = 36  # rows (or columns) of a strip at first, when the board's width is known
 STRIP_LOWER = 24  # ... while too wide: this many (the height used before 36), then 4 fewer each time
 MIN_SWEEPS = 3  # taller strips become STRIP_LOWER in the burn-in when fewer sweeps of them fit in the time left ...
+TWIN_SECONDS = 1.0  # chains run at once only when at least this long is left for them (else each would make too few sweeps)
 TWIN_SWEEPS = 2  # ... or fewer than this many per chain when chains run at once (their batches add up)
 SQUARE = 2.0  # a component less than this many times as long as it is wide has strips both ways
 STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
@@ -453,9 +454,11 @@ def estimate(
 
     ``others`` are the exact tallies of the position's other components, ``unconstrained`` the number of covered
     cells no number touches and ``mines_left`` the mines to place; the moves run in C (``_chain.c``) when it is built
-    and ``use_kernel``, else in pure Python (the same moves, slower). Once a first solution is found, every batch
-    has at least one move even past the deadline (a late move costs about a millisecond), so a short budget still
-    gives an estimate, with a large error. Returns None when no first solution was found in time, when some
+    and ``use_kernel``, else in pure Python (the same moves, slower); with strips, from the first solution on,
+    :data:`~sweeplab.analysis.batches.THREADS` chains move at once where the cores allow and at least
+    :data:`TWIN_SECONDS` are left for them. Once a first solution is
+    found, every batch has at least one move even past the deadline (a late move costs about a millisecond), so a
+    short budget still gives an estimate, with a large error. Returns None when no first solution was found in time, when some
     super-cell was in no move's block (less than a sweep: the batches would all hold its one state and call it
     certain), or the moves kept at counts the rest of the position does not allow: that proves nothing about
     consistency."""
@@ -467,14 +470,14 @@ def estimate(
     chain = _Chain(component, log_h, random.Random(seed), use_kernel, width)
     if not chain.first(component, deadline - POST_SECONDS * cells * 4):  # time to tally and weigh two batches
         return None
+    deadline -= POST_SECONDS * cells * (runs.BATCHES + 2)  # the time the tally and the weighting of the batches take
     chains = [chain]
-    if chain.strip_list is not None:  # the C move, which runs without the GIL: more chains use more cores
+    if chain.strip_list is not None and deadline - time.perf_counter() >= TWIN_SECONDS:  # the C move frees the GIL
         twins = min(runs.THREADS, runs.cores()) - 1
         chains += [chain.twin(random.Random(chain.rng.getrandbits(64))) for _ in range(twins)]
     if len(chains) > 1:  # every chain's sweeps count towards the batches: each needs fewer
         for one in chains:
             one.min_sweeps = TWIN_SWEEPS
-    deadline -= POST_SECONDS * cells * (runs.BATCHES + 2)  # the time the tally and the weighting of the batches take
     batches = runs.run_chains(chains, sum(chain.x), start, deadline)
     if len(batches) < 2 or not all(any(column) for column in zip(*(b[1] for b in batches), strict=True)):
         return None  # too few batches, or a super-cell no move visited: its state is one draw, its spread unknown

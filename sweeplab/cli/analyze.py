@@ -57,7 +57,8 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
     at the start of the file is ignored.
 
     Past --seconds the answer is an estimate (exact: false, with its error); exit status 4 when not even an
-    estimate could be had in time (undecided), 3 when the position is proved inconsistent (naming a number).
+    estimate could be had in time (undecided), 3 when the position is proved inconsistent (naming a number). The
+    estimate of a frontier wide in both directions runs two chains at once on a machine with two cores or more.
     """
     import json
 
