@@ -267,35 +267,3 @@ def test_the_estimate_on_a_position_too_wide_for_the_default_count_is_checked_ag
     check_against_layout(obs, result, layout)
     worst = max(abs(result.probability(c) - exact.probability(c)) for c in obs.covered())
     assert worst <= 2 * result.error, (worst, result.error)
-
-
-@pytest.mark.parametrize(
-    ("width", "height", "share"),
-    [(1024, 64, limits.LONG_SHARE), (64, 1024, limits.LONG_SHARE), (256, 256, limits.PROMISING_SHARE)],
-)
-def test_a_count_after_a_late_failing_probe_runs_longer_on_a_long_board(monkeypatch, width, height, share):
-    """A probe that gives up late (past PROBE_CPU of CPU) with few super-cells left lets the full count run to
-    PROMISING_SHARE of the budget, or LONG_SHARE on a board LONG_BOARD times as long as it is wide (either way)."""
-    import time
-    from types import SimpleNamespace
-
-    from sweeplab.analysis.budget import _Clock
-
-    calls = []
-
-    def tally(raw, w, h, states, max_bytes, seconds):
-        calls.append((states, seconds, time.perf_counter()))
-        if len(calls) == 1:  # the probe: one component of 100 super-cells left uncounted, after some CPU
-            end = time.process_time() + 2 * limits.PROBE_CPU
-            while time.process_time() < end:
-                pass
-            return [([(0,)] * 100, [], "states")], []
-        return [], []
-
-    monkeypatch.setattr(front, "KERNEL", SimpleNamespace(tally=tally))
-    clock = _Clock.starting(Budget(seconds=2.0))
-    Analyzer(Budget(seconds=2.0))._tally(b"", width, height, clock)
-    assert len(calls) == 2 and calls[0][0] == limits.PROBE_STATES
-    states, seconds, at = calls[1]
-    assert states == Budget().max_states
-    assert abs(at + seconds - (clock.start + share * 2.0)) < 0.01
