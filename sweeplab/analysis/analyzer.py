@@ -10,8 +10,6 @@ from dataclasses import replace
 from sweeplab.analysis.budget import (
     DEFAULT_BUDGET,
     ESTIMATE_RESERVE,
-    LONG_BOARD,
-    LONG_SHARE,
     PATIENCE,
     PROBE_CELLS,
     PROBE_CPU,
@@ -173,9 +171,8 @@ class Analyzer:
         full count has :data:`PROBE_SHARE` of the budget instead of the exact share, so that the estimate gets the
         rest (so too when it left more super-cells uncounted than :data:`PROMISING_SUPERCELLS` a second of budget);
         else (a frontier narrow for long, as on a long board, whose count is likely to finish) until
-        :data:`PROMISING_SHARE` of it (:data:`LONG_SHARE` on a board :data:`LONG_BOARD` times as long as it is
-        wide), probe included: the rest is enough for the estimate of what it leaves (a few narrow components, quick
-        to estimate by strips) even on a loaded machine."""
+        :data:`PROMISING_SHARE` of it, probe included: the rest is enough for the estimate of what it leaves (a few
+        narrow components, quick to estimate by strips) even on a loaded machine."""
         assert KERNEL is not None  # _analyze_with_kernel runs only with the kernel
         budget, start = self.budget, time.perf_counter()
         end = clock.exact
@@ -190,9 +187,8 @@ class Analyzer:
             left = sum(len(item[0]) for item in out[0] if not isinstance(item[2], tuple))
             if time.process_time() - cpu < PROBE_CPU or left > PROMISING_SUPERCELLS * clock.seconds:
                 end = now + PROBE_SHARE * clock.seconds
-            else:  # a long board's count runs along its length, where the partial states stay few: it gets longer
-                share = LONG_SHARE if max(width, height) >= LONG_BOARD * min(width, height) else PROMISING_SHARE
-                end = clock.start + share * clock.seconds
+            else:
+                end = clock.start + PROMISING_SHARE * clock.seconds
         return KERNEL.tally(raw, width, height, budget.max_states, budget.max_bytes, max(end - time.perf_counter(), 0.0))
 
     def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:

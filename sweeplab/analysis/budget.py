@@ -3,7 +3,7 @@
 The budget is a promise: ``Analyzer.analyze`` returns within ``seconds`` plus :data:`OVERHEAD_SECONDS`, with the best
 answer it has. The exact count may use the first :data:`EXACT_SHARE` of it (on a large board, after a quick probe
 whose early failure cuts it to :data:`PROBE_SHARE`, leaving the estimate the rest, and whose late failure lengthens
-it to :data:`PROMISING_SHARE`, or :data:`LONG_SHARE` on a long board: :data:`PROBE_CELLS`); the estimate the rest,
+it to :data:`PROMISING_SHARE`: :data:`PROBE_CELLS`); the estimate the rest,
 less :data:`ESTIMATE_RESERVE` for the weighting; the Python stages check the clock every :data:`_CHECK_EVERY` work items.
 """
 
@@ -28,11 +28,9 @@ PROBE_CELLS = 4096  # boards of this many cells or more are probed before the fu
 PROBE_STATES = 1000  # the probe's partial states a step
 PROBE_CPU = 0.03  # a probe that gives up within this many CPU seconds ...
 PROBE_SHARE = 0.2  # ... leaves the full exact count this share of the budget (not EXACT_SHARE)
-PROMISING_SHARE = 0.65  # the full count ends at this share of the budget after a probe that gave up late ...
-LONG_SHARE = 0.8  # ... on a board LONG_BOARD times as long as it is wide, this share (its count runs along the length:
-# on 1024x64 at 2 s, 0.8 counts seeds 1 and 4 exactly and leaves the estimates of 7-10 as they were; on 256x256 seed 2
-# it left the estimate too little time, undecided in 2 runs of 4: results/large/promising-share/) ...
-LONG_BOARD = 4
+PROMISING_SHARE = 0.8  # the full count ends at this share of the budget after a probe that gave up late (0.65 before:
+# on 1024x64 at 2 s, 0.8 counts seeds 1 and 4 exactly and leaves the estimates of 7-10 as they were:
+# results/large/promising-share/) ...
 PROMISING_SUPERCELLS = 4500  # ... unless it left more super-cells uncounted, per second of budget (then PROBE_SHARE:
 # the full count's time grows faster than what it counts; on strewn boards 8,500 took 0.9 s of CPU, 10,300 1.7 s)
 PATIENCE = 15  # a player's second try at an undecided position gets this many times the budget's seconds
