@@ -28,9 +28,8 @@ PROBE_CELLS = 4096  # boards of this many cells or more are probed before the fu
 PROBE_STATES = 1000  # the probe's partial states a step
 PROBE_CPU = 0.03  # a probe that gives up within this many CPU seconds ...
 PROBE_SHARE = 0.2  # ... leaves the full exact count this share of the budget (not EXACT_SHARE)
-PROMISING_SHARE = 0.8  # the full count ends at this share of the budget after a probe that gave up late (0.65 before:
-# on 1024x64 at 2 s, 0.8 counts seeds 1 and 4 exactly and leaves the estimates of 7-10 as they were:
-# results/large/promising-share/) ...
+PROMISING_SHARE = 0.65  # the full count ends at this share of the budget after a probe that gave up late (0.8 was
+# tried: results/large/promising-share/) ...
 PROMISING_SUPERCELLS = 4500  # ... unless it left more super-cells uncounted, per second of budget (then PROBE_SHARE:
 # the full count's time grows faster than what it counts; on strewn boards 8,500 took 0.9 s of CPU, 10,300 1.7 s)
 PATIENCE = 15  # a player's second try at an undecided position gets this many times the budget's seconds
