@@ -11,6 +11,7 @@ from array import array
 from collections import deque
 from typing import Any
 
+from sweeplab.analysis.budget import _OutOfTime
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.counting import _feasible, _Plan
 from sweeplab.analysis.kernel import CHAIN
@@ -203,7 +204,12 @@ class Blocks:
         order, that remembers dead partial states (the needs of the open numbers at a step); past ``patience`` times
         the super-cells in visits, the path it holds is completed by drawing each later super-cell's mines within the
         bounds its numbers leave (the nearest value when none fits), and :meth:`repair` mends the numbers broken."""
-        plan = _Plan(component)
+        if time.perf_counter() > deadline:
+            return False
+        try:
+            plan = _Plan(component, deadline=deadline)
+        except _OutOfTime:
+            return False
         steps, sizes, n = plan.steps, plan.sizes, len(plan.steps)
         rng = self.rng
         dead: set[tuple[int, tuple[int, ...]]] = set()

@@ -41,8 +41,9 @@ def _order(component: Component) -> list[int]:
         adjacent[j].discard(j)
     order: list[int] = []
     seen = [False] * n
+    starts = iter(sorted(range(n), key=lambda j: (len(adjacent[j]), j)))  # the least connected first, once
     while len(order) < n:
-        start = min((j for j in range(n) if not seen[j]), key=lambda j: (len(adjacent[j]), j))
+        start = next(j for j in starts if not seen[j])  # the least connected not yet ordered (each piece's start)
         seen[start] = True
         queue = deque([start])
         while queue:
@@ -59,7 +60,9 @@ class _Plan:
     """Precomputed steps of the count: per step the super-cell, the constraints it touches and the bounds. ``order``
     (super-cell indices) replaces the banded order when the caller has one (a block of the chain, breadth first)."""
 
-    def __init__(self, component: Component, order: list[int] | None = None) -> None:
+    def __init__(self, component: Component, order: list[int] | None = None, deadline: float | None = None) -> None:
+        """Raises ``_OutOfTime`` past ``deadline`` (a component of thousands of super-cells with a hundred numbers
+        open takes a second or more to plan in Python)."""
         self.order = _order(component) if order is None else order
         sizes = [len(sc) for sc in component.supercells]
         position = [0] * len(sizes)
@@ -81,6 +84,8 @@ class _Plan:
         self.steps = []
         active: list[int] = []
         for t, j in enumerate(self.order):  # list operations only (done in C): wide plans have 100 open constraints
+            if not t & 31:
+                _check(deadline)
             touching = touching_of[j]
             opened = [i for i in touching if first[i] == t]
             now = active + opened if opened else active  # constraints open while assigning step t
@@ -146,7 +151,7 @@ def count(component: Component, budget: Budget = DEFAULT_BUDGET, deadline: float
     carries, per state, the weighted completions ending at each final count, which gives every super-cell's
     expected mines per final count in time linear in the states. Raises ``_TooBig`` past ``budget.max_states``
     states in a step or ``budget.max_bytes`` of tables, and ``_OutOfTime`` past ``deadline``."""
-    plan = _Plan(component)
+    plan = _Plan(component, deadline=deadline)
     max_entries = max(budget.max_bytes // PY_ENTRY_BYTES, 1)
     layers: list[dict[tuple, int]] = [{(0,): 1}]
     entries, tick, peak = 1, 0, 1
