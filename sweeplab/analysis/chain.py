@@ -58,8 +58,8 @@ STATES = 3000  # partial states a block's count may hold in one step
 STRIP = 36  # rows (or columns) of a strip at first, when the board's width is known
 STRIP_LOWER = 24  # ... while too wide: this many (the height used before 36), then 4 fewer each time
 MIN_SWEEPS = 3  # taller strips become STRIP_LOWER in the burn-in when fewer sweeps of them fit in the time left ...
-TWIN_SECONDS = 1.0  # chains run at once only when at least this long is left for them (else each would make too few sweeps)
 TWIN_SWEEPS = 2  # ... or fewer than this many per chain when chains run at once (their batches add up)
+TWIN_SECONDS = 1.0  # chains run at once only when at least this long is left for them (else each makes too few sweeps)
 SQUARE = 2.0  # a component less than this many times as long as it is wide has strips both ways
 STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
 SPLIT_ROWS = 12  # a strip too wide to count is cut in two if it has this many rows or more
@@ -321,11 +321,10 @@ class _Chain(Blocks):
         return out
 
     def lower_if_slow(self, deadline: float) -> bool:
-        """At the end of a sweep: when fewer than :data:`MIN_SWEEPS` (:data:`TWIN_SWEEPS` for chains that run at once)
-        more sweeps at its pace (less the time it spent
-        building plans, which later sweeps reuse) fit before ``deadline`` and the strips are taller than
-        :data:`STRIP_LOWER`, make them that height (faster sweeps, so that the batches behind the stated error get
-        enough of them); whether it did."""
+        """At the end of a sweep: when fewer than :data:`MIN_SWEEPS` (:data:`TWIN_SWEEPS` for chains that run at
+        once) more sweeps at its pace (less the time it spent building plans, which later sweeps reuse) fit before
+        ``deadline`` and the strips are taller than :data:`STRIP_LOWER`, make them that height (faster sweeps, so
+        that the batches behind the stated error get enough of them); whether it did."""
         now = time.perf_counter()
         if self.strip_list is None or self.queue or self.height <= STRIP_LOWER:
             return False
@@ -456,12 +455,11 @@ def estimate(
     cells no number touches and ``mines_left`` the mines to place; the moves run in C (``_chain.c``) when it is built
     and ``use_kernel``, else in pure Python (the same moves, slower); with strips, from the first solution on,
     :data:`~sweeplab.analysis.batches.THREADS` chains move at once where the cores allow and at least
-    :data:`TWIN_SECONDS` are left for them. Once a first solution is
-    found, every batch has at least one move even past the deadline (a late move costs about a millisecond), so a
-    short budget still gives an estimate, with a large error. Returns None when no first solution was found in time, when some
-    super-cell was in no move's block (less than a sweep: the batches would all hold its one state and call it
-    certain), or the moves kept at counts the rest of the position does not allow: that proves nothing about
-    consistency."""
+    :data:`TWIN_SECONDS` are left for them. Once a first solution is found, every batch has at least one move even
+    past the deadline (a late move costs about a millisecond), so a short budget still gives an estimate, with a
+    large error. Returns None when no first solution was found in time, when some super-cell was in no move's block
+    (less than a sweep: the batches would all hold its one state and call it certain), or the moves kept at counts
+    the rest of the position does not allow: that proves nothing about consistency."""
     start = time.perf_counter()
     cells = len(component.cells)
     log_h = completions(others, cells, unconstrained, mines_left)
