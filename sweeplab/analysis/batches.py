@@ -81,7 +81,7 @@ def run_chains(chains: list[_Chain], total: int, start: float, deadline: float) 
     return [batch for batches in results for batch in batches]
 
 
-def _run(chain: _Chain, total: int, start: float, deadline: float, most: int = BATCHES) -> list[Batch]:
+def _run(chain: _Chain, total: int, start: float, deadline: float, most: int) -> list[Batch]:
     """One chain's moves from its state (holding ``total`` mines): a burn-in of :data:`BURN_IN` of the time since
     ``start``, then its batches until ``deadline``."""
     possible = chain.possible
@@ -103,7 +103,7 @@ def _run(chain: _Chain, total: int, start: float, deadline: float, most: int = B
 
 
 def _by_time(
-    chain: _Chain, total: int, deadline: float, possible: list[bool], moves: int, burning: float, most: int = BATCHES
+    chain: _Chain, total: int, deadline: float, possible: list[bool], moves: int, burning: float, most: int
 ) -> list[Batch]:
     """The balls' batches: the time left cut into as many batches as the burn-in's pace gives :data:`MOVES_PER_BATCH`
     moves each (2 to ``most``); a batch has at least one move, late or not."""
@@ -138,7 +138,7 @@ def _by_time(
     return batches
 
 
-def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool], most: int = BATCHES) -> list[Batch]:
+def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool], most: int) -> list[Batch]:
     """The strips' batches: the moves until ``deadline`` (or, short of two whole sweeps, up to :data:`LATE_SECONDS`
     past it) recorded sweep by sweep (every strip of both tilings once, which visits every super-cell), then
     grouped into batches of equally many consecutive sweeps, as many as ``most`` while at most a tenth of
