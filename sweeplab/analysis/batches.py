@@ -8,6 +8,11 @@ thread with its own random moves: the C move releases the GIL, so the chains get
 (256x256 at 2 s: 3.3 s against 1.95 s), and the batches of independent chains show a structure each froze
 differently, which one chain's consecutive batches hide (``results/large/threads/``, ``threads-seed3/``). An error in
 one chain (a game's time limit, an interrupt) halts the others at their next move.
+
+The strips run in two directions, and each direction gives every super-cell a mean per sweep (from the strip whose
+inner half holds it). The batch means weigh the two by how steady each is (:func:`_weights`): strips that cut a
+structure moving as a whole see the cell fixed by the rest, flipping from sweep to sweep, while strips that hold it
+see a steady mean (``results/large/directions/``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import math
 import os
 import threading
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sweeplab.analysis.counting import Tally
@@ -28,6 +34,8 @@ BATCHES = 10  # batches of moves whose spread gives the error (in all: each of n
 BURN_IN = 0.15  # the share of the chain's time spent before averaging starts
 MOVES_PER_BATCH = 20  # balls: fewer batches when the moves expected would give fewer per batch
 LATE_SECONDS = 0.1  # the strips' batches may run this long past the deadline to make two whole sweeps
+DIRECTIONS = 2  # strips across the longer side, and across the shorter
+FLOOR = 1e-4  # added to each direction's variance (a probability's variance from sweep to sweep) before it is inverted
 THREADS = 2  # chains over the strips run at once, each in its own thread from the first solution, where the cores allow
 
 
@@ -49,8 +57,8 @@ def run_chains(chains: list[_Chain], total: int, start: float, deadline: float) 
     the time their tally takes, stay within :data:`BATCHES`."""
     most = max(2, BATCHES // len(chains))
     if len(chains) == 1:
-        return _run(chains[0], total, start, deadline, most)
-    results: list[list[Batch]] = [[] for _ in chains]
+        return _finished([_run(chains[0], total, start, deadline, most)], chains[0].sizes)
+    results: list[list[Batch] | Sweeps] = [[] for _ in chains]
     errors: list[BaseException] = []
 
     def work(t: int) -> None:
@@ -78,10 +86,16 @@ def run_chains(chains: list[_Chain], total: int, start: float, deadline: float) 
             thread.join()
     if errors:
         raise errors[0]
-    return [batch for batches in results for batch in batches]
+    return _finished(results, chains[0].sizes)
 
 
-def _run(chain: _Chain, total: int, start: float, deadline: float, most: int) -> list[Batch]:
+def _finished(results: list[list[Batch] | Sweeps], sizes: list[int]) -> list[Batch]:
+    """The batches of every chain: the balls' as they are, the strips' weighed together (:func:`_weighed`)."""
+    done = [batch for result in results if isinstance(result, list) for batch in result]
+    return done + _weighed([result for result in results if isinstance(result, Sweeps)], sizes)
+
+
+def _run(chain: _Chain, total: int, start: float, deadline: float, most: int) -> list[Batch] | Sweeps:
     """One chain's moves from its state (holding ``total`` mines): a burn-in of :data:`BURN_IN` of the time since
     ``start``, then its batches until ``deadline``."""
     possible = chain.possible
@@ -138,20 +152,33 @@ def _by_time(
     return batches
 
 
-def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool], most: int) -> list[Batch]:
+@dataclass
+class Sweeps:
+    """A chain's sweeps of the strips, grouped into batches: per batch, the sums of each direction's means and its
+    visits per super-cell (DIRECTIONS x n), P(count) and the state at its end; the spread each direction's moves
+    left (``left``: the sum of q (1 - q) over its moves, q a cell's conditional probability given the rest) and
+    every whole sweep's (sums, visits), which weigh the directions (:func:`_weights`)."""
+
+    groups: list[tuple[Any, Any, dict[int, float], list[int]]]
+    left: Any
+    whole: list[tuple[Any, Any]]
+
+
+def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool], most: int) -> Sweeps:
     """The strips' batches: the moves until ``deadline`` (or, short of two whole sweeps, up to :data:`LATE_SECONDS`
-    past it) recorded sweep by sweep (every strip of both tilings once, which visits every super-cell), then
+    past it) recorded sweep by sweep (every strip once, which visits every super-cell in each direction), then
     grouped into batches of equally many consecutive sweeps, as many as ``most`` while at most a tenth of
     the sweeps (the earliest) are left out for it; a sweep cut short by the deadline joins the last batch (or,
     after a single whole sweep, is the second, its unvisited super-cells taking the state). Whole sweeps make every
     batch cover every super-cell, and the batches' count follows the sweeps actually made, not a pace guessed from
-    the burn-in."""
+    the burn-in. The strips of each direction keep their own means."""
     import numpy as np
 
     x, n = chain.x, len(chain.x)
     sweeps: list[tuple[Any, Any, dict[int, float], list[int]]] = []
-    sums, visits = np.zeros(n), np.zeros(n, dtype=np.int64)
+    sums, visits = np.zeros((DIRECTIONS, n)), np.zeros((DIRECTIONS, n), dtype=np.int64)
     by_count: dict[int, float] = {}
+    size, left = np.array(chain.sizes, dtype=float), np.zeros((DIRECTIONS, n))
     while True:
         now = time.perf_counter()
         if (now > deadline and (len(sweeps) >= 2 or now > deadline + LATE_SECONDS)) or chain.halted:
@@ -161,15 +188,18 @@ def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool],
             continue
         block, means, counts, total = moved
         at = np.array(block, dtype=np.int64)
-        sums[at] += means
-        visits[at] += 1
+        sums[chain.direction, at] += means
+        visits[chain.direction, at] += 1
+        q = np.asarray(means) / size[at]
+        left[chain.direction, at] += q * (1 - q)
         for k, p in counts.items():
             if possible[k]:
                 by_count[k] = by_count.get(k, 0.0) + p
         if not chain.queue and by_count:  # a sweep ends
             sweeps.append((sums, visits, by_count, list(x)))
-            sums, visits, by_count = np.zeros(n), np.zeros(n, dtype=np.int64), {}
+            sums, visits, by_count = np.zeros((DIRECTIONS, n)), np.zeros((DIRECTIONS, n), dtype=np.int64), {}
     whole = len(sweeps)
+    record = Sweeps([], left, [(sweep[0], sweep[1]) for sweep in sweeps])
     if by_count:
         sweeps.append((sums, visits, by_count, list(x)))
     if whole < 2:
@@ -179,14 +209,61 @@ def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool],
         skip, per = whole % n_batches, whole // n_batches
         groups = [sweeps[skip + g * per : skip + (g + 1) * per] for g in range(n_batches)]
         groups[-1].extend(sweeps[whole:])
-    batches: list[Batch] = []
     for group in groups:
         merged: dict[int, float] = {}
         for _, _, counted, _ in group:
             for k, p in counted.items():
                 merged[k] = merged.get(k, 0.0) + p
-        batches.append((sum(g[0] for g in group).tolist(), sum(g[1] for g in group).tolist(), merged, group[-1][3]))
+        record.groups.append((sum(g[0] for g in group), sum(g[1] for g in group), merged, group[-1][3]))
+    return record
+
+
+def _weighed(records: list[Sweeps], sizes: list[int]) -> list[Batch]:
+    """The batches of the chains' ``records``, each super-cell's mean in a batch its directions' means weighed by
+    :func:`_weights` (one set of weights for all the chains: a direction whose means differ between the chains
+    weighs little)."""
+    import numpy as np
+
+    if not records:
+        return []
+    whole = [sweep for record in records for sweep in record.whole]
+    sums = sum(group[0] for record in records for group in record.groups)
+    visits = sum(group[1] for record in records for group in record.groups)
+    weights = _weights(whole, sums, visits, sum(record.left for record in records), sizes)
+    batches: list[Batch] = []
+    for record in records:
+        for by_direction, visited, merged, state in record.groups:
+            w = weights * (visited > 0)
+            seen = w.sum(axis=0)
+            mean = (w * by_direction / np.maximum(visited, 1)).sum(axis=0) / np.where(seen > 0, seen, 1)
+            batches.append((mean.tolist(), (seen > 0).astype(np.int64).tolist(), merged, state))
     return batches
+
+
+def _weights(sweeps: list[tuple[Any, Any]], sums: Any, visits: Any, left: Any, sizes: list[int]) -> Any:
+    """Each direction's weight for each super-cell (DIRECTIONS x n): the inverse of the variance of its mean from
+    sweep to sweep, plus :data:`FLOOR`. That variance is the larger of two estimates: the spread of its means over
+    the whole ``sweeps`` (sums and visits of each), and p (1 - p) less the spread its moves left (``left``: the sum
+    of q (1 - q) over its moves, q a cell's conditional probability given the rest; p the cell's probability, the
+    directions' means over all the moves, ``sums`` and ``visits``, weighed by the first estimate), which a single
+    sweep shows. Strips that cut a structure moving as a whole (a column of cells each the other's opposite, cut
+    by rows) find the cell fixed by the rest (q 0 or 1, flipping from sweep to sweep: p (1 - p) is left to the
+    spread of the means), while strips holding the structure leave the whole p (1 - p) to q and see the mean
+    steady: weighed, the mean is the steady one's (``results/large/directions/``)."""
+    import numpy as np
+
+    size = np.array(sizes, dtype=float)
+    between = np.zeros(visits.shape)
+    if len(sweeps) >= 2:
+        means = np.array([s / np.maximum(v, 1) for s, v in sweeps]) / size
+        seen = np.array([v > 0 for _, v in sweeps])
+        count = seen.sum(axis=0)
+        mean = np.where(seen, means, 0.0).sum(axis=0) / np.maximum(count, 1)
+        between = np.where(seen, (means - mean) ** 2, 0.0).sum(axis=0) / np.maximum(count - 1, 1)
+    first = np.where(visits > 0, 1.0 / (between + FLOOR), 0.0)
+    p = (first * sums / np.maximum(visits, 1)).sum(axis=0) / np.maximum(first.sum(axis=0), 1e-300) / size
+    variance = np.maximum(between, p * (1 - p) - left / np.maximum(visits, 1))
+    return np.where(visits > 0, 1.0 / (variance + FLOOR), 0.0)
 
 
 def tally_of(batches: list[Batch], chain: _Chain, log_h: list[float]) -> Tally:

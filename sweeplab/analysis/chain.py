@@ -12,13 +12,15 @@ move keeps the numbers satisfied, and a block moves many mines at once, so the c
 thousands of cells where a sequential count's partial states explode (a frontier that is wide in both directions:
 revealed cells strewn over a board).
 
-When the board's width is known (as the analyzer gives it) the blocks are strips of :data:`STRIP` rows across the
-component's longer side, in two tilings offset by half a strip (:meth:`~sweeplab.analysis.blocks.Blocks.strips`):
-counted along its length, a strip keeps few numbers open however long it is, so one move redraws more than a quarter
-of a 128x128 board, and each super-cell is averaged only from the strip whose inner half holds it, where the fixed rest
-sways its conditional mean least. A structure that can only change as a whole (a long chain of cells each the other's
-opposite, say) mixes only in a strip that holds all of it: 36 rows hold more of them than 24 (strewn 256x256 at 2 s:
-a stated error of at most 0.006 on 6 positions of 10, against 1; ``results/large/README.md``). The first solution is
+When the board's width is known (as the analyzer gives it) the blocks are strips of :data:`STRIP` rows, across the
+component's longer side and across its shorter side, each direction in two tilings offset by half a strip
+(:meth:`~sweeplab.analysis.blocks.Blocks.strips`): counted along its length, a strip keeps few numbers open however
+long it is, so one move redraws more than a quarter of a 128x128 board, and in each direction a super-cell is
+averaged only from the strip whose inner half holds it, where the fixed rest sways its conditional mean least. A
+structure that can only change as a whole (a long chain of cells each the other's opposite, say) mixes only in a
+strip that holds all of it: 36 rows hold more of them than 24 (strewn 256x256 at 2 s: a stated error of at most
+0.006 on 6 positions of 10, against 1; ``results/large/README.md``), and a column cut by rows lies whole in a strip
+of the other direction, whose mean :mod:`~sweeplab.analysis.batches` then prefers. The first solution is
 then drawn strip by strip (:meth:`_Chain.first`). Without the width, or without the C move, the blocks are balls
 of :data:`BLOCK` around random super-cells and the first solution comes from :meth:`Blocks.first <Blocks.first>`.
 
@@ -60,7 +62,6 @@ STRIP_LOWER = 24  # ... while too wide: this many (the height used before 36), t
 MIN_SWEEPS = 3  # taller strips become STRIP_LOWER in the burn-in when fewer sweeps of them fit in the time left ...
 TWIN_SWEEPS = 2  # ... or fewer than this many per chain when chains run at once (their batches add up)
 TWIN_SECONDS = 1.0  # chains run at once only when at least this long is left for them (else each makes too few sweeps)
-SQUARE = 2.0  # a component less than this many times as long as it is wide has strips both ways
 STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
 SPLIT_ROWS = 12  # a strip too wide to count is cut in two if it has this many rows or more
 FIRST_STRIP = 8  # rows of the strips drawn in turn for the first solution
@@ -110,6 +111,7 @@ class _Chain(Blocks):
         self.width = width if self.kernel is not None and PACKED is not None and STRIP >= 8 else None
         self.height = STRIP
         self.strip_turned: list[bool] = []  # per strip: whether it runs across the shorter side
+        self.direction = 0  # the direction of the strip the last move redrew (1: across the shorter side)
         self.failed = 0  # strips too wide to count at this height
         self.strip_list = self._all_strips() if self.width is not None else None
         self._strip_plans: dict[int, tuple[bytes, bytes, int]] = {}
@@ -308,16 +310,16 @@ class _Chain(Blocks):
         return block, means, counts, outside + key[0]
 
     def _all_strips(self) -> list[tuple[list[int], list[int]]]:
-        """The strips of :meth:`~sweeplab.analysis.blocks.Blocks.strips` at the current height, and on a board less
-        than :data:`SQUARE` times as long as it is wide the strips across them as well (a structure that runs across
-        the strips further than half a strip, such as a long column of cells, then mixes in the other strips)."""
+        """The strips of :meth:`~sweeplab.analysis.blocks.Blocks.strips` at the current height in both directions:
+        across the component's longer side and across its shorter side. A structure that runs across the strips of
+        one direction further than half a strip (a long column of cells each the other's opposite, cut by rows)
+        moves whole in the other's, and :mod:`~sweeplab.analysis.batches` weighs each super-cell's means from the
+        two directions by how steady they are."""
         assert self.width is not None
         out = self.strips(self.width, self.height)
         self.strip_turned = [False] * len(out)
-        along, across = self.axes(self.width)
-        if max(along) + 1 < SQUARE * (max(across) + 1):
-            out += self.strips(self.width, self.height, turned=True)
-            self.strip_turned += [True] * (len(out) - len(self.strip_turned))
+        out += self.strips(self.width, self.height, turned=True)
+        self.strip_turned += [True] * (len(out) - len(self.strip_turned))
         return out
 
     def lower_if_slow(self, deadline: float) -> bool:
@@ -370,7 +372,8 @@ class _Chain(Blocks):
 
     def _strip_move(self, total: int) -> tuple[list[int], list[float], dict[int, float], int] | None:
         """:meth:`move` over the strips (:meth:`~sweeplab.analysis.blocks.Blocks.strips`): a sweep redraws every
-        strip of both tilings once, in a random order; the means returned are those of the strip's inner half. A
+        strip of both directions and tilings once, in a random order; the means returned are those of the strip's
+        inner half, and :attr:`direction` says which direction it runs in. A
         strip whose count passes :data:`STRIP_STATES` partial states in a step is cut in two (:meth:`_split`); one
         too low to cut, or more failures than an eighth of the strips, makes every strip lower (:data:`STRIP_LOWER`
         rows, then 4 fewer each time), and below 8 rows the chain goes back to balls."""
@@ -399,6 +402,7 @@ class _Chain(Blocks):
             self._set_height(min(self.height - 4, STRIP_LOWER))  # many too wide (or one too low to cut): all lower
             return None
         expected, counts, count = moved
+        self.direction = int(self.strip_turned[k])
         return [block[p] for p in inner], [expected[p] for p in inner], counts, count
 
     def _move_in_c(

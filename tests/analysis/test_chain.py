@@ -185,7 +185,7 @@ def test_a_strip_too_wide_is_cut_into_two_overlapping_parts_that_keep_its_inner_
     component = max(build_components(problem.constraints), key=lambda c: len(c.cells))
     drawn = chain._Chain(component, [0.0] * (len(component.cells) + 1), random.Random(0), True, obs.board.width)
     assert drawn.strip_list is not None
-    n, strips = len(drawn.x), len(drawn.strip_list)
+    strips = len(drawn.strip_list)
     block, _ = drawn.strip_list[3]
     assert drawn._split(3)
     assert len(drawn.strip_list) == strips + 1 and sorted(drawn.queue[-2:]) == [3, strips]
@@ -195,8 +195,7 @@ def test_a_strip_too_wide_is_cut_into_two_overlapping_parts_that_keep_its_inner_
     rows = max(across[j] for j in block) - min(across[j] for j in block) + 1
     shared = {across[j] for j in set(first) & set(second)}  # the rows of its middle third
     assert len(shared) >= rows // 3 and max(across[j] for j in first) < max(across[j] for j in block)
-    inner = sorted(b[p] for b, positions in drawn.strip_list for p in positions)
-    assert inner == list(range(n))  # every super-cell in exactly one inner half, as before the cut
+    assert _inner_halves_hold_each_super_cell_once_per_direction(drawn)  # as before the cut
 
 
 @pytest.mark.parametrize("empty", [{}, {0: 0, 1: 0}])
@@ -224,7 +223,8 @@ def test_a_component_counted_to_no_layout_makes_the_position_inconsistent_not_a_
 @needs_chain
 def test_strips_too_wide_at_their_first_height_fall_to_the_lower_height_then_by_four(monkeypatch):
     """A strip count past its state limit makes the strips lower: from STRIP straight to STRIP_LOWER (the heights
-    between rarely count where the first does not), then 4 rows at a time; every super-cell stays in one inner half."""
+    between rarely count where the first does not), then 4 rows at a time; every super-cell stays in one inner half
+    of each direction's strips."""
     obs, _ = strewn(128, 128, 2000, 0.1)
     problem = constraints_from(obs)
     component = max(build_components(problem.constraints), key=lambda c: len(c.cells))
@@ -236,9 +236,15 @@ def test_strips_too_wide_at_their_first_height_fall_to_the_lower_height_then_by_
     total = sum(drawn.x)
     assert drawn.move(total) is None and drawn.height == chain.STRIP_LOWER
     assert drawn.move(total) is None and drawn.height == chain.STRIP_LOWER - 4
-    assert drawn.strip_list is not None
-    inner = sorted(b[p] for b, positions in drawn.strip_list for p in positions)
-    assert inner == list(range(len(drawn.x)))
+    assert _inner_halves_hold_each_super_cell_once_per_direction(drawn)
+
+
+def _inner_halves_hold_each_super_cell_once_per_direction(drawn):
+    assert drawn.strip_list is not None and len(drawn.strip_turned) == len(drawn.strip_list)
+    for turned in (False, True):
+        strips = [strip for strip, t in zip(drawn.strip_list, drawn.strip_turned, strict=True) if t == turned]
+        assert sorted(b[p] for b, positions in strips for p in positions) == list(range(len(drawn.x)))
+    return True
 
 
 @needs_chain
