@@ -12,7 +12,8 @@ one chain (a game's time limit, an interrupt) halts the others at their next mov
 The strips run in two directions, and each direction gives every super-cell a mean per sweep (from the strip whose
 inner half holds it). The batch means weigh the two by how steady each is (:func:`_weights`): strips that cut a
 structure moving as a whole see the cell fixed by the rest, flipping from sweep to sweep, while strips that hold it
-see a steady mean (``results/large/directions/``).
+see a steady mean (256x256 at 2 s: 29 of 30 runs within 0.02, against 14 of 30 with the two directions averaged
+alike, on square boards only; ``results/large/directions/``).
 """
 
 from __future__ import annotations
