@@ -157,12 +157,13 @@ def _by_time(
 class Sweeps:
     """A chain's sweeps of the strips, grouped into batches: per batch, the sums of each direction's means and its
     visits per super-cell (DIRECTIONS x n), P(count) and the state at its end; the spread each direction's moves
-    left (``left``: the sum of q (1 - q) over its moves, q a cell's conditional probability given the rest) and
-    every whole sweep's (sums, visits), which weigh the directions (:func:`_weights`)."""
+    left (``left``: the sum of q (1 - q) over its moves, q a cell's conditional probability given the rest) and the
+    moments of each direction's means over the whole sweeps (``moments``: the sweeps that visited a super-cell, the
+    sum of their means and of their squares, 3 x DIRECTIONS x n), which weigh the directions (:func:`_weights`)."""
 
     groups: list[tuple[Any, Any, dict[int, float], list[int]]]
     left: Any
-    whole: list[tuple[Any, Any]]
+    moments: Any
 
 
 def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool], most: int) -> Sweeps:
@@ -179,7 +180,7 @@ def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool],
     sweeps: list[tuple[Any, Any, dict[int, float], list[int]]] = []
     sums, visits = np.zeros((DIRECTIONS, n)), np.zeros((DIRECTIONS, n), dtype=np.int64)
     by_count: dict[int, float] = {}
-    size, left = np.array(chain.sizes, dtype=float), np.zeros((DIRECTIONS, n))
+    size, left, moments = np.array(chain.sizes, dtype=float), np.zeros((DIRECTIONS, n)), np.zeros((3, DIRECTIONS, n))
     while True:
         now = time.perf_counter()
         if (now > deadline and (len(sweeps) >= 2 or now > deadline + LATE_SECONDS)) or chain.halted:
@@ -197,10 +198,12 @@ def _by_sweeps(chain: _Chain, total: int, deadline: float, possible: list[bool],
             if possible[k]:
                 by_count[k] = by_count.get(k, 0.0) + p
         if not chain.queue and by_count:  # a sweep ends
+            mean = sums / np.maximum(visits, 1) / size
+            moments += (visits > 0, mean, mean * mean)
             sweeps.append((sums, visits, by_count, list(x)))
             sums, visits, by_count = np.zeros((DIRECTIONS, n)), np.zeros((DIRECTIONS, n), dtype=np.int64), {}
     whole = len(sweeps)
-    record = Sweeps([], left, [(sweep[0], sweep[1]) for sweep in sweeps])
+    record = Sweeps([], left, moments)
     if by_count:
         sweeps.append((sums, visits, by_count, list(x)))
     if whole < 2:
@@ -227,10 +230,10 @@ def _weighed(records: list[Sweeps], sizes: list[int]) -> list[Batch]:
 
     if not records:
         return []
-    whole = [sweep for record in records for sweep in record.whole]
     sums = sum(group[0] for record in records for group in record.groups)
     visits = sum(group[1] for record in records for group in record.groups)
-    weights = _weights(whole, sums, visits, sum(record.left for record in records), sizes)
+    moments = sum(record.moments for record in records)
+    weights = _weights(moments, sums, visits, sum(record.left for record in records), sizes)
     batches: list[Batch] = []
     for record in records:
         for by_direction, visited, merged, state in record.groups:
@@ -241,26 +244,22 @@ def _weighed(records: list[Sweeps], sizes: list[int]) -> list[Batch]:
     return batches
 
 
-def _weights(sweeps: list[tuple[Any, Any]], sums: Any, visits: Any, left: Any, sizes: list[int]) -> Any:
+def _weights(moments: Any, sums: Any, visits: Any, left: Any, sizes: list[int]) -> Any:
     """Each direction's weight for each super-cell (DIRECTIONS x n): the inverse of the variance of its mean from
     sweep to sweep, plus :data:`FLOOR`. That variance is the larger of two estimates: the spread of its means over
-    the whole ``sweeps`` (sums and visits of each), and p (1 - p) less the spread its moves left (``left``: the sum
-    of q (1 - q) over its moves, q a cell's conditional probability given the rest; p the cell's probability, the
-    directions' means over all the moves, ``sums`` and ``visits``, weighed by the first estimate), which a single
-    sweep shows. Strips that cut a structure moving as a whole (a column of cells each the other's opposite, cut
+    the whole sweeps (``moments``, as :class:`Sweeps` holds them), and p (1 - p) less the spread its moves left
+    (``left``: the sum of q (1 - q) over its moves, q a cell's conditional probability given the rest; p the cell's
+    probability, the directions' means over all the moves, ``sums`` and ``visits``, weighed by the first estimate),
+    which a single sweep shows. Strips that cut a structure moving as a whole (a column of cells each the other's opposite, cut
     by rows) find the cell fixed by the rest (q 0 or 1, flipping from sweep to sweep: p (1 - p) is left to the
     spread of the means), while strips holding the structure leave the whole p (1 - p) to q and see the mean
     steady: weighed, the mean is the steady one's (``results/large/directions/``)."""
     import numpy as np
 
     size = np.array(sizes, dtype=float)
-    between = np.zeros(visits.shape)
-    if len(sweeps) >= 2:
-        means = np.array([s / np.maximum(v, 1) for s, v in sweeps]) / size
-        seen = np.array([v > 0 for _, v in sweeps])
-        count = seen.sum(axis=0)
-        mean = np.where(seen, means, 0.0).sum(axis=0) / np.maximum(count, 1)
-        between = np.where(seen, (means - mean) ** 2, 0.0).sum(axis=0) / np.maximum(count - 1, 1)
+    count, total, squares = moments
+    between = np.where(count >= 2, np.maximum(squares - total * total / np.maximum(count, 1), 0.0), 0.0)
+    between /= np.maximum(count - 1, 1)
     first = np.where(visits > 0, 1.0 / (between + FLOOR), 0.0)
     p = (first * sums / np.maximum(visits, 1)).sum(axis=0) / np.maximum(first.sum(axis=0), 1e-300) / size
     variance = np.maximum(between, p * (1 - p) - left / np.maximum(visits, 1))
