@@ -21,10 +21,11 @@ static double binom[9][9];
 /* Buffers kept between calls, one set per thread (a move runs without the GIL, so two chains can move at once in
    two threads): the states of every layer one after another. */
 static _Thread_local unsigned char *keys_buf;
-static _Thread_local double *alpha_buf, *beta_buf;
-static _Thread_local int *start_buf, *next_buf, *table_buf, *used_buf;
+static _Thread_local double *alpha_buf, *beta_buf;         /* each state's vector over its mines so far, one pool */
+static _Thread_local int *start_buf, *next_buf, *table_buf, *used_buf, *low_buf, *len_buf;
+static _Thread_local size_t *at_buf;                        /* where each state's vector starts in the pools */
 static _Thread_local unsigned char *v_buf;
-static _Thread_local size_t keys_cap, states_cap, tr_cap;
+static _Thread_local size_t keys_cap, states_cap, tr_cap, entries_cap;
 static _Thread_local int table_size;
 
 static int grow(void **buf, size_t *cap_unused, size_t want, size_t item) {
@@ -39,10 +40,19 @@ static int ensure_states(size_t want) {
     if (want <= states_cap) return 1;
     size_t cap = states_cap ? states_cap : 4096;
     while (cap < want) cap *= 2;
-    if (!grow((void **)&alpha_buf, NULL, cap, sizeof(double)) || !grow((void **)&beta_buf, NULL, cap, sizeof(double)) ||
-        !grow((void **)&start_buf, NULL, cap + 1, sizeof(int)))
+    if (!grow((void **)&start_buf, NULL, cap + 1, sizeof(int)) || !grow((void **)&low_buf, NULL, cap, sizeof(int)) ||
+        !grow((void **)&len_buf, NULL, cap, sizeof(int)) || !grow((void **)&at_buf, NULL, cap, sizeof(size_t)))
         return 0;
     states_cap = cap;
+    return 1;
+}
+
+static int ensure_entries(size_t want) {
+    if (want <= entries_cap) return 1;
+    size_t cap = entries_cap ? entries_cap : 65536;
+    while (cap < want) cap *= 2;
+    if (!grow((void **)&alpha_buf, NULL, cap, sizeof(double)) || !grow((void **)&beta_buf, NULL, cap, sizeof(double))) return 0;
+    entries_cap = cap;
     return 1;
 }
 
@@ -113,7 +123,12 @@ typedef struct {
 } Moved;
 
 /* The move itself over parsed steps: the count, the backward pass and the draw (see move), in C alone (no Python
-   object is touched, so it runs without the GIL). */
+   object is touched, so it runs without the GIL). A state is the needs of the open numbers; it holds a vector over
+   the mines so far (from low to low + len - 1: the counts its paths reach, gaps held as 0), so a step's hashing and
+   its transitions are per needs, not per (mines, needs), and the vectors add up element by element. Past
+   max_states states in a step, or ENTRIES_PER_STATE times as many entries of their vectors, the move gives up. */
+#define ENTRIES_PER_STATE 2
+#define MAX_ENTRIES ((size_t)1 << 26) /* the vectors of every layer together (alpha and beta: 1 GiB) */
 static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, unsigned long long seed,
                         int log_weights, Moved *out) {
     if (max_states < 1) max_states = 1;
@@ -131,30 +146,30 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
         memset(table_buf, -1, sizeof(int) * (size_t)size);
         table_size = size;
     }
-    /* layer t holds the states before step t (off[t] .. off[t + 1] - 1); keys: 2 bytes of mines so far, open needs */
-    if (!ensure_states(1) || !ensure_keys(2) || !ensure_transitions(16)) goto done;
-    klen[0] = 2;
-    keys_buf[0] = keys_buf[1] = 0;
+    /* layer t holds the states before step t (off[t] .. off[t + 1] - 1); keys: the open needs, a byte each */
+    if (!ensure_states(2) || !ensure_keys(1) || !ensure_transitions(16) || !ensure_entries(1)) goto done;
+    klen[0] = 0;
+    low_buf[0] = 0; len_buf[0] = 1; at_buf[0] = 0;
     alpha_buf[0] = 1.0;
-    off[0] = 0; off[1] = 1; key_off[0] = 0; key_off[1] = 2;
-    size_t tr_n = 0;
+    off[0] = 0; off[1] = 1; key_off[0] = 0; key_off[1] = 0;
+    size_t tr_n = 0, entries = 1;
     int needs[2 * MAX_OPEN];
-    unsigned char key[2 + MAX_OPEN];
+    unsigned char key[MAX_OPEN + 1];
     for (Py_ssize_t t = 0; t < n; t++) {
         Step *st = &steps[t];
-        /* the table this step needs, at most twice the states it can make (a small one stays in the cache) */
         size_t reach = (off[t + 1] - off[t]) * (size_t)(st->size + 1);
         int mask = 15;
         while ((size_t)mask + 1 < 2 * reach && mask + 1 < table_size) mask = 2 * mask + 1;
         const double *bn = binom[st->size];
-        int kl = 2 + st->n_keep, n_used = 0;
+        int kl = st->n_keep, n_used = 0;
         size_t base = off[t + 1], kbase = key_off[t + 1];
         int count = 0;
         klen[t + 1] = kl;
+        /* the states after the step and each state's transitions; a new state's range of mines so far grows to
+           cover every path into it (len_buf holds the range's top until the vectors are laid out) */
         for (size_t i = off[t]; i < off[t + 1]; i++) {
             const unsigned char *kk = keys_buf + key_off[t] + (i - off[t]) * (size_t)klen[t];
-            int k = kk[0] | (kk[1] << 8);
-            for (int a = 0; a < st->n_active; a++) needs[a] = (signed char)kk[2 + a];
+            for (int a = 0; a < st->n_active; a++) needs[a] = (signed char)kk[a];
             for (int a = 0; a < st->n_opened; a++) needs[st->n_active + a] = st->opened[a];
             int lo = 0, hi = st->size;
             for (int q = 0; q < st->n_touch; q++) {
@@ -163,12 +178,10 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
                 if (r - st->cap[q] > lo) lo = r - st->cap[q];
             }
             start_buf[i] = (int)tr_n;
+            int from = low_buf[i], to = low_buf[i] + len_buf[i] - 1;
             for (int v = lo; v <= hi; v++) {
-                int kv = k + v;
-                key[0] = (unsigned char)(kv & 0xff);
-                key[1] = (unsigned char)(kv >> 8);
                 for (int q = 0; q < st->n_touch; q++) needs[st->slot[q]] -= v;
-                for (int q = 0; q < st->n_keep; q++) key[2 + q] = (unsigned char)(signed char)needs[st->keep[q]];
+                for (int q = 0; q < st->n_keep; q++) key[q] = (unsigned char)(signed char)needs[st->keep[q]];
                 for (int q = 0; q < st->n_touch; q++) needs[st->slot[q]] += v;
                 uint64_t h = hash_key(key, kl);
                 int p = (int)(h & (uint64_t)mask), j = -1;
@@ -178,21 +191,22 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
                     if (!memcmp(keys_buf + kbase + (size_t)e * (size_t)kl, key, (size_t)kl)) { j = e; break; }
                 }
                 if (j < 0) {
-                    if (count >= max_states) {
+                    if (count >= max_states || !ensure_states(base + (size_t)count + 2) ||
+                        !ensure_keys(kbase + (size_t)(count + 1) * (size_t)kl + 1)) {
                         for (int u = 0; u < n_used; u++) table_buf[used_buf[u]] = -1;
-                        status = MOVE_NONE; goto done;
-                    }
-                    if (!ensure_states(base + (size_t)count + 2) || !ensure_keys(kbase + (size_t)(count + 1) * (size_t)kl)) {
-                        for (int u = 0; u < n_used; u++) table_buf[used_buf[u]] = -1;
+                        if (count >= max_states) status = MOVE_NONE;
                         goto done;
                     }
                     j = count++;
                     memcpy(keys_buf + kbase + (size_t)j * (size_t)kl, key, (size_t)kl);
-                    alpha_buf[base + (size_t)j] = 0.0;
+                    low_buf[base + (size_t)j] = from + v;
+                    len_buf[base + (size_t)j] = to + v;
                     table_buf[p] = j;
                     used_buf[n_used++] = p;
+                } else {
+                    if (from + v < low_buf[base + (size_t)j]) low_buf[base + (size_t)j] = from + v;
+                    if (to + v > len_buf[base + (size_t)j]) len_buf[base + (size_t)j] = to + v;
                 }
-                alpha_buf[base + (size_t)j] += alpha_buf[i] * bn[v];
                 if (!ensure_transitions(tr_n + 1)) {
                     for (int u = 0; u < n_used; u++) table_buf[used_buf[u]] = -1;
                     goto done;
@@ -206,66 +220,110 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
         for (int u = 0; u < n_used; u++) table_buf[used_buf[u]] = -1;
         off[t + 2] = base + (size_t)count;
         key_off[t + 2] = kbase + (size_t)count * (size_t)kl;
+        size_t layer = 0;
+        for (size_t j = base; j < off[t + 2]; j++) {
+            len_buf[j] = len_buf[j] - low_buf[j] + 1;
+            at_buf[j] = entries + layer;
+            layer += (size_t)len_buf[j];
+        }
+        if (layer > (size_t)ENTRIES_PER_STATE * (size_t)max_states || entries + layer > MAX_ENTRIES) {
+            status = MOVE_NONE; goto done;
+        }
+        if (!ensure_entries(entries + layer)) goto done;
+        memset(alpha_buf + entries, 0, layer * sizeof(double));
+        for (size_t i = off[t]; i < off[t + 1]; i++) {
+            const double *src = alpha_buf + at_buf[i];
+            int len = len_buf[i], from = low_buf[i];
+            int end = i + 1 < off[t + 1] ? start_buf[i + 1] : (int)tr_n;
+            for (int e = start_buf[i]; e < end; e++) {
+                size_t j = (size_t)next_buf[e];
+                int v = v_buf[e];
+                double w = bn[v];
+                double *dst = alpha_buf + at_buf[j] + (from + v - low_buf[j]);
+                for (int q = 0; q < len; q++) dst[q] += src[q] * w;
+            }
+        }
         double peak = 0.0;
-        for (size_t j = base; j < off[t + 2]; j++) if (alpha_buf[j] > peak) peak = alpha_buf[j];
-        if (peak > 0) for (size_t j = base; j < off[t + 2]; j++) alpha_buf[j] /= peak;
+        for (size_t q = entries; q < entries + layer; q++) if (alpha_buf[q] > peak) peak = alpha_buf[q];
+        if (peak > 0) for (size_t q = entries; q < entries + layer; q++) alpha_buf[q] /= peak;
+        entries += layer;
     }
     {
         size_t f0 = off[n], f1 = off[n + 1];
         int top = 0;
         double peak = -HUGE_VAL; /* log weights: the largest over the final counts the block can reach */
-        if (log_weights)
-            for (size_t i = f0; i < f1; i++) {
-                const unsigned char *kk = keys_buf + key_off[n] + (i - f0) * (size_t)klen[n];
-                int k = kk[0] | (kk[1] << 8);
-                if (k < n_weights && hw[k] > peak) peak = hw[k];
-            }
         for (size_t i = f0; i < f1; i++) {
-            const unsigned char *kk = keys_buf + key_off[n] + (i - f0) * (size_t)klen[n];
-            int k = kk[0] | (kk[1] << 8);
-            if (k > top) top = k;
-            beta_buf[i] = k < n_weights ? (log_weights ? exp(hw[k] - peak) : hw[k]) : 0.0;
+            for (int q = 0; q < len_buf[i]; q++) {
+                int k = low_buf[i] + q;
+                if (alpha_buf[at_buf[i] + (size_t)q] > 0 && k > top) top = k;
+                if (log_weights && alpha_buf[at_buf[i] + (size_t)q] > 0 && k < n_weights && hw[k] > peak) peak = hw[k];
+            }
         }
         double z = 0.0;
-        for (size_t i = f0; i < f1; i++) z += alpha_buf[i] * beta_buf[i];
+        for (size_t i = f0; i < f1; i++)
+            for (int q = 0; q < len_buf[i]; q++) {
+                int k = low_buf[i] + q;
+                double b = k < n_weights ? (log_weights ? exp(hw[k] - peak) : hw[k]) : 0.0;
+                beta_buf[at_buf[i] + (size_t)q] = b;
+                z += alpha_buf[at_buf[i] + (size_t)q] * b;
+            }
         if (!(z > 0)) { status = MOVE_NONE; goto done; }
         double *cnt = out->cnt = calloc((size_t)top + 1, sizeof(double));
         if (!cnt) goto done;
         out->top = top;
-        for (size_t i = f0; i < f1; i++) {
-            const unsigned char *kk = keys_buf + key_off[n] + (i - f0) * (size_t)klen[n];
-            cnt[kk[0] | (kk[1] << 8)] += alpha_buf[i] * beta_buf[i] / z;
-        }
+        for (size_t i = f0; i < f1; i++)
+            for (int q = 0; q < len_buf[i]; q++) {
+                double c = alpha_buf[at_buf[i] + (size_t)q] * beta_buf[at_buf[i] + (size_t)q];
+                if (c > 0) cnt[low_buf[i] + q] += c / z;
+            }
         /* transitions of state i run from start_buf[i] to the next state's start (tr_end) */
         for (Py_ssize_t t = n - 1; t >= 0; t--) {
             const double *bn = binom[steps[t].size];
             double weighted = 0.0, mines = 0.0, peak = 0.0;
             for (size_t i = off[t]; i < off[t + 1]; i++) {
                 int end = i + 1 < off[t + 1] ? start_buf[i + 1] : (t + 1 < n ? start_buf[off[t + 1]] : (int)tr_n);
-                double b = 0.0;
+                double *b = beta_buf + at_buf[i];
+                const double *a = alpha_buf + at_buf[i];
+                int len = len_buf[i], from = low_buf[i];
+                memset(b, 0, (size_t)len * sizeof(double));
                 for (int e = start_buf[i]; e < end; e++) {
-                    double c = bn[v_buf[e]] * beta_buf[next_buf[e]];
-                    b += c;
-                    mines += alpha_buf[i] * c * v_buf[e];
+                    size_t j = (size_t)next_buf[e];
+                    int v = v_buf[e];
+                    double w = bn[v], ab = 0.0;
+                    const double *bj = beta_buf + at_buf[j] + (from + v - low_buf[j]);
+                    for (int q = 0; q < len; q++) {
+                        double c = w * bj[q];
+                        b[q] += c;
+                        ab += a[q] * c;
+                    }
+                    weighted += ab;
+                    mines += ab * v;
                 }
-                weighted += alpha_buf[i] * b;
-                beta_buf[i] = b;
-                if (b > peak) peak = b;
+                for (int q = 0; q < len; q++) if (b[q] > peak) peak = b[q];
             }
-            if (peak > 0) for (size_t i = off[t]; i < off[t + 1]; i++) beta_buf[i] /= peak;
+            if (peak > 0)
+                for (size_t i = off[t]; i < off[t + 1]; i++)
+                    for (int q = 0; q < len_buf[i]; q++) beta_buf[at_buf[i] + (size_t)q] /= peak;
             out->means[t] = weighted > 0 ? mines / weighted : 0.0;
         }
         uint64_t rng = seed ? seed : 0x9E3779B97F4A7C15ULL;
         size_t s = 0;
+        int k = 0;
         for (Py_ssize_t t = 0; t < n; t++) {
             const double *bn = binom[steps[t].size];
             int end = s + 1 < off[t + 1] ? start_buf[s + 1] : (t + 1 < n ? start_buf[off[t + 1]] : (int)tr_n);
             double total = 0.0;
-            for (int e = start_buf[s]; e < end; e++) total += bn[v_buf[e]] * beta_buf[next_buf[e]];
+            for (int e = start_buf[s]; e < end; e++) {
+                size_t j = (size_t)next_buf[e];
+                int at = k + v_buf[e] - low_buf[j];
+                if (at >= 0 && at < len_buf[j]) total += bn[v_buf[e]] * beta_buf[at_buf[j] + (size_t)at];
+            }
             double point = uniform(&rng) * total;
             int pick = -1;
             for (int e = start_buf[s]; e < end; e++) {
-                double w = bn[v_buf[e]] * beta_buf[next_buf[e]];
+                size_t j = (size_t)next_buf[e];
+                int at = k + v_buf[e] - low_buf[j];
+                double w = at >= 0 && at < len_buf[j] ? bn[v_buf[e]] * beta_buf[at_buf[j] + (size_t)at] : 0.0;
                 if (w > 0) {
                     pick = e;
                     point -= w;
@@ -274,10 +332,10 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
             }
             if (pick < 0) { status = MOVE_NOPICK; goto done; } /* every state kept on the path has a completion > 0 */
             out->values[t] = v_buf[pick];
+            k += v_buf[pick];
             s = (size_t)next_buf[pick];
         }
-        const unsigned char *kk = keys_buf + key_off[n] + (s - off[n]) * (size_t)klen[n];
-        out->count = kk[0] | (kk[1] << 8);
+        out->count = k;
         status = MOVE_OK;
     }
 done:
@@ -893,8 +951,10 @@ done:
 static PyObject *release(PyObject *self, PyObject *args) {
     (void)self; (void)args;
     free(keys_buf); free(alpha_buf); free(beta_buf); free(start_buf); free(next_buf); free(table_buf); free(used_buf); free(v_buf);
-    keys_buf = NULL; alpha_buf = beta_buf = NULL; start_buf = next_buf = table_buf = used_buf = NULL; v_buf = NULL;
-    keys_cap = states_cap = tr_cap = 0;
+    free(low_buf); free(len_buf); free(at_buf);
+    keys_buf = NULL; alpha_buf = beta_buf = NULL; start_buf = next_buf = table_buf = used_buf = low_buf = len_buf = NULL;
+    v_buf = NULL; at_buf = NULL;
+    keys_cap = states_cap = tr_cap = entries_cap = 0;
     table_size = 0;
     Py_RETURN_NONE;
 }
