@@ -1,7 +1,8 @@
 /* One move of the chain over a component's solutions (sweeplab/analysis/chain.py, whose _Chain.move is the
- * pure-Python twin): a block's exact count over the count's plan (merged partial states keyed by the mines so far
- * and the needs of the open numbers), each final count weighted by the rest of the position, then the backward pass
- * (each step's expected mines) and a forward draw of the block's new mines per step. */
+ * pure-Python twin): a block's exact count over the count's plan (merged partial states keyed by the needs of the
+ * open numbers, each holding its weight for every number of mines so far), each final count weighted by the rest of
+ * the position, then the backward pass (each step's expected mines) and a forward draw of the block's new mines per
+ * step. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -263,7 +264,7 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
         for (size_t i = f0; i < f1; i++)
             for (int q = 0; q < len_buf[i]; q++) {
                 int k = low_buf[i] + q;
-                double b = k < n_weights ? (log_weights ? exp(hw[k] - peak) : hw[k]) : 0.0;
+                double b = alpha_buf[at_buf[i] + (size_t)q] > 0 && k < n_weights ? (log_weights ? exp(hw[k] - peak) : hw[k]) : 0.0;
                 beta_buf[at_buf[i] + (size_t)q] = b;
                 z += alpha_buf[at_buf[i] + (size_t)q] * b;
             }

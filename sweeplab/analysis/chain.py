@@ -56,13 +56,14 @@ CENTERS_EVERY = 8  # blocks are balls around one super-cell in this many (their 
 CENTERS_MIN = 256  # but around at least this many
 POST_SECONDS = 0.7e-6  # seconds per cell and batch kept back for the tally and the weighting of the batches (measured: 0.65e-6)
 STEEP = 10.0  # the log-penalty per mine an impossible count lies from the possible ones
-STATES = 3000  # partial states a block's count may hold in one step
+STATES = 3000  # partial states a block's count may hold in one step (in C: needs, and twice as many entries; see STRIP_STATES)
 STRIP = 36  # rows (or columns) of a strip at first, when the board's width is known
 STRIP_LOWER = 24  # ... while too wide: this many (the height used before 36), then 4 fewer each time
 MIN_SWEEPS = 3  # taller strips become STRIP_LOWER in the burn-in when fewer sweeps of them fit in the time left ...
 TWIN_SWEEPS = 2  # ... or fewer than this many per chain when chains run at once (their batches add up)
 TWIN_SECONDS = 1.0  # chains run at once only when at least this long is left for them (else each makes too few sweeps)
-STRIP_STATES = 20_000  # partial states a strip's count may hold in one step
+STRIP_STATES = 20_000  # partial states a strip's count may hold in one step: in C, states of needs, and twice as many
+# (mines, needs) entries (each state holds its weight per mines so far, gaps included); Python counts (mines, needs)
 SPLIT_ROWS = 12  # a strip too wide to count is cut in two if it has this many rows or more
 FIRST_STRIP = 8  # rows of the strips drawn in turn for the first solution
 FIRST_STATES = 100_000  # partial states their counts may hold in one step
