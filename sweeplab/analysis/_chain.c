@@ -217,7 +217,8 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
                 tr_n++;
             }
         }
-        start_buf[off[t + 1]] = (int)tr_n; /* overwritten as the next layer's first state's start: kept consistent below */
+        start_buf[off[t + 1]] = (int)tr_n; /* the end of the layer's last state's transitions (and, as the next layer's
+                                              first state is counted, its start: the same value) */
         for (int u = 0; u < n_used; u++) table_buf[used_buf[u]] = -1;
         off[t + 2] = base + (size_t)count;
         key_off[t + 2] = kbase + (size_t)count * (size_t)kl;
@@ -235,7 +236,7 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
         for (size_t i = off[t]; i < off[t + 1]; i++) {
             const double *src = alpha_buf + at_buf[i];
             int len = len_buf[i], from = low_buf[i];
-            int end = i + 1 < off[t + 1] ? start_buf[i + 1] : (int)tr_n;
+            int end = start_buf[i + 1];
             for (int e = start_buf[i]; e < end; e++) {
                 size_t j = (size_t)next_buf[e];
                 int v = v_buf[e];
@@ -277,12 +278,12 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
                 double c = alpha_buf[at_buf[i] + (size_t)q] * beta_buf[at_buf[i] + (size_t)q];
                 if (c > 0) cnt[low_buf[i] + q] += c / z;
             }
-        /* transitions of state i run from start_buf[i] to the next state's start (tr_end) */
+        /* the transitions of state i run from start_buf[i] to start_buf[i + 1], in every layer */
         for (Py_ssize_t t = n - 1; t >= 0; t--) {
             const double *bn = binom[steps[t].size];
             double weighted = 0.0, mines = 0.0, peak = 0.0;
             for (size_t i = off[t]; i < off[t + 1]; i++) {
-                int end = i + 1 < off[t + 1] ? start_buf[i + 1] : (t + 1 < n ? start_buf[off[t + 1]] : (int)tr_n);
+                int end = start_buf[i + 1];
                 double *b = beta_buf + at_buf[i];
                 const double *a = alpha_buf + at_buf[i];
                 int len = len_buf[i], from = low_buf[i];
@@ -312,7 +313,7 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
         int k = 0;
         for (Py_ssize_t t = 0; t < n; t++) {
             const double *bn = binom[steps[t].size];
-            int end = s + 1 < off[t + 1] ? start_buf[s + 1] : (t + 1 < n ? start_buf[off[t + 1]] : (int)tr_n);
+            int end = start_buf[s + 1];
             double total = 0.0;
             for (int e = start_buf[s]; e < end; e++) {
                 size_t j = (size_t)next_buf[e];

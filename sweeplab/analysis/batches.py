@@ -40,7 +40,7 @@ FLOOR = 1e-4  # added to each direction's variance (a probability's variance fro
 THREADS = 2  # chains over the strips run at once, each in its own thread from the first solution, where the cores allow
 
 
-Batch = tuple[list[float], list[int], dict[int, float], list[int]]  # sums and visits per super-cell, P(count), state
+Batch = tuple[list[float], list[int], dict[int, float], list[int]]  # sums (or means) and visits per super-cell, P(count), state
 
 
 def cores() -> int:
