@@ -55,7 +55,9 @@ def check() -> None:
     A handler's exception is raised wherever the main thread is. When that is inside a ``__del__`` (or a weakref
     callback), Python prints "Exception ignored" and carries on, and the signal would be lost: a Dask run was seen to
     finish all its games and exit 0 after a SIGINT that arrived while a ``Future`` was being collected. A run calls
-    this after every batch, so such a signal stops it one batch later. (A run that did stop never gets here.)"""
+    this after every batch, so such a signal stops it one batch later. (A run that did stop never gets here.) Within
+    :func:`interruptible`, Python's "Exception ignored" report of such an :class:`Interrupted` is not printed either
+    (see :func:`_unraisable`): the run's own message says it stopped."""
     if _raised:
         raise Interrupted(_raised[0])
 
@@ -71,14 +73,30 @@ def interruptible() -> Iterator[None]:
         return
     _raised.clear()  # a new run: a signal of an earlier run, stopped since, does not stop it
     old = {s: signal.signal(s, _raise) for s in _HANDLED}
+    old_hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable(old_hook)
     try:
         yield
     except KeyboardInterrupt:
         raise Interrupted(signal.SIGINT) from None
     finally:
         _raised.clear()  # ... nor one that comes later, outside any run
+        sys.unraisablehook = old_hook
         for s, handler in old.items():
             _restore(s, handler)
+
+
+def _unraisable(previous: Any) -> Any:
+    """An ``unraisablehook`` that keeps quiet about an :class:`Interrupted` raised where Python cannot raise it (a
+    ``__del__``, a weakref callback): the signal is noted in ``_raised`` and :func:`check` raises it again. Anything
+    else goes to ``previous``. (A CI run printed a Dask ``Future.__del__`` traceback above a clean "stopped by
+    SIGINT".)"""
+
+    def hook(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, Interrupted):
+            previous(unraisable)
+
+    return hook
 
 
 def _restore(signum: int, handler: Any) -> None:

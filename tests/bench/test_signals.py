@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 
 import pytest
@@ -88,21 +89,35 @@ class _SignalWhenCollected:
         signal.raise_signal(self.signum)
 
 
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the ignored exception, expected
+class _FailWhenCollected:
+    def __del__(self) -> None:
+        raise ValueError("a finaliser's own bug")
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_ignored_in_a_finaliser_is_raised_again_by_check(signum):
+def test_a_signal_ignored_in_a_finaliser_is_raised_again_by_check(signum, monkeypatch):
+    reported: list[BaseException] = []
+
+    def record(unraisable):
+        reported.append(unraisable.exc_value)
+
+    monkeypatch.setattr(sys, "unraisablehook", record)
     with interruptible():
         check()  # nothing came: nothing raised
-        _SignalWhenCollected(signum)  # collected at once; its Interrupted is printed and ignored
+        _SignalWhenCollected(signum)  # collected at once; its Interrupted is ignored, and not reported
+        assert reported == []
         with pytest.raises(Interrupted) as stopped:
             check()
         assert stopped.value.signum == signum
+        _FailWhenCollected()  # any other ignored exception is still reported
+        assert [type(error) for error in reported] == [ValueError]
+    assert sys.unraisablehook is record and reported[0].args == ("a finaliser's own bug",)
     check()  # outside the run: the signal is forgotten
     with interruptible():
         check()  # and a new run does not see it
 
 
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")  # the ignored signal is not reported
 def test_a_run_stops_on_a_signal_ignored_in_a_finaliser():
     from sweeplab.bench.runner import BenchSpec, Stopped, run_many
     from sweeplab.core.rules import Rules
