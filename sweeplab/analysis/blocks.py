@@ -33,12 +33,10 @@ class Blocks:
         self.cons = [(js, m) for js, m, _ in component.constraints]
         n = len(self.sizes)
         self.touching: list[list[int]] = [[] for _ in range(n)]
-        adjacent: list[set[int]] = [set() for _ in range(n)]
         for i, (js, _) in enumerate(self.cons):
             for j in js:
                 self.touching[j].append(i)
-                adjacent[j].update(js)
-        self.adjacent = [sorted(a - {j}) for j, a in enumerate(adjacent)]
+        self._adjacent: list[list[int]] | None = None
         self.rng = rng
         self.block = block
         self.x = [0] * n
@@ -47,15 +45,27 @@ class Blocks:
         self._structure: tuple[array, array, array, array, array] | None = None
         self._banded: dict[tuple[int, bool], tuple[Any, Any]] = {}
 
+    @property
+    def adjacent(self) -> list[list[int]]:
+        """Per super-cell, the others that share a number with it (built on first use: the balls and the repair need
+        it, the strips do not)."""
+        if self._adjacent is None:
+            adjacent: list[set[int]] = [set() for _ in self.sizes]
+            for js, _ in self.cons:
+                for j in js:
+                    adjacent[j].update(js)
+            self._adjacent = [sorted(a - {j}) for j, a in enumerate(adjacent)]
+        return self._adjacent
+
     def ball(self, center: int, size: int) -> list[int]:
         """Up to ``size`` super-cells, breadth first from ``center``."""
-        seen = {center}
+        seen, adjacent = {center}, self.adjacent
         queue = deque([center])
         out: list[int] = []
         while queue and len(out) < size:
             j = queue.popleft()
             out.append(j)
-            for k in self.adjacent[j]:
+            for k in adjacent[j]:
                 if k not in seen:
                     seen.add(k)
                     queue.append(k)

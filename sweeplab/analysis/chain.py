@@ -75,15 +75,14 @@ def completions(others: list[Tally], cells: int, unconstrained: int, mines_left:
     import numpy as np  # as the numeric weighting does: only when a position needs an estimate
 
     dummy = Tally({k: 1.0 for k in range(cells + 1)}, {}, False)
-    weighing = _weigh_numeric([*others, dummy], unconstrained, mines_left)
+    weighing = _weigh_numeric([*others, dummy], unconstrained, mines_left, last_only=True)
     g = weighing.g.get(len(others))
     if g is None:  # the component can hold a single count (no cells): h is that count's weight alone
         return [0.0] * (cells + 1)
-    out = []
-    for k in range(cells + 1):  # the log in extended precision: g may lie below the smallest float
-        value = g[k] if k < len(g) else 0.0
-        out.append(float(np.log(value)) if value > 0 else -math.inf)
-    return out
+    values = np.zeros(cells + 1, dtype=g.dtype)
+    values[: min(len(g), cells + 1)] = g[: cells + 1]
+    with np.errstate(divide="ignore"):  # the log in extended precision (g may lie below the smallest float); 0: -inf
+        return np.log(values).astype(float).tolist()
 
 
 def _steepen(log_h: list[float]) -> list[float]:

@@ -138,9 +138,11 @@ def _weigh_exact(tallies: list[Tally], U: int, R: int, deadline: float | None, d
     return _Weighing(g, dict.fromkeys(multi, Z), (un_num, U * Z if U else 1), layouts, Z == 0)
 
 
-def _weigh_numeric(tallies: list[Tally], U: int, R: int) -> _Weighing:
+def _weigh_numeric(tallies: list[Tally], U: int, R: int, last_only: bool = False) -> _Weighing:
     """The same weighting in extended-precision floating point (numpy ``longdouble``), each vector rescaled to its
-    maximum as it goes: fast on any position, used for estimates and when exact integers run out of time."""
+    maximum as it goes: fast on any position, used for estimates and when exact integers run out of time.
+    ``last_only``: g and z of the last component alone (the backward pass stops after it: the chain's completions
+    need nothing else, and on a board of hundreds of components the other rows are most of the work)."""
     import numpy as np
 
     ld = np.longdouble
@@ -185,6 +187,8 @@ def _weigh_numeric(tallies: list[Tally], U: int, R: int) -> _Weighing:
             gi = gi / top_g
         g[multi[index]] = gi
         z[multi[index]] = float((gi * p).sum())
+        if last_only:
+            break
         d = np.correlate(d, p, "valid")
         peak = d.max()
         if peak > 0:

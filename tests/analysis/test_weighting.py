@@ -96,3 +96,22 @@ def test_the_numeric_weighting_holds_when_the_rest_pulls_a_component_far_below_a
     inside = sum(num for row in shares for num, _ in row)
     assert all(0 < num < 3 for row in shares for num, _ in row)
     assert inside + weighing.unconstrained[0] == pytest.approx(R, rel=1e-9)
+
+
+def test_the_last_component_alone_is_weighed_as_in_the_full_pass():
+    """``last_only`` (the chain's completions) stops the backward pass after the last component: its g and z are
+    those of the full pass, with a single count among the others and some counts impossible."""
+    import numpy as np
+
+    from sweeplab.analysis.counting import Tally
+    from sweeplab.analysis.weighting import _weigh_numeric
+
+    rng = random.Random(3)
+    tallies = [Tally({k: rng.randint(0, 40) for k in range(rng.randint(1, 6))} | {0: 1}, {}) for _ in range(200)]
+    tallies.insert(50, Tally({2: 7}, {}))
+    tallies.append(Tally({k: 1 for k in range(30)}, {}))
+    full = _weigh_numeric(tallies, 500, 300)
+    last = _weigh_numeric(tallies, 500, 300, last_only=True)
+    assert list(last.g) == [len(tallies) - 1] and last.z[len(tallies) - 1] == full.z[len(tallies) - 1]
+    assert np.array_equal(last.g[len(tallies) - 1], full.g[len(tallies) - 1])
+    assert (last.unconstrained, last.layouts) == (full.unconstrained, full.layouts)
