@@ -949,6 +949,202 @@ done:
     return result;
 }
 
+/* least_broken(plan, needs, max_states, seed) -> [values per step]: Blocks._least_broken in C over a plan packed by
+ * block_plan (steps in the block's order) with the needs of block_needs: the block's mines per super-cell that
+ * minimise the summed |need| of the numbers it closes, by a count of the least cost per partial state (the needs of
+ * the open numbers, which may go below 0 here). Each super-cell takes its mines within the bounds its numbers leave,
+ * or one around them when none fits; each transition's cost gets a random nudge below 0.001, which breaks ties. Past
+ * max_states states in a step the cheapest are kept, counting the needs already below 0 as broken. */
+#define LB_OFFSET 64 /* a need as a key byte: need + LB_OFFSET */
+
+typedef struct { double rank; int index; } LbRank;
+
+static int lb_by_rank(const void *a, const void *b) {
+    double x = ((const LbRank *)a)->rank, y = ((const LbRank *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+static int lb_grow(void **buf, size_t *cap, size_t want, size_t item) {
+    if (want <= *cap) return 1;
+    size_t cap2 = *cap ? *cap : 256;
+    while (cap2 < want) cap2 *= 2;
+    void *p = realloc(*buf, cap2 * item);
+    if (!p) return 0;
+    *buf = p; *cap = cap2;
+    return 1;
+}
+
+static PyObject *least_broken(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *plan, *need_list;
+    int max_states;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "SOiK", &plan, &need_list, &max_states, &seed)) return NULL;
+    const int *buf = (const int *)PyBytes_AS_STRING(plan);
+    Py_ssize_t len = PyBytes_GET_SIZE(plan) / (Py_ssize_t)sizeof(int);
+    Py_ssize_t n_needs = PySequence_Size(need_list);
+    if (n_needs < 0) return NULL;
+    if (len < 2 || buf[0] < 0 || buf[1] != n_needs || max_states < 1) {
+        PyErr_SetString(PyExc_ValueError, "least_broken: a packed plan needs one need per number it names, and max_states >= 1");
+        return NULL;
+    }
+    Py_ssize_t n = buf[0];
+    Step *steps = calloc((size_t)n + 1, sizeof(Step));
+    int *need = malloc(sizeof(int) * ((size_t)n_needs + 1)), *pool = malloc(sizeof(int) * ((size_t)n_needs + 1));
+    /* every layer's states one after another: key bytes (at key_at), least cost, the state it came from, its value */
+    unsigned char *keys = NULL, *tkeys = NULL;
+    double *cost = NULL, *tcost = NULL;
+    int *prev = NULL, *tprev = NULL, *table = NULL, *first = NULL;
+    unsigned char *val = NULL, *tval = NULL;
+    size_t *key_at = NULL;
+    LbRank *ranks = NULL;
+    size_t keys_room = 0, states_room = 0, tkeys_room = 0, tstates_room = 0, table_room = 0, ranks_room = 0;
+    PyObject *result = NULL;
+    uint64_t rng = (uint64_t)seed | 1;
+    if (!steps || !need || !pool) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < n_needs; i++)
+        if (!int_at(need_list, i, &need[i])) goto done;
+    if (!read_packed(buf, len, steps, n, pool, need, n_needs)) goto done;
+    first = malloc(sizeof(int) * ((size_t)n + 2));
+    states_room = 256;
+    cost = malloc(states_room * sizeof(double)); prev = malloc(states_room * sizeof(int));
+    val = malloc(states_room); key_at = malloc(states_room * sizeof(size_t));
+    if (!first || !cost || !prev || !val || !key_at) { PyErr_NoMemory(); goto done; }
+    size_t states = 1, used_keys = 0;
+    cost[0] = 0.0; prev[0] = -1; val[0] = 0; key_at[0] = 0;
+    first[0] = 0; first[1] = 1;
+    int needs[2 * MAX_OPEN];
+    for (Py_ssize_t t = 0; t < n; t++) {
+        const Step *st = &steps[t];
+        int na = st->n_active, nk = st->n_keep;
+        int closing[MAX_OPEN], n_closing = 0;
+        for (int q = 0; q < st->n_touch; q++) {
+            int kept = 0;
+            for (int r = 0; r < nk; r++) kept |= st->keep[r] == st->slot[q];
+            if (!kept) closing[n_closing++] = st->slot[q];
+        }
+        size_t from = (size_t)first[t], to = (size_t)first[t + 1], most = (to - from) * 9 + 1, tn = 0;
+        if (!lb_grow((void **)&tkeys, &tkeys_room, most * (size_t)(nk + 1), 1)) { PyErr_NoMemory(); goto done; }
+        if (most > tstates_room) { /* the candidates' cost, origin and value grow together */
+            size_t cap2 = tstates_room ? tstates_room : 256;
+            while (cap2 < most) cap2 *= 2;
+            double *cg = realloc(tcost, cap2 * sizeof(double));
+            if (cg) tcost = cg;
+            int *pg = realloc(tprev, cap2 * sizeof(int));
+            if (pg) tprev = pg;
+            unsigned char *vg = realloc(tval, cap2);
+            if (vg) tval = vg;
+            if (!cg || !pg || !vg) { PyErr_NoMemory(); goto done; }
+            tstates_room = cap2;
+        }
+        size_t tsize = 16;
+        while (tsize < 2 * most) tsize *= 2;
+        if (!lb_grow((void **)&table, &table_room, tsize, sizeof(int))) { PyErr_NoMemory(); goto done; }
+        memset(table, -1, tsize * sizeof(int));
+        for (size_t a = from; a < to; a++) {
+            const unsigned char *key = keys ? keys + key_at[a] : NULL;
+            for (int q = 0; q < na; q++) needs[q] = (int)key[q] - LB_OFFSET;
+            for (int q = 0; q < st->n_opened; q++) needs[na + q] = st->opened[q];
+            int lo = 0, hi = st->size;
+            for (int q = 0; q < st->n_touch; q++) {
+                int r = needs[st->slot[q]];
+                if (r < hi) hi = r;
+                if (r - st->cap[q] > lo) lo = r - st->cap[q];
+            }
+            if (lo > hi) { /* some number breaks whatever this super-cell holds: the nearest values, at a cost */
+                int l2 = (hi < lo ? hi : lo) - 1, h2 = (hi > lo ? hi : lo) + 1;
+                lo = l2 > 0 ? l2 : 0;
+                hi = h2 < st->size ? h2 : st->size;
+            }
+            for (int v = lo; v <= hi; v++) {
+                for (int q = 0; q < st->n_touch; q++) needs[st->slot[q]] -= v;
+                double c = cost[a] + 0.001 * uniform(&rng);
+                for (int q = 0; q < n_closing; q++) c += abs(needs[closing[q]]);
+                unsigned char nkey[MAX_OPEN + 1];
+                int bad = 0;
+                for (int r = 0; r < nk; r++) {
+                    int w = needs[st->keep[r]] + LB_OFFSET;
+                    bad |= w < 0 || w > 255;
+                    nkey[r] = (unsigned char)w;
+                }
+                for (int q = 0; q < st->n_touch; q++) needs[st->slot[q]] += v;
+                if (bad) { PyErr_SetString(PyExc_ValueError, "least_broken: a need out of range"); goto done; }
+                size_t h = (size_t)hash_key(nkey, nk) & (tsize - 1);
+                int found = -1;
+                while (table[h] >= 0) {
+                    if (!memcmp(tkeys + (size_t)table[h] * (size_t)(nk + 1), nkey, (size_t)nk)) { found = table[h]; break; }
+                    h = (h + 1) & (tsize - 1);
+                }
+                if (found < 0) {
+                    found = (int)tn++;
+                    table[h] = found;
+                    memcpy(tkeys + (size_t)found * (size_t)(nk + 1), nkey, (size_t)nk);
+                    tcost[found] = c; tprev[found] = (int)a; tval[found] = (unsigned char)v;
+                } else if (c < tcost[found]) {
+                    tcost[found] = c; tprev[found] = (int)a; tval[found] = (unsigned char)v;
+                }
+            }
+        }
+        if (!tn) { PyErr_SetString(PyExc_ValueError, "least_broken: a step with no state"); goto done; }
+        if (!lb_grow((void **)&ranks, &ranks_room, tn, sizeof(LbRank))) { PyErr_NoMemory(); goto done; }
+        for (size_t b = 0; b < tn; b++) {
+            double rank = tcost[b];
+            for (int r = 0; r < nk; r++) {
+                int w = (int)tkeys[b * (size_t)(nk + 1) + (size_t)r] - LB_OFFSET;
+                if (w < 0) rank -= w;
+            }
+            ranks[b].rank = rank; ranks[b].index = (int)b;
+        }
+        size_t kept = tn;
+        if (tn > (size_t)max_states) { /* keep the cheapest, counting the needs already below 0 as broken */
+            qsort(ranks, tn, sizeof(LbRank), lb_by_rank);
+            kept = (size_t)max_states;
+        }
+        size_t want = states + kept;
+        if (want > states_room) {
+            size_t cap2 = states_room;
+            while (cap2 < want) cap2 *= 2;
+            double *cg = realloc(cost, cap2 * sizeof(double));
+            if (cg) cost = cg;
+            int *pg = realloc(prev, cap2 * sizeof(int));
+            if (pg) prev = pg;
+            unsigned char *vg = realloc(val, cap2);
+            if (vg) val = vg;
+            size_t *kg = realloc(key_at, cap2 * sizeof(size_t));
+            if (kg) key_at = kg;
+            if (!cg || !pg || !vg || !kg) { PyErr_NoMemory(); goto done; }
+            states_room = cap2;
+        }
+        if (!lb_grow((void **)&keys, &keys_room, used_keys + kept * (size_t)nk + 1, 1)) { PyErr_NoMemory(); goto done; }
+        for (size_t b = 0; b < kept; b++) {
+            size_t i = (size_t)ranks[b].index;
+            cost[states] = tcost[i]; prev[states] = tprev[i]; val[states] = tval[i]; key_at[states] = used_keys;
+            memcpy(keys + used_keys, tkeys + i * (size_t)(nk + 1), (size_t)nk);
+            used_keys += (size_t)nk;
+            states++;
+        }
+        first[t + 2] = (int)states;
+    }
+    {
+        size_t best = (size_t)first[n];
+        for (size_t a = (size_t)first[n] + 1; a < (size_t)first[n + 1]; a++)
+            if (cost[a] < cost[best]) best = a;
+        result = PyList_New(n);
+        if (!result) goto done;
+        int at = (int)best;
+        for (Py_ssize_t t = n - 1; t >= 0; t--) {
+            PyObject *item = PyLong_FromLong(val[at]);
+            if (!item) { Py_CLEAR(result); goto done; }
+            PyList_SET_ITEM(result, t, item);
+            at = prev[at];
+        }
+    }
+done:
+    free(steps); free(need); free(pool); free(keys); free(tkeys); free(cost); free(tcost); free(prev); free(tprev);
+    free(table); free(first); free(val); free(tval); free(key_at); free(ranks);
+    return result;
+}
+
 /* release() frees the calling thread's buffers (a thread that made moves calls it before it ends: they are its own). */
 static PyObject *release(PyObject *self, PyObject *args) {
     (void)self; (void)args;
@@ -974,6 +1170,10 @@ static PyMethodDef methods[] = {
      "block_needs(ids, x, residual) -> [need]\nEach number of a packed block's ids less the mines x puts outside the block."},
     {"block_assign", block_assign, METH_VARARGS,
      "block_assign(structure, block, values, x, residual)\nBlocks.assign in C (x and residual changed in place)."},
+    {"least_broken", least_broken, METH_VARARGS,
+     "least_broken(plan, needs, max_states, seed) -> [values per step]\n"
+     "Blocks._least_broken over a plan packed by block_plan: the mines per super-cell that break the fewest mines'\n"
+     "worth of the numbers the block closes (the cheapest max_states partial states kept per step)."},
     {"move", move, METH_VARARGS,
      "move(sizes, steps, needs, weights, max_states, seed, log_weights=False) -> (values per step, expected mines per step,\n"
      "[P(block count k)], block count) | None\n"

@@ -19,8 +19,10 @@ from sweeplab.analysis.kernel import CHAIN
 _PLAN = getattr(CHAIN, "plan", None)  # None without the C chain (or with one built before it had plans)
 PACKED = getattr(CHAIN, "block_plan", None)  # None without the C chain (or with one built before packed plans)
 _ASSIGN = getattr(CHAIN, "block_assign", None)  # likewise
+_LEAST_BROKEN = getattr(CHAIN, "least_broken", None)  # likewise (with packed plans)
 
 PREPARED = 20_000  # blocks whose plans are remembered
+REPAIR_STATES = 300  # the cheapest partial states a repair's count keeps per step
 
 
 class Blocks:
@@ -42,6 +44,7 @@ class Blocks:
         self.x = [0] * n
         self.residual = [m for _, m in self.cons]
         self._prepared: dict[tuple[int, int], tuple[list[int], _Plan, list[tuple[int, list[int]]]]] = {}
+        self._balls: dict[tuple[int, int], tuple[list[int], bytes, bytes]] = {}
         self._structure: tuple[array, array, array, array, array] | None = None
         self._banded: dict[tuple[int, bool], tuple[Any, Any]] = {}
 
@@ -280,7 +283,8 @@ class Blocks:
 
     def repair(self, deadline: float) -> bool:
         """Until every number holds (True) or ``deadline`` passes (False): a block around a random broken number is
-        given an assignment that breaks the fewest mines' worth of its numbers (ties drawn at random)."""
+        given an assignment that breaks the fewest mines' worth of its numbers (ties drawn at random), by
+        :meth:`_least_broken`'s count (in C, ``_chain.least_broken``, when it is built)."""
         residual, rng, cons = self.residual, self.rng, self.cons
         broken = {i for i, r in enumerate(residual) if r}
         size, best, stuck = min(self.block, 16), len(broken), 0
@@ -288,8 +292,13 @@ class Blocks:
             if time.perf_counter() > deadline:
                 return False
             i = rng.choice(tuple(broken))
-            block, plan, ids = self.prepared(rng.choice(cons[i][0]), size)
-            values = self._least_broken(block, plan, self.steps(plan, ids))
+            center = rng.choice(cons[i][0])
+            if _LEAST_BROKEN is not None and PACKED is not None:  # the same count in C, over the ball's packed plan
+                block, packed, packed_ids = self._packed_ball(center, size)
+                values = _LEAST_BROKEN(packed, self.packed_needs(packed_ids), REPAIR_STATES, rng.getrandbits(64) | 1)
+            else:
+                block, plan, ids = self.prepared(center, size)
+                values = self._least_broken(block, plan, self.steps(plan, ids))
             touched = {c for j in block for c in self.touching[j]}
             self.assign(block, values)
             for c in touched:
@@ -305,7 +314,19 @@ class Blocks:
                     size, stuck = min(size * 2, 384), 0
         return True
 
-    def _least_broken(self, block: list[int], plan: _Plan, steps: list, states: int = 300) -> list[int]:
+    def _packed_ball(self, center: int, size: int) -> tuple[list[int], bytes, bytes]:
+        """The ball of ``size`` around ``center`` with its plan and numbers packed by :meth:`packed` (remembered, as
+        :meth:`prepared` remembers the Python plans)."""
+        got = self._balls.get((center, size))
+        if got is None:
+            block = self.ball(center, size)
+            plan, ids, _ = self.packed(block)
+            if len(self._balls) >= PREPARED:
+                self._balls.clear()
+            got = self._balls[(center, size)] = (block, plan, ids)
+        return got
+
+    def _least_broken(self, block: list[int], plan: _Plan, steps: list, states: int = REPAIR_STATES) -> list[int]:
         """The block's mines per super-cell that minimise the summed |residual| of the numbers touching it, by a
         count of the least cost per partial state: each super-cell's mines within the bounds its numbers leave, or
         around them when none fits (past ``states`` partial states in a step the cheapest are kept, so the result

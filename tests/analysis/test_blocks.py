@@ -123,3 +123,36 @@ def test_the_assignment_in_c_keeps_the_residuals_as_python_does():
         blocks.assign(block, [rng.randint(0, blocks.sizes[j]) for j in block])
     expected = [m - sum(blocks.x[j] for j in js) for js, m in blocks.cons]
     assert blocks.residual == expected
+
+
+@needs_chain
+def test_the_least_broken_count_in_c_breaks_as_little_as_the_python_count():
+    """``_chain.least_broken`` against :meth:`Blocks._least_broken` on balls of a badly broken assignment: with room
+    for every partial state, both find an assignment that breaks the least (the same sum of |residual| over the
+    numbers touching the ball); with few states, the C count still gives every super-cell a value it can hold."""
+    from sweeplab.analysis.kernel import CHAIN
+
+    obs, _ = strewn(64, 48, 450, 0.1)
+    component = _largest(obs)
+    blocks = Blocks(component, random.Random(0), 48)
+    rng = random.Random(2)
+    blocks.assign(list(range(len(blocks.x))), [rng.randint(0, size) for size in blocks.sizes])
+
+    def broken_after(block, values):
+        saved = [blocks.x[j] for j in block]
+        blocks.assign(block, values)
+        out = sum(abs(blocks.residual[i]) for i in {i for j in block for i in blocks.touching[j]})
+        blocks.assign(block, saved)
+        return out
+
+    for size in (4, 16, 32):
+        for _ in range(15):
+            center = rng.randrange(len(blocks.x))
+            block, plan, ids = blocks.prepared(center, size)
+            python = blocks._least_broken(block, plan, blocks.steps(plan, ids), states=10**6)
+            packed, packed_ids, _ = blocks.packed(block)
+            c = CHAIN.least_broken(packed, blocks.packed_needs(packed_ids), 10**6, rng.getrandbits(64) | 1)
+            assert broken_after(block, c) == broken_after(block, python)
+            few = CHAIN.least_broken(packed, blocks.packed_needs(packed_ids), 3, 5)
+            assert all(0 <= v <= blocks.sizes[j] for j, v in zip(block, few, strict=True))
+            assert broken_after(block, few) >= broken_after(block, python)
