@@ -1017,6 +1017,10 @@ static PyObject *least_broken(PyObject *self, PyObject *args) {
     for (Py_ssize_t t = 0; t < n; t++) {
         const Step *st = &steps[t];
         int na = st->n_active, nk = st->n_keep;
+        if (na != (t ? steps[t - 1].n_keep : 0)) { /* each step opens with the numbers the one before kept */
+            PyErr_SetString(PyExc_ValueError, "least_broken: a step's open numbers differ from those the step before kept");
+            goto done;
+        }
         int closing[MAX_OPEN], n_closing = 0;
         for (int q = 0; q < st->n_touch; q++) {
             int kept = 0;
@@ -1042,8 +1046,7 @@ static PyObject *least_broken(PyObject *self, PyObject *args) {
         if (!lb_grow((void **)&table, &table_room, tsize, sizeof(int))) { PyErr_NoMemory(); goto done; }
         memset(table, -1, tsize * sizeof(int));
         for (size_t a = from; a < to; a++) {
-            const unsigned char *key = keys ? keys + key_at[a] : NULL;
-            for (int q = 0; q < na; q++) needs[q] = (int)key[q] - LB_OFFSET;
+            for (int q = 0; q < na; q++) needs[q] = (int)keys[key_at[a] + (size_t)q] - LB_OFFSET;
             for (int q = 0; q < st->n_opened; q++) needs[na + q] = st->opened[q];
             int lo = 0, hi = st->size;
             for (int q = 0; q < st->n_touch; q++) {
