@@ -974,6 +974,28 @@ static int lb_grow(void **buf, size_t *cap, size_t want, size_t item) {
     return 1;
 }
 
+/* States of least_broken (each layer's, or one step's candidates): least cost, the state it came from, its value and
+ * where its key starts (NULL for the candidates, whose keys have a fixed stride). */
+typedef struct { double *cost; int *prev; unsigned char *val; size_t *key_at; size_t room; } LbStates;
+
+/* Room for `want` states in every array of s (grown together, doubling); 0 when out of memory. */
+static int lb_reserve(LbStates *s, size_t want, int with_keys) {
+    if (want <= s->room) return 1;
+    size_t cap = s->room ? s->room : 256;
+    while (cap < want) cap *= 2;
+    double *c = realloc(s->cost, cap * sizeof(double));
+    if (c) s->cost = c;
+    int *p = realloc(s->prev, cap * sizeof(int));
+    if (p) s->prev = p;
+    unsigned char *v = realloc(s->val, cap);
+    if (v) s->val = v;
+    size_t *k = with_keys ? realloc(s->key_at, cap * sizeof(size_t)) : s->key_at;
+    if (k) s->key_at = k;
+    if (!c || !p || !v || (with_keys && !k)) return 0;
+    s->room = cap;
+    return 1;
+}
+
 static PyObject *least_broken(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *plan, *need_list;
@@ -993,12 +1015,10 @@ static PyObject *least_broken(PyObject *self, PyObject *args) {
     int *need = malloc(sizeof(int) * ((size_t)n_needs + 1)), *pool = malloc(sizeof(int) * ((size_t)n_needs + 1));
     /* every layer's states one after another: key bytes (at key_at), least cost, the state it came from, its value */
     unsigned char *keys = NULL, *tkeys = NULL;
-    double *cost = NULL, *tcost = NULL;
-    int *prev = NULL, *tprev = NULL, *table = NULL, *first = NULL;
-    unsigned char *val = NULL, *tval = NULL;
-    size_t *key_at = NULL;
+    int *table = NULL, *first = NULL;
+    LbStates kept_states = {0}, cand = {0};
     LbRank *ranks = NULL;
-    size_t keys_room = 0, states_room = 0, tkeys_room = 0, tstates_room = 0, table_room = 0, ranks_room = 0;
+    size_t keys_room = 0, tkeys_room = 0, table_room = 0, ranks_room = 0;
     PyObject *result = NULL;
     uint64_t rng = (uint64_t)seed | 1;
     if (!steps || !need || !pool) { PyErr_NoMemory(); goto done; }
@@ -1006,10 +1026,11 @@ static PyObject *least_broken(PyObject *self, PyObject *args) {
         if (!int_at(need_list, i, &need[i])) goto done;
     if (!read_packed(buf, len, steps, n, pool, need, n_needs)) goto done;
     first = malloc(sizeof(int) * ((size_t)n + 2));
-    states_room = 256;
-    cost = malloc(states_room * sizeof(double)); prev = malloc(states_room * sizeof(int));
-    val = malloc(states_room); key_at = malloc(states_room * sizeof(size_t));
-    if (!first || !cost || !prev || !val || !key_at) { PyErr_NoMemory(); goto done; }
+    if (!first || !lb_reserve(&kept_states, 1, 1)) { PyErr_NoMemory(); goto done; }
+    double *cost = kept_states.cost;
+    int *prev = kept_states.prev;
+    unsigned char *val = kept_states.val;
+    size_t *key_at = kept_states.key_at;
     size_t states = 1, used_keys = 0;
     cost[0] = 0.0; prev[0] = -1; val[0] = 0; key_at[0] = 0;
     first[0] = 0; first[1] = 1;
@@ -1023,24 +1044,16 @@ static PyObject *least_broken(PyObject *self, PyObject *args) {
         }
         int closing[MAX_OPEN], n_closing = 0;
         for (int q = 0; q < st->n_touch; q++) {
-            int kept = 0;
-            for (int r = 0; r < nk; r++) kept |= st->keep[r] == st->slot[q];
-            if (!kept) closing[n_closing++] = st->slot[q];
+            int stays = 0;
+            for (int r = 0; r < nk; r++) stays |= st->keep[r] == st->slot[q];
+            if (!stays) closing[n_closing++] = st->slot[q];
         }
         size_t from = (size_t)first[t], to = (size_t)first[t + 1], most = (to - from) * 9 + 1, tn = 0;
         if (!lb_grow((void **)&tkeys, &tkeys_room, most * (size_t)(nk + 1), 1)) { PyErr_NoMemory(); goto done; }
-        if (most > tstates_room) { /* the candidates' cost, origin and value grow together */
-            size_t cap2 = tstates_room ? tstates_room : 256;
-            while (cap2 < most) cap2 *= 2;
-            double *cg = realloc(tcost, cap2 * sizeof(double));
-            if (cg) tcost = cg;
-            int *pg = realloc(tprev, cap2 * sizeof(int));
-            if (pg) tprev = pg;
-            unsigned char *vg = realloc(tval, cap2);
-            if (vg) tval = vg;
-            if (!cg || !pg || !vg) { PyErr_NoMemory(); goto done; }
-            tstates_room = cap2;
-        }
+        if (!lb_reserve(&cand, most, 0)) { PyErr_NoMemory(); goto done; }
+        double *tcost = cand.cost;
+        int *tprev = cand.prev;
+        unsigned char *tval = cand.val;
         size_t tsize = 16;
         while (tsize < 2 * most) tsize *= 2;
         if (!lb_grow((void **)&table, &table_room, tsize, sizeof(int))) { PyErr_NoMemory(); goto done; }
@@ -1103,21 +1116,8 @@ static PyObject *least_broken(PyObject *self, PyObject *args) {
             qsort(ranks, tn, sizeof(LbRank), lb_by_rank);
             kept = (size_t)max_states;
         }
-        size_t want = states + kept;
-        if (want > states_room) {
-            size_t cap2 = states_room;
-            while (cap2 < want) cap2 *= 2;
-            double *cg = realloc(cost, cap2 * sizeof(double));
-            if (cg) cost = cg;
-            int *pg = realloc(prev, cap2 * sizeof(int));
-            if (pg) prev = pg;
-            unsigned char *vg = realloc(val, cap2);
-            if (vg) val = vg;
-            size_t *kg = realloc(key_at, cap2 * sizeof(size_t));
-            if (kg) key_at = kg;
-            if (!cg || !pg || !vg || !kg) { PyErr_NoMemory(); goto done; }
-            states_room = cap2;
-        }
+        if (!lb_reserve(&kept_states, states + kept, 1)) { PyErr_NoMemory(); goto done; }
+        cost = kept_states.cost; prev = kept_states.prev; val = kept_states.val; key_at = kept_states.key_at;
         if (!lb_grow((void **)&keys, &keys_room, used_keys + kept * (size_t)nk + 1, 1)) { PyErr_NoMemory(); goto done; }
         for (size_t b = 0; b < kept; b++) {
             size_t i = (size_t)ranks[b].index;
@@ -1143,8 +1143,9 @@ static PyObject *least_broken(PyObject *self, PyObject *args) {
         }
     }
 done:
-    free(steps); free(need); free(pool); free(keys); free(tkeys); free(cost); free(tcost); free(prev); free(tprev);
-    free(table); free(first); free(val); free(tval); free(key_at); free(ranks);
+    free(steps); free(need); free(pool); free(keys); free(tkeys); free(table); free(first); free(ranks);
+    free(kept_states.cost); free(kept_states.prev); free(kept_states.val); free(kept_states.key_at);
+    free(cand.cost); free(cand.prev); free(cand.val);
     return result;
 }
 
