@@ -19,6 +19,14 @@ engine's probabilities (``sweeplab learn neural``). How it plays:
   within ``tolerance`` (default 0.01) of the lowest count as equally safe, and ``exact``'s tie-break decides among
   them (a corner, then an edge, then the most covered neighbours; :func:`sweeplab.strategies.exact.preferred_cell`):
   the network's small errors otherwise decide near-ties at random. ``tolerance=0`` takes the lowest prediction.
+* A covered cell that no revealed cell touches (``interior="mines"``, the default) is not given the network's own
+  prediction but the mines left less those the network expects on the other covered cells, shared equally among
+  such cells (:func:`interior_by_mines`): in the exact answer they all have that one probability. The network's
+  predictions there vary from cell to cell and miss the board's mine count, which decides between an interior cell
+  and the frontier's best. On 5,000 expert games of seed 1 and of seed 2 (paired, against ``interior="network"``,
+  the network's own values) it won +0.88 ± 0.48 and +1.60 ± 0.46 points. Spreading each number's shortfall over
+  its covered neighbours as well (the mines expected around a number are the number) lost 0.76 ± 0.44 points
+  against this on the seed-1 games, so the frontier keeps the network's values.
 * Every such move is logged as a guess with the network's predicted safety, even when the cell is in fact certain
   (the player does not know which of its moves are certain); the first move is the tie-break's corner.
 
@@ -26,8 +34,8 @@ Options: ``model`` (a model folder written by ``sweeplab learn neural train``; e
 ``tolerance``, ``certain`` (``"subset"``, ``"difference"`` or ``"single-point"``), ``symmetries`` (1, 2, 4 or 8:
 the network's prediction averaged over that many of the board's mirror images and transposes,
 :meth:`ConvNet.probabilities <sweeplab.learn.convnet.ConvNet.probabilities>`; each decision costs that many network
-passes, so the default 1 keeps a decision near 2 ms on expert). NumPy plays the network, so the player loads without
-PyTorch.
+passes, so the default 1 keeps a decision near 2 ms on expert), ``interior`` (``"mines"`` or ``"network"``, above).
+NumPy plays the network, so the player loads without PyTorch.
 """
 
 from __future__ import annotations
@@ -53,6 +61,8 @@ from sweeplab.strategies.studholme_steps import simplify
 DEFAULT_MODEL = "neural"
 #: the sound passes for certain moves the player may run before asking its network (option ``certain``)
 CERTAIN_PASSES = ("single-point", "subset", "difference")
+#: how the player takes the mine probability of a covered cell no number touches (option ``interior``)
+INTERIOR = ("network", "mines")
 
 Watcher = Callable[[Observation], None]
 
@@ -68,6 +78,27 @@ def load_convnet(folder: Path) -> tuple[ConvNet, dict]:
         raise ModelError(f"{folder}/model.npz: cannot be read as the network ({error})") from None
 
 
+def interior_by_mines(predicted: np.ndarray, grid: np.ndarray, mines_left: int) -> np.ndarray:
+    """``predicted`` (a (height, width) grid of mine probabilities) with every covered cell that no revealed cell
+    touches given the mines left less those the network expects on the other covered cells, shared equally (clipped
+    to 0-1): as in the exact answer, where such cells all have the same probability and the expected mines add up to
+    the mines left."""
+    covered = grid < 0
+    padded = np.pad(~covered, 1)
+    height, width = grid.shape
+    near = np.zeros_like(covered)
+    for dy in range(3):
+        for dx in range(3):
+            near |= padded[dy : dy + height, dx : dx + width]
+    interior = covered & ~near
+    count = int(interior.sum())
+    if not count:
+        return predicted
+    out = predicted.copy()
+    out[interior] = min(max((mines_left - float(predicted[covered & near].sum())) / count, 0.0), 1.0)
+    return out
+
+
 class NeuralStrategy(Strategy):
     """Certain moves of the single-point pass and of subset reduction, else the lowest mine probability a
     convolutional network predicts (see the module docstring); near-ties within ``tolerance`` go to ``exact``'s
@@ -79,9 +110,19 @@ class NeuralStrategy(Strategy):
     queue_first = True
 
     def __init__(
-        self, seed: int | None = None, *, model: str = "", tolerance: float = 0.01, certain: str = "subset", symmetries: int = 1
+        self,
+        seed: int | None = None,
+        *,
+        model: str = "",
+        tolerance: float = 0.01,
+        certain: str = "subset",
+        symmetries: int = 1,
+        interior: str = "mines",
     ) -> None:
         super().__init__(seed)
+        if interior not in INTERIOR:
+            raise StrategyError(f"strategy 'neural': interior must be one of {', '.join(INTERIOR)}, not {interior!r}")
+        self.interior = interior
         if symmetries not in SYMMETRY_COUNTS:
             raise StrategyError(
                 f"strategy 'neural': symmetries must be one of {', '.join(map(str, SYMMETRY_COUNTS))}, not {symmetries}"
@@ -114,7 +155,10 @@ class NeuralStrategy(Strategy):
         if self.watcher is not None:
             self.watcher(observation)
         grid = view_grid(observation)
-        predicted = self.net.probabilities(grid, observation.mines_left, self.symmetries).ravel()
+        predicted = self.net.probabilities(grid, observation.mines_left, self.symmetries)
+        if self.interior == "mines":
+            predicted = interior_by_mines(predicted, grid, observation.mines_left)
+        predicted = predicted.ravel()
         covered = np.flatnonzero(grid.ravel() < 0)
         values = predicted[covered]
         lowest = float(values.min())

@@ -12,7 +12,7 @@ from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules
 from sweeplab.learn.conv_train import save_convnet, to_numpy, torch_convnet
 from sweeplab.learn.models import ModelError, read_card, shipped, write_card
-from sweeplab.learn.neural import NeuralStrategy
+from sweeplab.learn.neural import NeuralStrategy, interior_by_mines
 from sweeplab.strategies import make
 from sweeplab.strategies.base import StrategyError, play
 from sweeplab.strategies.equation import combination_moves
@@ -73,6 +73,8 @@ def test_bad_options_and_models(untrained, tmp_path):
         NeuralStrategy(0, model=str(untrained), certain="mio")
     with pytest.raises(StrategyError, match="symmetries must be one of 1, 2, 4, 8, not 3"):
         NeuralStrategy(0, model=str(untrained), symmetries=3)
+    with pytest.raises(StrategyError, match="interior must be one of network, mines, not 'all'"):
+        NeuralStrategy(0, model=str(untrained), interior="all")
     with pytest.raises(ModelError, match="not a model folder"):
         NeuralStrategy(0, model=str(tmp_path))
     write_card(tmp_path, {"kind": "nn"})
@@ -147,3 +149,29 @@ def test_the_shipped_model_reads_the_board():
     assert card["kind"] == "neural" and (shipped("neural") / "model.npz").stat().st_size < 5_000_000
     first, last = card["curve"][0]["validation"], card["curve"][-1]["validation"]
     assert last["mae"] < first["mae"] and last["picks_safest"] > 0.9
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_interior_from_the_mines_left_is_exact_when_the_frontier_is(seed):
+    """Given the exact probabilities on the frontier and nonsense inside, ``interior_by_mines`` puts the exact
+    probability on every covered cell no number touches; the frontier and the revealed cells are left alone."""
+    import numpy as np
+
+    from sweeplab.analysis.analyzer import analyze
+    from sweeplab.learn.convnet import view_grid
+
+    game = Game(Rules(16, 16, 40, "safe"), seed)
+    game.reveal(0)
+    observation = game.observation()
+    grid = view_grid(observation)
+    exact = analyze(observation)
+    board = observation.board
+    frontier = {c for c in observation.covered() if any(observation.view[n] >= 0 for n in board.neighbours[c])}
+    interior = [c for c in observation.covered() if c not in frontier]
+    assert frontier and interior
+    predicted = np.full(grid.shape, 0.9)
+    for c in frontier:
+        predicted.flat[c] = exact.probability(c)
+    out = interior_by_mines(predicted, grid, observation.mines_left)
+    assert all(out.flat[c] == pytest.approx(exact.probability(c), abs=1e-9) for c in interior)
+    assert all(out.flat[c] == predicted.flat[c] for c in range(board.cells) if c not in interior)
