@@ -50,6 +50,8 @@ SHIPPED = "neural[model=sweeplab/learn/models/neural]"
 ROUND2 = "neural[model=models/neural-round2]"
 #: the first shipped player, before subset reduction's certain moves came before the network
 SINGLE_POINT = "neural[certain=single-point]"
+#: the player before the interior rule: every covered cell takes the network's own value
+NETWORK_INTERIOR = "neural[interior=network]"
 TUNING = {
     "stage 1 (positions of exact's games only)": STAGE1,
     "shipped (stage 1, then one round on its own games)": SHIPPED,
@@ -71,6 +73,21 @@ def _findings(root: Path) -> str:
             f"{100 * passes[0]:+.2f} ± {100 * passes[1]:.2f} points against the same network after the single-point "
             "pass alone (`neural[certain=single-point]`), which had asked its network about positions where a cell "
             "was certain."
+        )
+    interior = []
+    for folder in sorted(f for f in (root / "neural" / "interior").glob("*") if (f / "bench.json").exists()):
+        seed = json.loads((folder / "bench.json").read_text())["settings"].get("seed")
+        runs = _runs_outcomes([(folder, {})])
+        d = _learn_paired(runs, "neural", NETWORK_INTERIOR)
+        if d is not None:
+            interior.append(f"{100 * d[0]:+.2f} ± {100 * d[1]:.2f} points on {len(runs['neural']):,} games of seed {seed}")
+    if interior:
+        parts.append(
+            "The interior rule (a covered cell no number touches takes the mines left less those the network expects "
+            "on the other covered cells, shared equally, as in the exact answer) against the network's own values "
+            f"there (`{NETWORK_INTERIOR}`), paired on expert games (`results/learn/neural/interior/`): "
+            + "; ".join(interior)
+            + "."
         )
     gap_path = root / "neural" / "gap.json"
     gap = json.loads(gap_path.read_text()) if gap_path.exists() else None
@@ -96,9 +113,8 @@ def _findings(root: Path) -> str:
         games = len(outcomes.get(STAGE1, {}))
         parts.append(
             f"The stages on {games:,} expert games of seed 1 (`results/learn/neural/tuning/`, paired; these runs "
-            "predate the subset pass, so every player in them asked its network after the single-point pass alone): "
-            + "; ".join(rows)
-            + "."
+            "predate the subset pass and the interior rule, so every player in them asked its network after the "
+            "single-point pass alone and took its values everywhere): " + "; ".join(rows) + "."
         )
         again = _learn_paired(outcomes, ROUND2, SHIPPED)
         if again is not None:
@@ -150,7 +166,9 @@ def neural_section(doc: Doc, root: Path) -> None:
         "`neural` (sweeplab's own, not in any seed paper): the certain moves of the single-point pass and of subset "
         "reduction (seed 000's EqnStrategy steps), else the covered cell "
         "that a convolutional network reading the whole board (any size; the mine count as an input) calls least "
-        "likely to be a mine, near-ties within 0.01 broken as `exact` breaks ties. The network was trained on the "
+        "likely to be a mine, near-ties within 0.01 broken as `exact` breaks ties; a covered cell no number touches "
+        "is given the mines left less those the network expects on the other covered cells, shared equally. The "
+        "network was trained on the "
         "exact engine's probabilities, first in positions of `exact`'s games, then in positions of its own games "
         "(`results/learn/README.md` lists the stages). The goal: within 1, 1.5 and 2 points of `exact` on beginner, "
         f"intermediate and expert, at most {NEURAL_MS:g} ms per move on one core, a model of at most 5 MB. Paired on "
