@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import warnings
 from typing import Any
 
 from sweeplab.core.errors import SweeplabError, UnknownStrategyError
@@ -105,7 +106,9 @@ def options(name: str) -> dict[str, inspect.Parameter]:
 
 def _value(text: str) -> Any:
     try:
-        return ast.literal_eval(text)
+        with warnings.catch_warnings():  # a path such as /tmp/0in makes the compiler warn before it refuses it
+            warnings.simplefilter("ignore", SyntaxWarning)
+            return ast.literal_eval(text)
     except (ValueError, SyntaxError):
         return text  # a bare word: a string
 
