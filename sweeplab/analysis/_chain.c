@@ -417,6 +417,32 @@ bad:
     return 0;
 }
 
+/* The steps of a plan packed by block_plan with its needs (a sequence of ints): *steps and *pool malloc'ed (the
+ * caller frees both, also on failure), *n the number of steps; 0 with an exception set. */
+static int packed_steps(PyObject *plan, PyObject *need_list, Step **steps, Py_ssize_t *n, int **pool) {
+    const int *buf = (const int *)PyBytes_AS_STRING(plan);
+    Py_ssize_t len = PyBytes_GET_SIZE(plan) / (Py_ssize_t)sizeof(int);
+    Py_ssize_t n_needs = PySequence_Size(need_list);
+    if (n_needs < 0) return 0;
+    if (len < 2 || buf[0] < 0 || buf[1] != n_needs) {
+        PyErr_SetString(PyExc_ValueError, "a packed plan needs one need per number it names");
+        return 0;
+    }
+    *n = buf[0];
+    *steps = calloc((size_t)*n + 1, sizeof(Step));
+    *pool = malloc(sizeof(int) * ((size_t)n_needs + 1));
+    int *need = malloc(sizeof(int) * ((size_t)n_needs + 1)), ok = 0;
+    if (!*steps || !*pool || !need) {
+        PyErr_NoMemory();
+    } else {
+        ok = 1;
+        for (Py_ssize_t i = 0; ok && i < n_needs; i++) ok = int_at(need_list, i, &need[i]);
+        ok = ok && read_packed(buf, len, *steps, *n, *pool, need, n_needs);
+    }
+    free(need); /* read_packed copied the opened needs into the pool */
+    return ok;
+}
+
 /* The weights of move: a list or tuple of floats, or a buffer of doubles (a numpy float64 array). Returns a malloc'ed
  * array and sets *n, or NULL with an exception set. */
 static double *read_weights(PyObject *weights, Py_ssize_t *n) {
@@ -457,26 +483,14 @@ static PyObject *move(PyObject *self, PyObject *args) {
     int log_weights = 0;
     if (!PyArg_ParseTuple(args, "OOOOiK|p", &sizes, &plan, &need_list, &weights, &max_states, &seed, &log_weights)) return NULL;
     if (PyBytes_Check(plan)) { /* a plan packed by block_plan */
-        const int *buf = (const int *)PyBytes_AS_STRING(plan);
-        Py_ssize_t len = PyBytes_GET_SIZE(plan) / (Py_ssize_t)sizeof(int);
-        Py_ssize_t n_needs = PySequence_Size(need_list), n_weights = 0;
-        if (n_needs < 0) return NULL;
-        if (len < 2 || buf[0] < 0 || buf[1] != n_needs) {
-            PyErr_SetString(PyExc_ValueError, "a packed plan needs one need per number it names");
-            return NULL;
-        }
-        Py_ssize_t n = buf[0];
-        double *hw = read_weights(weights, &n_weights);
-        if (!hw) return NULL;
-        Step *steps = calloc((size_t)n + 1, sizeof(Step));
-        int *need = malloc(sizeof(int) * ((size_t)n_needs + 1)), *pool = malloc(sizeof(int) * ((size_t)n_needs + 1));
+        Py_ssize_t n = 0, n_weights = 0;
+        Step *steps = NULL;
+        int *pool = NULL;
+        double *hw = NULL;
         PyObject *result = NULL;
-        if (!steps || !need || !pool) { PyErr_NoMemory(); goto packed_done; }
-        for (Py_ssize_t i = 0; i < n_needs; i++)
-            if (!int_at(need_list, i, &need[i])) goto packed_done;
-        if (read_packed(buf, len, steps, n, pool, need, n_needs)) result = run_move(steps, n, hw, n_weights, max_states, seed, log_weights);
-    packed_done:
-        free(steps); free(need); free(pool); free(hw);
+        if (packed_steps(plan, need_list, &steps, &n, &pool) && (hw = read_weights(weights, &n_weights)))
+            result = run_move(steps, n, hw, n_weights, max_states, seed, log_weights);
+        free(steps); free(pool); free(hw);
         return result;
     }
     Py_ssize_t n = PySequence_Size(plan);
@@ -964,13 +978,18 @@ static int lb_by_rank(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* The capacity, doubling from `cap` (256 at first), that holds `want`. */
+static size_t lb_room(size_t cap, size_t want) {
+    size_t room = cap ? cap : 256;
+    while (room < want) room *= 2;
+    return room;
+}
+
 static int lb_grow(void **buf, size_t *cap, size_t want, size_t item) {
     if (want <= *cap) return 1;
-    size_t cap2 = *cap ? *cap : 256;
-    while (cap2 < want) cap2 *= 2;
-    void *p = realloc(*buf, cap2 * item);
-    if (!p) return 0;
-    *buf = p; *cap = cap2;
+    size_t room = lb_room(*cap, want);
+    if (!grow(buf, NULL, room, item)) return 0;
+    *cap = room;
     return 1;
 }
 
@@ -981,18 +1000,11 @@ typedef struct { double *cost; int *prev; unsigned char *val; size_t *key_at; si
 /* Room for `want` states in every array of s (grown together, doubling); 0 when out of memory. */
 static int lb_reserve(LbStates *s, size_t want, int with_keys) {
     if (want <= s->room) return 1;
-    size_t cap = s->room ? s->room : 256;
-    while (cap < want) cap *= 2;
-    double *c = realloc(s->cost, cap * sizeof(double));
-    if (c) s->cost = c;
-    int *p = realloc(s->prev, cap * sizeof(int));
-    if (p) s->prev = p;
-    unsigned char *v = realloc(s->val, cap);
-    if (v) s->val = v;
-    size_t *k = with_keys ? realloc(s->key_at, cap * sizeof(size_t)) : s->key_at;
-    if (k) s->key_at = k;
-    if (!c || !p || !v || (with_keys && !k)) return 0;
-    s->room = cap;
+    size_t room = lb_room(s->room, want);
+    if (!grow((void **)&s->cost, NULL, room, sizeof(double)) || !grow((void **)&s->prev, NULL, room, sizeof(int)) ||
+        !grow((void **)&s->val, NULL, room, 1) || (with_keys && !grow((void **)&s->key_at, NULL, room, sizeof(size_t))))
+        return 0;
+    s->room = room;
     return 1;
 }
 
@@ -1002,17 +1014,13 @@ static PyObject *least_broken(PyObject *self, PyObject *args) {
     int max_states;
     unsigned long long seed;
     if (!PyArg_ParseTuple(args, "SOiK", &plan, &need_list, &max_states, &seed)) return NULL;
-    const int *buf = (const int *)PyBytes_AS_STRING(plan);
-    Py_ssize_t len = PyBytes_GET_SIZE(plan) / (Py_ssize_t)sizeof(int);
-    Py_ssize_t n_needs = PySequence_Size(need_list);
-    if (n_needs < 0) return NULL;
-    if (len < 2 || buf[0] < 0 || buf[1] != n_needs || max_states < 1) {
-        PyErr_SetString(PyExc_ValueError, "least_broken: a packed plan needs one need per number it names, and max_states >= 1");
+    if (max_states < 1) {
+        PyErr_SetString(PyExc_ValueError, "least_broken: max_states must be at least 1");
         return NULL;
     }
-    Py_ssize_t n = buf[0];
-    Step *steps = calloc((size_t)n + 1, sizeof(Step));
-    int *need = malloc(sizeof(int) * ((size_t)n_needs + 1)), *pool = malloc(sizeof(int) * ((size_t)n_needs + 1));
+    Py_ssize_t n = 0;
+    Step *steps = NULL;
+    int *pool = NULL;
     /* every layer's states one after another: key bytes (at key_at), least cost, the state it came from, its value */
     unsigned char *keys = NULL, *tkeys = NULL;
     int *table = NULL, *first = NULL;
@@ -1021,10 +1029,7 @@ static PyObject *least_broken(PyObject *self, PyObject *args) {
     size_t keys_room = 0, tkeys_room = 0, table_room = 0, ranks_room = 0;
     PyObject *result = NULL;
     uint64_t rng = (uint64_t)seed | 1;
-    if (!steps || !need || !pool) { PyErr_NoMemory(); goto done; }
-    for (Py_ssize_t i = 0; i < n_needs; i++)
-        if (!int_at(need_list, i, &need[i])) goto done;
-    if (!read_packed(buf, len, steps, n, pool, need, n_needs)) goto done;
+    if (!packed_steps(plan, need_list, &steps, &n, &pool)) goto done;
     first = malloc(sizeof(int) * ((size_t)n + 2));
     if (!first || !lb_reserve(&kept_states, 1, 1)) { PyErr_NoMemory(); goto done; }
     double *cost = kept_states.cost;
@@ -1143,7 +1148,7 @@ static PyObject *least_broken(PyObject *self, PyObject *args) {
         }
     }
 done:
-    free(steps); free(need); free(pool); free(keys); free(tkeys); free(table); free(first); free(ranks);
+    free(steps); free(pool); free(keys); free(tkeys); free(table); free(first); free(ranks);
     free(kept_states.cost); free(kept_states.prev); free(kept_states.val); free(kept_states.key_at);
     free(cand.cost); free(cand.prev); free(cand.val);
     return result;
