@@ -51,6 +51,7 @@ from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import Rules
 from sweeplab.learn.convnet import SYMMETRY_COUNTS, ConvNet, view_grid
+from sweeplab.learn.features import frontier_mask
 from sweeplab.learn.models import ModelError, read_card, shipped
 from sweeplab.strategies.base import Explanation, Strategy, StrategyError
 from sweeplab.strategies.equation import combination_moves
@@ -78,24 +79,19 @@ def load_convnet(folder: Path) -> tuple[ConvNet, dict]:
         raise ModelError(f"{folder}/model.npz: cannot be read as the network ({error})") from None
 
 
-def interior_by_mines(predicted: np.ndarray, grid: np.ndarray, mines_left: int) -> np.ndarray:
-    """``predicted`` (a (height, width) grid of mine probabilities) with every covered cell that no revealed cell
-    touches given the mines left less those the network expects on the other covered cells, shared equally (clipped
-    to 0-1): as in the exact answer, where such cells all have the same probability and the expected mines add up to
-    the mines left."""
+def interior_by_mines(predicted: np.ndarray, grid: np.ndarray, observation: Observation) -> np.ndarray:
+    """``predicted`` (a (height, width) grid of mine probabilities for ``grid``, the observation's
+    :func:`~sweeplab.learn.convnet.view_grid`) with every covered cell that no revealed cell touches given the mines
+    left less those the network expects on the other covered cells, shared equally (clipped to 0-1): as in the exact
+    answer, where such cells all have the same probability and the expected mines add up to the mines left."""
     covered = grid < 0
-    padded = np.pad(~covered, 1)
-    height, width = grid.shape
-    near = np.zeros_like(covered)
-    for dy in range(3):
-        for dx in range(3):
-            near |= padded[dy : dy + height, dx : dx + width]
+    near = frontier_mask(observation).reshape(grid.shape)
     interior = covered & ~near
     count = int(interior.sum())
     if not count:
         return predicted
     out = predicted.copy()
-    out[interior] = min(max((mines_left - float(predicted[covered & near].sum())) / count, 0.0), 1.0)
+    out[interior] = min(max((observation.mines_left - float(predicted[covered & near].sum())) / count, 0.0), 1.0)
     return out
 
 
@@ -157,7 +153,7 @@ class NeuralStrategy(Strategy):
         grid = view_grid(observation)
         predicted = self.net.probabilities(grid, observation.mines_left, self.symmetries)
         if self.interior == "mines":
-            predicted = interior_by_mines(predicted, grid, observation.mines_left)
+            predicted = interior_by_mines(predicted, grid, observation)
         predicted = predicted.ravel()
         covered = np.flatnonzero(grid.ravel() < 0)
         values = predicted[covered]

@@ -172,6 +172,6 @@ def test_the_interior_from_the_mines_left_is_exact_when_the_frontier_is(seed):
     predicted = np.full(grid.shape, 0.9)
     for c in frontier:
         predicted.flat[c] = exact.probability(c)
-    out = interior_by_mines(predicted, grid, observation.mines_left)
+    out = interior_by_mines(predicted, grid, observation)
     assert all(out.flat[c] == pytest.approx(exact.probability(c), abs=1e-9) for c in interior)
     assert all(out.flat[c] == predicted.flat[c] for c in range(board.cells) if c not in interior)
