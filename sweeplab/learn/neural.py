@@ -48,7 +48,7 @@ import numpy as np
 from sweeplab.analysis.constraints import constraints_from
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.game import Move
-from sweeplab.core.observation import Observation
+from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.learn.convnet import SYMMETRY_COUNTS, ConvNet, view_grid
 from sweeplab.learn.features import frontier_mask
@@ -83,8 +83,10 @@ def interior_by_mines(predicted: np.ndarray, grid: np.ndarray, observation: Obse
     """``predicted`` (a (height, width) grid of mine probabilities for ``grid``, the observation's
     :func:`~sweeplab.learn.convnet.view_grid`) with every covered cell that no revealed cell touches given the mines
     left less those the network expects on the other covered cells, shared equally (clipped to 0-1): as in the exact
-    answer, where such cells all have the same probability and the expected mines add up to the mines left."""
-    covered = grid < 0
+    answer, where such cells all have the same probability and the expected mines add up to the mines left. A
+    flagged cell is a mine here, as in the analysis: the mines left leave it out, and so do the cells that share
+    them."""
+    covered = (np.fromiter(observation.view, dtype=np.int8, count=grid.size) == COVERED).reshape(grid.shape)
     near = frontier_mask(observation).reshape(grid.shape)
     interior = covered & ~near
     count = int(interior.sum())
@@ -150,12 +152,14 @@ class NeuralStrategy(Strategy):
             return self._queue.popleft()
         if self.watcher is not None:
             self.watcher(observation)
-        grid = view_grid(observation)
-        predicted = self.net.probabilities(grid, observation.mines_left, self.symmetries)
+        grid = view_grid(observation)  # a flag shows as covered, as in the network's training: all the mines lie there
+        predicted = self.net.probabilities(grid, observation.mines, self.symmetries)
         if self.interior == "mines":
             predicted = interior_by_mines(predicted, grid, observation)
         predicted = predicted.ravel()
-        covered = np.flatnonzero(grid.ravel() < 0)
+        covered = np.flatnonzero(np.fromiter(observation.view, dtype=np.int8, count=grid.size) == COVERED)
+        if not covered.size:
+            raise InconsistentPositionError(f"nothing to reveal: all {observation.flag_count} covered cells are flagged")
         values = predicted[covered]
         lowest = float(values.min())
         ties = covered[values <= lowest + self.tolerance].tolist()

@@ -175,3 +175,71 @@ def test_the_interior_from_the_mines_left_is_exact_when_the_frontier_is(seed):
     out = interior_by_mines(predicted, grid, observation)
     assert all(out.flat[c] == pytest.approx(exact.probability(c), abs=1e-9) for c in interior)
     assert all(out.flat[c] == predicted.flat[c] for c in range(board.cells) if c not in interior)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_interior_rule_counts_a_flag_as_a_mine_as_the_analysis_does(seed):
+    """With some mines flagged (on the frontier and inside), the rule still puts the exact probability on every
+    unflagged covered cell no number touches, whatever the network says of the flagged cells, and leaves them be."""
+    import random
+
+    import numpy as np
+
+    from sweeplab.analysis.analyzer import analyze
+    from sweeplab.learn.convnet import view_grid
+
+    game = Game(Rules(16, 16, 40, "safe"), seed)
+    game.reveal(0)
+    for cell in random.Random(seed).sample(sorted(game.mine_cells()), 8):
+        game.flag(cell)
+    observation = game.observation()
+    board = observation.board
+    flagged = set(observation.flagged())
+    frontier = {c for c in observation.covered() if any(observation.view[n] >= 0 for n in board.neighbours[c])}
+    interior = [c for c in observation.covered() if c not in frontier]
+    assert frontier and interior and len(flagged) == 8
+    exact = analyze(observation)
+    grid = view_grid(observation)
+    predicted = np.full(grid.shape, 0.9)
+    for c in frontier:
+        predicted.flat[c] = exact.probability(c)
+    for c in flagged:
+        predicted.flat[c] = 0.0  # nonsense: the rule must not count on it
+    out = interior_by_mines(predicted, grid, observation)
+    assert all(out.flat[c] == pytest.approx(exact.probability(c), abs=1e-9) for c in interior)
+    assert all(out.flat[c] == 0.0 for c in flagged)
+
+
+def test_never_reveals_a_flagged_cell_and_reads_flags_as_covered(untrained, monkeypatch):
+    """A flagged cell is no candidate even where the network rates it safest; the network, which was trained
+    without flags, sees it covered and is told all the board's mines; a position whose covered cells are all
+    flagged is refused by name."""
+    import numpy as np
+
+    from sweeplab.core.errors import InconsistentPositionError
+    from sweeplab.core.observation import Observation
+
+    game = Game(Rules(16, 16, 40, "safe"), 2)
+    game.reveal(0)
+    interior = [c for c in game.observation().covered() if c in game.mine_cells()][:3]
+    for cell in interior:
+        game.flag(cell)
+    observation = game.observation()
+    strategy = NeuralStrategy(0, model=str(untrained), tolerance=0.0, certain="single-point", interior="network")
+    seen = []
+
+    def rates_flags_safest(grid, mines, symmetries=1):
+        seen.append(mines)
+        out = np.full(grid.shape, 0.5)
+        out.flat[interior] = 0.0
+        return out
+
+    monkeypatch.setattr(strategy.net, "probabilities", rates_flags_safest)
+    strategy.proved.freed = lambda observation: []  # straight to the network
+    move = strategy.choose(observation)
+    assert move.cell not in interior and observation.view[move.cell] < 0
+    assert seen == [40]
+    view = tuple(-2 if v < 0 else v for v in observation.view)
+    full = Observation(observation.board, view.count(-2), view)
+    with pytest.raises(InconsistentPositionError, match=r"all \d+ covered cells are flagged"):
+        NeuralStrategy(0, model=str(untrained), certain="single-point").choose(full)
