@@ -27,6 +27,8 @@ engine's probabilities (``sweeplab learn neural``). How it plays:
   the network's own values) it won +0.88 ± 0.48 and +1.60 ± 0.46 points. Spreading each number's shortfall over
   its covered neighbours as well (the mines expected around a number are the number) lost 0.76 ± 0.44 points
   against this on the seed-1 games, so the frontier keeps the network's values.
+* Flags are trusted, as in the analysis: a flagged cell is never revealed, and the interior rule counts it as a
+  mine. The network, trained without flags, sees a flagged cell as covered and is told all the board's mines.
 * Every such move is logged as a guess with the network's predicted safety, even when the cell is in fact certain
   (the player does not know which of its moves are certain); the first move is the tie-break's corner.
 
