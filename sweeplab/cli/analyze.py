@@ -19,6 +19,9 @@ from sweeplab.core.observation import FLAGGED
 if TYPE_CHECKING:
     from sweeplab.analysis.exact import Probabilities
 
+WIDE = 0.02  # an estimate's error above this says how more time narrows it (as one over the root of the time:
+# results/large/dense-budgets/)
+
 
 def _finite_seconds(context: click.Context, parameter: click.Parameter, value: float) -> float:
     if not math.isfinite(value):
@@ -56,7 +59,8 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
     certainly mines), craps_shoots and recommended ({"cell": [x, y], "safety", "kind"}). A UTF-8 byte-order mark
     at the start of the file is ignored.
 
-    Past --seconds the answer is an estimate (exact: false, with its error); exit status 4 when not even an
+    Past --seconds the answer is an estimate (exact: false, with its error; above 0.02 the text says that more
+    --seconds narrow it, four times as many roughly halving it); exit status 4 when not even an
     estimate could be had in time (undecided), 3 when the position is proved inconsistent (naming a number). The
     estimate of a frontier wide in both directions runs two chains at once on a machine with two cores or more.
     """
@@ -123,7 +127,8 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
         for p in sorted(groups):
             click.echo(f"  {p}: {names(board.name(c) for c in groups[p])}")
     if not result.exact:
-        click.echo(f"estimated (exact: false): probabilities within about ±{result.error:.4f} (two standard errors)")
+        more = "; more --seconds narrow it: four times as many roughly halve it" if result.error > WIDE else ""
+        click.echo(f"estimated (exact: false): probabilities within about ±{result.error:.4f} (two standard errors{more})")
     if move is None:
         click.echo("recommended: none (no covered cell left)")
     elif kind == "certain":

@@ -49,3 +49,23 @@ def test_consistency_report_creates_the_folder_of_out(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["consistency-report", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert out.read_text().endswith("| table |\n")
+
+
+def test_a_wide_estimate_says_that_more_time_narrows_it(tmp_path, monkeypatch):
+    """An estimate whose error is above 0.02 says how more --seconds narrow it; a narrow one does not."""
+    from sweeplab.analysis import exact
+
+    position = hidden_board(tmp_path, 9, 9, 10)
+    real = exact.analyze
+    for error, hint in ((0.3, True), (0.01, False)):
+
+        def estimated(observation, budget, error=error):
+            result = real(observation, budget)
+            result.exact, result.error = False, error
+            return result
+
+        monkeypatch.setattr(exact, "analyze", estimated)
+        text = CliRunner().invoke(main, ["analyze", position])
+        assert text.exit_code == 0, text.output
+        assert f"within about ±{error:.4f} (two standard errors" in text.output
+        assert ("four times as many roughly halve it" in text.output) is hint
