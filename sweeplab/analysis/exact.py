@@ -47,7 +47,7 @@ from sweeplab.analysis.components import Component, build_components
 from sweeplab.analysis.consistency import Consistency, check_consistency, is_consistent
 from sweeplab.analysis.counting import PY_ENTRY_BYTES, Tally, count
 from sweeplab.analysis.kernel import KERNEL
-from sweeplab.analysis.probabilities import CrapsShoot, Probabilities
+from sweeplab.analysis.probabilities import ROUNDING, CrapsShoot, Probabilities
 from sweeplab.analysis.sampling import sample
 from sweeplab.analysis.weighting import LIGHT_BITS, LIGHT_COUNTS, LIGHT_MULTI, Forward
 from sweeplab.core.errors import InconsistentPositionError, UndecidedError
@@ -63,6 +63,7 @@ __all__ = [
     "OVERHEAD_SECONDS",
     "PATIENCE",
     "PY_ENTRY_BYTES",
+    "ROUNDING",
     "Analyzer",
     "Budget",
     "BudgetExceededError",

@@ -3,6 +3,7 @@ craps shoots), combined from the components' tallies and their weighting by :fun
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -13,11 +14,13 @@ from sweeplab.analysis.components import Component
 from sweeplab.analysis.consistency import _blame
 from sweeplab.analysis.counting import Tally
 from sweeplab.analysis.weighting import (
+    EXACT_SECONDS,
     Forward,
     _batch_error,
     _cell_shares,
     _certain_exact,
     _count_exact,
+    _exact_work,
     _feasible_total,
     _LazyMines,
     _no_total,
@@ -28,6 +31,8 @@ from sweeplab.analysis.weighting import (
 from sweeplab.core.errors import InconsistentPositionError, UndecidedError
 from sweeplab.core.numbers import count_text
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
+
+ROUNDING = 1e-12  # the error stated for exact counts weighed in floating point: rounding only
 
 
 @dataclass(frozen=True)
@@ -270,11 +275,15 @@ def _combine(
         if isinstance(light, tuple):  # the certain cells without weighing; the weights are computed on first use
             certain, lazy = light
             return Probabilities(observation, True, 0.0, None, certain, lazy, components, unconstrained, None, None, counted, R)
-        try:
-            # the exact integers until the reserve: the numeric weighting and the shares after them fit in it
-            weighing = _weigh_exact(counted, U, R, clock.end - ESTIMATE_RESERVE * clock.seconds)
-        except _OutOfTime:
-            weighing = None
+        end = clock.end - ESTIMATE_RESERVE * clock.seconds
+        if time.perf_counter() + EXACT_SECONDS * _exact_work(counted, R) > end:
+            weighing = None  # hundreds of components (a strewn board): in floating point at once, not at the deadline
+        else:
+            try:
+                # the exact integers until the reserve: the numeric weighting and the shares after them fit in it
+                weighing = _weigh_exact(counted, U, R, end)
+            except _OutOfTime:
+                weighing = None
         if weighing.zero if weighing is not None else not _feasible_total([list(t.weight) for t in counted], U, R):
             _no_total(observation, counted, U, R)
     numeric = weighing is None
@@ -290,7 +299,7 @@ def _combine(
     if not exact:
         error = _batch_error(components, counted, U, R)
     elif numeric:
-        error = 1e-12  # exact counts, weighed in floating point: rounding only
+        error = ROUNDING
     safe: list[int] = []
     mines: list[int] = []
     for comp, t, row_shares in zip(components, counted, shares, strict=True):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from sweeplab.analysis.exact import OVERHEAD_SECONDS
+from sweeplab.analysis.exact import OVERHEAD_SECONDS, ROUNDING
 from sweeplab.cli.app import EXIT_INCONSISTENT, EXIT_UNDECIDED, SECONDS, friendly_errors, main
 from sweeplab.core.errors import UndecidedError
 from sweeplab.core.numbers import count_json, count_text
@@ -126,7 +126,12 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
         click.echo("exact mine probabilities:")
         for p in sorted(groups):
             click.echo(f"  {p}: {names(board.name(c) for c in groups[p])}")
-    if not result.exact:
+    if not result.exact and result.error <= ROUNDING:
+        click.echo(
+            "exact counts weighed in floating point (exact: false): probabilities within about "
+            f"±{result.error:g} (rounding); more --seconds give exact fractions"
+        )
+    elif not result.exact:
         more = "; more --seconds narrow it: four times as many roughly halve it" if result.error > WIDE else ""
         click.echo(f"estimated (exact: false): probabilities within about ±{result.error:.4f} (two standard errors{more})")
     if move is None:

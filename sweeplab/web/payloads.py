@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from sweeplab.analysis.constraints import constraints_from
-from sweeplab.analysis.exact import Budget, Probabilities, analyze
+from sweeplab.analysis.exact import ROUNDING, Budget, Probabilities, analyze
 from sweeplab.core.geometry import Board
 from sweeplab.core.numbers import count_json
 from sweeplab.core.observation import COVERED, Observation
@@ -108,7 +108,7 @@ def hint_payload(observation: Observation, level: int) -> dict[str, Any]:
         analysis = analysis_payload(observation, result)
         out["safe"], out["mines"] = analysis["safe"], analysis["mines"]
         best = analysis["best"]
-        estimated = "" if result.exact else f" (estimated, within about ±{result.error:.3f})"
+        estimated = "" if result.exact or result.error <= ROUNDING else f" (estimated, within about ±{result.error:.3f})"
         if result.safe:
             out["text"] = f"{len(result.safe)} cell(s) certainly safe, {len(result.mines)} certainly mines{estimated}."
         elif best is not None:

@@ -13,6 +13,7 @@ from sweeplab.analysis.budget import Budget
 from sweeplab.analysis.consistency import check_consistency
 from sweeplab.analysis.constraints import constraints_from
 from sweeplab.analysis.kernel import CHAIN, KERNEL
+from sweeplab.analysis.probabilities import ROUNDING
 from sweeplab.cli import main
 from sweeplab.core.errors import InconsistentPositionError, UndecidedError
 from sweeplab.core.game import Game, GameState
@@ -83,6 +84,50 @@ def test_exact_equals_brute_force_on_played_positions(obs):
 @given(arbitrary_positions())
 def test_exact_equals_brute_force_on_arbitrary_positions(obs):
     _check_against_brute_force(obs)
+
+
+def _answers(obs, use_kernel, fix_cells):
+    """The analysis of ``obs`` with the single-point cells settled first on boards of ``fix_cells`` cells or more:
+    its exact answer (layouts, every covered cell's fraction, the certain cells), or the error type it raised."""
+    saved, front.FIX_CELLS = front.FIX_CELLS, fix_cells
+    try:
+        result = Analyzer(use_kernel=use_kernel).analyze(obs)
+    except InconsistentPositionError:
+        return InconsistentPositionError
+    finally:
+        front.FIX_CELLS = saved
+    assert result.exact
+    return result.layouts, [result.fraction(c) for c in obs.covered()], set(result.safe), set(result.mines)
+
+
+def _settling_changes_nothing(obs):
+    for use_kernel in (True, False) if KERNEL is not None else (False,):
+        assert _answers(obs, use_kernel, 0) == _answers(obs, use_kernel, 10**9)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(played_positions())
+def test_settling_the_single_point_cells_first_changes_no_answer_on_played_positions(obs):
+    """Fixing the cells the single-point pass decides before the count (on large boards) splits the components
+    around them; the exact answer, the certain cells and an inconsistency stay the same, in C and in Python."""
+    _settling_changes_nothing(obs)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(arbitrary_positions())
+def test_settling_the_single_point_cells_first_changes_no_answer_on_arbitrary_positions(obs):
+    _settling_changes_nothing(obs)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_settling_changes_no_answer_along_an_expert_game(seed):
+    from sweeplab.strategies.base import play
+    from sweeplab.strategies.exact import ExactStrategy
+
+    positions = []
+    play(ExactStrategy(seed), Game(Rules(30, 16, 99, "safe"), seed), on_move=lambda g, m: positions.append(g.observation()))
+    for obs in [obs for obs in positions[:-1] if obs.covered()][::4]:
+        _settling_changes_nothing(obs)
 
 
 def test_analyzer_reuses_component_counts():
@@ -231,11 +276,13 @@ def test_strewn_true_positions_are_answered_within_the_budget_and_never_inconsis
         assert result.error <= 0.05, result.error  # the strips' estimate, given most of its CPU time
 
 
-def test_a_256x256_true_position_is_answered_within_a_few_seconds():
+def test_a_256x256_true_position_is_answered_within_a_few_seconds(monkeypatch):
     """A 256x256 board with 8,000 mines and a tenth of its safe cells revealed: 17,558 frontier cells, one component
-    of over 11,000 too wide for the kernel's keys. With the C chain it is answered (an estimate by strips) within a
-    budget of 3 s, and with a modest stated error when the engine got most of its CPU time; undecided only on a
-    starved machine (under a third of the budget's CPU time) or without the C chain."""
+    of over 11,000 too wide for the kernel's keys when the single-point cells are not settled first (as here, to
+    test the estimate, which stays for positions that settling does not split). With the C chain it is answered (an
+    estimate by strips) within a budget of 3 s, and with a modest stated error when the engine got most of its CPU
+    time; undecided only on a starved machine (under a third of the budget's CPU time) or without the C chain."""
+    monkeypatch.setattr(front, "FIX_CELLS", 10**9)
     obs, layout = strewn(*STREWN[3])
     seconds = 3.0
     result, cpu, wall = timed(Analyzer(Budget(seconds=seconds)).analyze, obs)
@@ -250,11 +297,12 @@ def test_a_256x256_true_position_is_answered_within_a_few_seconds():
 
 
 @needs_kernel  # the exact reference takes over ten seconds in pure Python
-def test_the_estimate_on_a_position_too_wide_for_the_default_count_is_checked_against_the_exact_answer():
-    """A 64x64 board with a tenth of its safe cells revealed: one component of 1,232 cells whose count needs about
-    200,000 partial states, past the default 100,000, so the analyzer estimates it; a larger state limit counts it
-    exactly in about a second and a half of CPU. The estimate's error against it is within twice the stated error
-    (two standard errors at the worst cell)."""
+def test_the_estimate_on_a_position_too_wide_for_the_default_count_is_checked_against_the_exact_answer(monkeypatch):
+    """A 64x64 board with a tenth of its safe cells revealed: one component of 1,232 cells (the single-point cells
+    not settled first, to test the estimate) whose count needs about 200,000 partial states, past the default
+    100,000, so the analyzer estimates it; a larger state limit counts it exactly in about a second and a half of
+    CPU. The estimate's error against it is within twice the stated error (two standard errors at the worst cell)."""
+    monkeypatch.setattr(front, "FIX_CELLS", 10**9)
     obs, layout = strewn(64, 64, 600, 0.1)
     exact = Analyzer(Budget(seconds=60, max_states=1_000_000, max_bytes=2**31)).analyze(obs)
     assert exact.exact
@@ -267,3 +315,36 @@ def test_the_estimate_on_a_position_too_wide_for_the_default_count_is_checked_ag
     check_against_layout(obs, result, layout)
     worst = max(abs(result.probability(c) - exact.probability(c)) for c in obs.covered())
     assert worst <= 2 * result.error, (worst, result.error)
+
+
+DENSE = [(256, 256, 10000, 0.1), (256, 256, 13000, 0.1), (512, 128, 12000, 0.15), (1024, 64, 12000, 0.1), (1024, 64, 9000, 0.15)]
+
+
+@pytest.mark.parametrize("size", DENSE, ids=lambda s: "x".join(map(str, s[:3])) + f"@{s[3]}")
+def test_dense_strewn_positions_are_counted_at_once_once_their_single_point_cells_are_settled(size):
+    """Dense boards with numbers strewn all over: one component of 13,000-25,000 frontier cells, which the chain
+    could not estimate within 0.02 in 2 s. Settled first, it falls into components of at most a few hundred cells,
+    counted exactly at once; their hundreds of counts are weighed in floating point (rounding only) where exact
+    integers would take longer than the budget."""
+    obs, layout = strewn(*size)
+    result, cpu, wall = timed(Analyzer(Budget(seconds=2.0)).analyze, obs)
+    within(2.0, cpu, wall)
+    assert not isinstance(result, UndecidedError | InconsistentPositionError), result
+    assert result.exact or result.error == ROUNDING
+    check_against_layout(obs, result, layout)
+
+
+def test_weights_too_slow_to_weigh_exactly_are_weighed_in_floating_point(monkeypatch):
+    """When the exact integers' predicted time passes the budget, the counts are weighed in floating point at once:
+    the same probabilities to rounding, stated as such (error ROUNDING, exact False)."""
+    from sweeplab.analysis import probabilities
+
+    obs, _ = strewn(*STREWN[1])
+    exact = Analyzer(Budget(seconds=30)).analyze(obs)
+    assert exact.exact
+    monkeypatch.setattr(probabilities, "EXACT_SECONDS", 1e6)
+    rounded, _, wall = timed(Analyzer(Budget(seconds=30)).analyze, obs)
+    assert not rounded.exact and rounded.error == ROUNDING
+    assert wall < 10, wall  # at once, not at the deadline
+    assert max(abs(rounded.probability(c) - exact.probability(c)) for c in obs.covered()) < 1e-12
+    assert rounded.safe == exact.safe and rounded.mines == exact.mines

@@ -51,13 +51,19 @@ def test_consistency_report_creates_the_folder_of_out(tmp_path, monkeypatch):
     assert out.read_text().endswith("| table |\n")
 
 
-def test_a_wide_estimate_says_that_more_time_narrows_it(tmp_path, monkeypatch):
-    """An estimate whose error is above 0.02 says how more --seconds narrow it; a narrow one does not."""
+def test_an_estimate_says_how_more_time_helps(tmp_path, monkeypatch):
+    """An estimate whose error is above 0.02 says that more --seconds narrow it; a narrow one does not; exact counts
+    weighed in floating point (error ROUNDING) say so, and that more --seconds give exact fractions."""
     from sweeplab.analysis import exact
+    from sweeplab.analysis.probabilities import ROUNDING
 
     position = hidden_board(tmp_path, 9, 9, 10)
     real = exact.analyze
-    for error, hint in ((0.3, True), (0.01, False)):
+    for error, says in (
+        (0.3, "±0.3000 (two standard errors; more --seconds narrow it: four times as many roughly halve it)"),
+        (0.01, "±0.0100 (two standard errors)\n"),
+        (ROUNDING, "exact counts weighed in floating point (exact: false): probabilities within about ±1e-12 (rounding)"),
+    ):
 
         def estimated(observation, budget, error=error):
             result = real(observation, budget)
@@ -67,5 +73,4 @@ def test_a_wide_estimate_says_that_more_time_narrows_it(tmp_path, monkeypatch):
         monkeypatch.setattr(exact, "analyze", estimated)
         text = CliRunner().invoke(main, ["analyze", position])
         assert text.exit_code == 0, text.output
-        assert f"within about ±{error:.4f} (two standard errors" in text.output
-        assert ("four times as many roughly halve it" in text.output) is hint
+        assert says in text.output
