@@ -6,10 +6,11 @@ its safe cells revealed, each by one click in a seeded order (zeros flood as in 
 board, one wide frontier. Every position is analysed with ``--seconds`` (as ``sweeplab analyze --seconds``) twice:
 with the chain's strips (the analyzer as it is) and with its balls alone (``strips=off``: the chain as it was
 before strips, its first solution found in Python), and each row records the shape, mines, frontier cells, the
-answer (exact, estimate or undecided), the stated error and the CPU and wall seconds. On the positions that an
-exact count with a long budget and a large state limit can finish, the estimate is checked against it: the largest
-and the mean absolute error over the covered cells, and the share of cells whose error is within the stated one
-(two standard errors at the worst cell: about 95 % or more if it is honest).
+answer (exact; rounding: exact counts weighed in floating point; estimate; or undecided), the stated error and the
+CPU and wall seconds. On the positions that an exact count with a long budget and a large state limit can finish,
+the estimate is checked against it: the largest and the mean absolute error over the covered cells, and the share
+of cells whose error is within the stated one (two standard errors at the worst cell: about 95 % or more if it is
+honest).
 
 ``--strip-rows 24 36`` replaces the strips mode by one mode per strip height (``strips24``, ``strips36``), so that
 heights are compared on the same positions in the same run; ``--threads 1 2`` likewise makes one mode per number
@@ -34,7 +35,7 @@ from pathlib import Path
 from sweeplab.analysis import batches, chain
 from sweeplab.analysis.analyzer import Analyzer
 from sweeplab.analysis.budget import Budget
-from sweeplab.analysis.probabilities import Probabilities
+from sweeplab.analysis.probabilities import ROUNDING, Probabilities
 from sweeplab.bench.layouts import strewn_position
 from sweeplab.core.errors import UndecidedError
 from sweeplab.core.observation import Observation
@@ -183,7 +184,8 @@ def main(argv: list[str] | None = None) -> None:
                         row.update(answer="undecided", stated_error="")
                     else:
                         error = result.error
-                        row.update(answer="exact" if result.exact else "estimate", stated_error=round(error, 5))
+                        kind = "exact" if result.exact else "rounding" if error <= ROUNDING else "estimate"
+                        row.update(answer=kind, stated_error=round(error, 5))
                         if exact is not None:
                             errors = [abs(result.probability(c) - p) for c, p in exact.items()]
                             row.update(
