@@ -7,6 +7,7 @@ import time
 from array import array
 from dataclasses import replace
 
+from sweeplab.analysis.batches import BATCHES
 from sweeplab.analysis.budget import (
     DEFAULT_BUDGET,
     ESTIMATE_RESERVE,
@@ -31,9 +32,11 @@ from sweeplab.analysis.counting import Tally, count
 from sweeplab.analysis.kernel import _PACK, KERNEL
 from sweeplab.analysis.probabilities import Probabilities, _combine
 from sweeplab.analysis.single_point import obvious
+from sweeplab.analysis.weighting import _weigh_numeric
 from sweeplab.core.errors import ArgumentError, InconsistentPositionError, UndecidedError, shown
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
+WEIGH_TIMED = 50  # with more exact components beside an estimate, the time its batches' weighing takes is kept back
 FIX_CELLS = 4096  # on boards of this many cells or more, the cells the single-point pass decides are fixed first
 KNOWN_SAFE = -3 & 0xFF  # a covered cell known safe, in the kernel's view bytes: no unknown, and no number
 
@@ -160,6 +163,10 @@ class Analyzer:
         # a component counted to no layout proves the position inconsistent: _combine says so, and the weighting of
         # the chain's completions has no count to start from
         possible = all(t is not None and any(t.weight.values()) for t in others)
+        if possible and len(others) > WEIGH_TIMED:  # the error weighs every batch with all of them: time for it
+            weighing = time.perf_counter()
+            _weigh_numeric([t for t in others if t is not None], unconstrained, mines_left)
+            end -= (BATCHES + 2) * (time.perf_counter() - weighing)
         if possible and time.perf_counter() < end:
             tally = estimate(
                 merged,

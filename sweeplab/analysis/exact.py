@@ -19,7 +19,12 @@ is then the true posterior under a uniformly random layout, equal to brute force
 The budget is a promise (:class:`Budget`, :mod:`~sweeplab.analysis.budget`): ``Analyzer.analyze`` returns within
 ``seconds`` plus a small overhead (:data:`OVERHEAD_SECONDS`), with the best answer it has. Every stage checks the
 clock (constraints, components, the count, in the C kernel too, the estimate, the weighting, the witness search).
-The exact count may use the first :data:`EXACT_SHARE` of the budget; the components still uncounted then (too many
+On boards of :data:`~sweeplab.analysis.analyzer.FIX_CELLS` cells or more, the cells the single-point pass decides
+are settled before the count (safe cells leave it, mines count as flags, and the settled cells form one component of
+their own): a frontier with numbers strewn all over then falls into hundreds of small components instead of one too
+wide to count. Exact counts whose weighing in exact integers would take longer than the time left are weighed in
+floating point at once (``exact=False``, ``error`` :data:`ROUNDING`). The exact count may use the first
+:data:`EXACT_SHARE` of the budget; the components still uncounted then (too many
 partial states, too much memory, or no time) are merged into one and estimated by the chain in the rest, weighted
 by the exact counts of the others and the unconstrained cells (so the global mine count holds), and the result says
 ``exact=False`` with an estimated error (two standard errors of the chain's batch means; ``layouts`` is then a scale,

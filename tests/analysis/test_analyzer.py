@@ -348,3 +348,34 @@ def test_weights_too_slow_to_weigh_exactly_are_weighed_in_floating_point(monkeyp
     assert wall < 10, wall  # at once, not at the deadline
     assert max(abs(rounded.probability(c) - exact.probability(c)) for c in obs.covered()) < 1e-12
     assert rounded.safe == exact.safe and rounded.mines == exact.mines
+
+
+def test_an_estimate_beside_many_exact_components_leaves_time_to_weigh_its_batches(monkeypatch):
+    """The stated error weighs every batch with all the exact components: with hundreds of them (a settled dense
+    board) that takes a good part of a second, so the chain's deadline keeps back the time one weighing takes, once
+    per batch and twice more (without it, 256x256 with 13,500 mines and a fifth of its cells revealed took 2.7 s
+    for a budget of 2 s)."""
+    import time
+
+    from sweeplab.analysis.batches import BATCHES
+    from sweeplab.analysis.budget import ESTIMATE_RESERVE, _Clock
+    from sweeplab.analysis.components import Component
+    from sweeplab.analysis.counting import Tally
+
+    pairs = 60  # components of two cells, each with one mine or none: two counts each
+    components = [Component([(2 * i,), (2 * i + 1,)], [((0, 1), 1, 2 * i)]) for i in range(pairs)]
+    tallies = [Tally({0: 1, 1: 2}, {0: [0, 0], 1: [1, 1]}) for _ in range(pairs)]
+    components.append(Component([(1000,)], [((0,), 1, 1000)]))
+    tallies.append(None)
+    seen = {}
+    monkeypatch.setattr(front, "estimate", lambda *args, **kwargs: seen.setdefault("end", args[4]) and None)
+    slow = 0.02
+    real = front._weigh_numeric
+    monkeypatch.setattr(front, "_weigh_numeric", lambda *args: time.sleep(slow) or real(*args))
+    clock = _Clock.starting(Budget(seconds=10))
+    Analyzer()._estimate(components, tallies, [pairs], clock, 100, 40)
+    assert seen["end"] <= clock.end - ESTIMATE_RESERVE * clock.seconds - (BATCHES + 2) * slow
+    few = components[:10] + components[-1:]
+    seen.clear()
+    Analyzer()._estimate(few, tallies[:10] + tallies[-1:], [10], _Clock.starting(Budget(seconds=10)), 100, 40)
+    assert seen["end"] > time.perf_counter() + 9  # a few components: nothing kept back
