@@ -73,10 +73,12 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
     observation = read_position(file)
     result = analyze(observation, Budget(seconds=seconds))
     if as_fraction and not result.exact:
-        raise UndecidedError(
-            f"{file}: no exact answer within {seconds:g} s, only an estimate (within about {result.error:.2g}); "
-            "give more --seconds, or drop --exact"
+        had = (
+            "only exact counts weighed in floating point (too many to weigh in exact integers in time)"
+            if result.error <= ROUNDING
+            else f"only an estimate (within about {result.error:.2g})"
         )
+        raise UndecidedError(f"{file}: no exact answer within {seconds:g} s, {had}; give more --seconds, or drop --exact")
     board = observation.board
     move, safety, kind = recommend(observation, result) if observation.covered() else (None, 0.0, "")
 

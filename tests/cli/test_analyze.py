@@ -74,3 +74,21 @@ def test_an_estimate_says_how_more_time_helps(tmp_path, monkeypatch):
         text = CliRunner().invoke(main, ["analyze", position])
         assert text.exit_code == 0, text.output
         assert says in text.output
+
+
+def test_exact_fractions_refused_for_counts_weighed_in_floating_point(tmp_path, monkeypatch):
+    from sweeplab.analysis import exact
+    from sweeplab.analysis.probabilities import ROUNDING
+
+    position = hidden_board(tmp_path, 9, 9, 10)
+    real = exact.analyze
+
+    def rounded(observation, budget):
+        result = real(observation, budget)
+        result.exact, result.error = False, ROUNDING
+        return result
+
+    monkeypatch.setattr(exact, "analyze", rounded)
+    text = CliRunner().invoke(main, ["analyze", position, "--exact"])
+    assert text.exit_code == 4
+    assert "only exact counts weighed in floating point" in text.output and "give more --seconds" in text.output
