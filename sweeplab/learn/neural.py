@@ -81,6 +81,11 @@ def load_convnet(folder: Path) -> tuple[ConvNet, dict]:
         raise ModelError(f"{folder}/model.npz: cannot be read as the network ({error})") from None
 
 
+def _unflagged(observation: Observation) -> np.ndarray:
+    """Per cell: whether it is covered and not flagged (the cells a move may reveal)."""
+    return np.fromiter(observation.view, dtype=np.int8, count=observation.board.cells) == COVERED
+
+
 def interior_by_mines(predicted: np.ndarray, grid: np.ndarray, observation: Observation) -> np.ndarray:
     """``predicted`` (a (height, width) grid of mine probabilities for ``grid``, the observation's
     :func:`~sweeplab.learn.convnet.view_grid`) with every covered cell that no revealed cell touches given the mines
@@ -88,7 +93,7 @@ def interior_by_mines(predicted: np.ndarray, grid: np.ndarray, observation: Obse
     answer, where such cells all have the same probability and the expected mines add up to the mines left. A
     flagged cell is a mine here, as in the analysis: the mines left leave it out, and so do the cells that share
     them."""
-    covered = (np.fromiter(observation.view, dtype=np.int8, count=grid.size) == COVERED).reshape(grid.shape)
+    covered = _unflagged(observation).reshape(grid.shape)
     near = frontier_mask(observation).reshape(grid.shape)
     interior = covered & ~near
     count = int(interior.sum())
@@ -159,7 +164,7 @@ class NeuralStrategy(Strategy):
         if self.interior == "mines":
             predicted = interior_by_mines(predicted, grid, observation)
         predicted = predicted.ravel()
-        covered = np.flatnonzero(np.fromiter(observation.view, dtype=np.int8, count=grid.size) == COVERED)
+        covered = np.flatnonzero(_unflagged(observation))
         if not covered.size:
             raise InconsistentPositionError(f"nothing to reveal: all {observation.flag_count} covered cells are flagged")
         values = predicted[covered]
