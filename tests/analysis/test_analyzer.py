@@ -87,15 +87,22 @@ def test_exact_equals_brute_force_on_arbitrary_positions(obs):
 
 
 def _answers(obs, use_kernel, fix_cells):
-    """The analysis of ``obs`` with the single-point cells settled first on boards of ``fix_cells`` cells or more:
+    """The analysis of ``obs`` with the single-point cells (0: and the subset cells) settled first on boards of
+    ``fix_cells`` cells or more:
     its exact answer (layouts, every covered cell's fraction, the certain cells), or the error type it raised."""
-    saved, front.FIX_CELLS = front.FIX_CELLS, fix_cells
+    names = ("FIX_CELLS", "PROBE_CELLS", "PROBE_STATES", "SUBSET_CELLS")
+    saved = [getattr(front, name) for name in names]
+    if fix_cells == 0:  # and a probe too small to count much, whose uncounted components are simplified as well
+        front.FIX_CELLS, front.PROBE_CELLS, front.PROBE_STATES, front.SUBSET_CELLS = 0, 0, 2, -1
+    else:
+        front.FIX_CELLS = fix_cells
     try:
         result = Analyzer(use_kernel=use_kernel).analyze(obs)
     except InconsistentPositionError:
         return InconsistentPositionError
     finally:
-        front.FIX_CELLS = saved
+        for name, value in zip(names, saved, strict=True):
+            setattr(front, name, value)
     assert result.exact
     return result.layouts, [result.fraction(c) for c in obs.covered()], set(result.safe), set(result.mines)
 
