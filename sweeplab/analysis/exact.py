@@ -21,7 +21,8 @@ The budget is a promise (:class:`Budget`, :mod:`~sweeplab.analysis.budget`): ``A
 clock (constraints, components, the count, in the C kernel too, the estimate, the weighting, the witness search).
 On boards of :data:`~sweeplab.analysis.analyzer.FIX_CELLS` cells or more, the cells the single-point pass decides
 are settled before the count (safe cells leave it, mines count as flags, and the settled cells form one component of
-their own): a frontier with numbers strewn all over then falls into hundreds of small components instead of one too
+their own), and so are those that subset simplification decides in the large components the count's probe
+leaves: a frontier with numbers strewn all over then falls into hundreds of small components instead of one too
 wide to count. Exact counts whose weighing in exact integers would take longer than the time left are weighed in
 floating point at once (``exact=False``, ``error`` :data:`ROUNDING`). The exact count may use the first
 :data:`EXACT_SHARE` of the budget; the components still uncounted then (too many
