@@ -961,7 +961,8 @@ static void frontier_give(Frontier *F, int lent) {
 }
 
 /* Build F (allocated by frontier_alloc for this board, or lent by frontier_lend) from the view v (signed bytes: -1 covered, -2 flagged, 0..8 a
-   number). Returns 0, or 1 + the cell of a number that cannot hold locally. */
+   number; any other negative value is a covered cell settled safe, as the analyzer marks them: neither an unknown nor a number). Returns 0,
+   or 1 + the cell of a number that cannot hold locally. */
 static int frontier_build(const signed char *v, int width, int height, Frontier *F) {
     int cells = width * height;
     memset(F->touch_count, 0, sizeof(int) * ((size_t)cells + 1));

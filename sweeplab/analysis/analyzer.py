@@ -80,8 +80,9 @@ class Analyzer:
         for comp in components:
             tallies.append(self._cache.get(comp.key()))
         if value:
-            components.append(_fixed(value))
-            tallies.append(_fixed_tally(value))
+            component, tally = _fixed(value)
+            components.append(component)
+            tallies.append(tally)
         components, tallies = self._count(
             components, tallies, clock, len(problem.unconstrained), problem.mines_left, observation.board.width
         )
@@ -252,8 +253,9 @@ class Analyzer:
                 tallies.append(None)
                 (wide if counted == "wide" else left).append(len(components) - 1)
         if value:
-            components.append(_fixed(value))
-            tallies.append(_fixed_tally(value))
+            component, tally = _fixed(value)
+            components.append(component)
+            tallies.append(tally)
         for i in wide:  # more open constraints than the kernel's keys hold: Python may still count a small one, but
             if len(components[i].supercells) > WIDE_SUPERCELLS:  # rarely can, so it has a short share, and the
                 left.append(i)  # estimate the rest; a large one (a strewn board) goes straight to the estimate
@@ -293,7 +295,7 @@ def _subset_settled(found: list) -> dict[int, int]:
     """The cells that subset simplification (:func:`~sweeplab.analysis.subsets.simplify`) decides in the components
     of more than :data:`SUBSET_CELLS` cells that the kernel's probe left uncounted (``found``: its items), each with
     its value; none when their constraints contradict each other (the count says so). Settled too, they split those
-    components further (ad hoc, 64 positions of density 0.2 to 0.25 with a fifth or more revealed: 42 within 0.02 at
+    components further (ad hoc, 64 positions of density 0.2 to 0.25 with a fifth or more revealed: 40 within 0.02 at
     2 s against 32)."""
     equations = []
     for supercells, constraints, counted in found:
@@ -320,18 +322,13 @@ def _settled_view(raw: bytes, value: dict[int, int]) -> bytes:
     return bytes(view)
 
 
-def _fixed(value: dict[int, int]) -> Component:
-    """The settled cells as one component: one-cell super-cells, each under a constraint that it holds its value
-    (its source the cell itself)."""
-    decided = sorted(value.items())
-    return Component([(c,) for c, _ in decided], [((j,), m, c) for j, (c, m) in enumerate(decided)])
-
-
-def _fixed_tally(value: dict[int, int]) -> Tally:
-    """The one layout of :func:`_fixed`'s component: its mines, each super-cell holding its value."""
+def _fixed(value: dict[int, int]) -> tuple[Component, Tally]:
+    """The settled cells as one component (one-cell super-cells, each under a constraint that it holds its value,
+    its source the cell itself) and its tally: one layout, holding their mines."""
     decided = sorted(value.items())
     mines = sum(m for _, m in decided)
-    return Tally({mines: 1}, {mines: [m for _, m in decided]})
+    component = Component([(c,) for c, _ in decided], [((j,), m, c) for j, (c, m) in enumerate(decided)])
+    return component, Tally({mines: 1}, {mines: [m for _, m in decided]})
 
 
 def _settled(constraints: tuple[Constraint, ...], value: dict[int, int]) -> list[Constraint]:
