@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <time.h>
 
 #define MAX_OPEN 250 /* open numbers a key holds (each a byte) */
 
@@ -26,7 +27,7 @@ static _Thread_local double *alpha_buf, *beta_buf;         /* each state's vecto
 static _Thread_local int *start_buf, *next_buf, *table_buf, *used_buf, *low_buf, *len_buf;
 static _Thread_local size_t *at_buf;                        /* where each state's vector starts in the pools */
 static _Thread_local unsigned char *v_buf;
-static _Thread_local size_t keys_cap, states_cap, tr_cap, entries_cap;
+static _Thread_local size_t keys_cap, states_cap, tr_cap, entries_cap, beta_cap;
 static _Thread_local int table_size;
 
 static int grow(void **buf, size_t *cap_unused, size_t want, size_t item) {
@@ -48,14 +49,17 @@ static int ensure_states(size_t want) {
     return 1;
 }
 
-static int ensure_entries(size_t want) {
-    if (want <= entries_cap) return 1;
-    size_t cap = entries_cap ? entries_cap : 65536;
+/* alpha_buf and beta_buf grow apart: a fold keeps beta for two layers only */
+static int ensure_doubles(double **buf, size_t *cap_now, size_t want) {
+    if (want <= *cap_now) return 1;
+    size_t cap = *cap_now ? *cap_now : 65536;
     while (cap < want) cap *= 2;
-    if (!grow((void **)&alpha_buf, NULL, cap, sizeof(double)) || !grow((void **)&beta_buf, NULL, cap, sizeof(double))) return 0;
-    entries_cap = cap;
+    if (!grow((void **)buf, NULL, cap, sizeof(double))) return 0;
+    *cap_now = cap;
     return 1;
 }
+static int ensure_entries(size_t want) { return ensure_doubles(&alpha_buf, &entries_cap, want); }
+static int ensure_beta(size_t want) { return ensure_doubles(&beta_buf, &beta_cap, want); }
 
 static int ensure_keys(size_t want) {
     if (want <= keys_cap) return 1;
@@ -112,10 +116,6 @@ static inline uint64_t hash_key(const unsigned char *key, int len) {
     return h ^ (h >> 29);
 }
 
-/* What compute_move leaves: OK with the outputs filled in, NONE past max_states (or no weight at any count), NOMEM,
-   NOPICK (a draw with no completion: cannot happen). */
-enum { MOVE_OK, MOVE_NONE, MOVE_NOMEM, MOVE_NOPICK };
-
 typedef struct {
     double *means; /* per step: the expected mines given the rest (n entries, the caller's) */
     int *values;   /* per step: the drawn mines (n entries, the caller's) */
@@ -123,18 +123,41 @@ typedef struct {
     int top, count;
 } Moved;
 
-/* The move itself over parsed steps: the count, the backward pass and the draw (see move), in C alone (no Python
-   object is touched, so it runs without the GIL). A state is the needs of the open numbers; it holds a vector over
-   the mines so far (from low to low + len - 1: the counts its paths reach, gaps held as 0), so a step's hashing and
-   its transitions are per needs, not per (mines, needs), and the vectors add up element by element. Past
-   max_states states in a step, or ENTRIES_PER_STATE times as many entries of their vectors, the move gives up. */
-#define ENTRIES_PER_STATE 2
-#define MAX_ENTRIES ((size_t)1 << 26) /* the vectors of every layer together (alpha and beta: 1 GiB) */
-static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, unsigned long long seed,
-                        int log_weights, Moved *out) {
+/* The layers of a count over parsed steps, left in the thread's buffers by forward(): layer t holds the states
+   before step t (off[t] .. off[t + 1] - 1), their keys (klen[t] bytes each, from key_off[t]) and, unless only the
+   keys were wanted, each state's vector of weights in alpha_buf (scaled: each layer's largest is 1). */
+typedef struct {
+    size_t *off, *key_off;
+    int *klen;
+    size_t entries, states; /* the vectors' entries and the states over every layer */
+    double log_scale;      /* the natural log of the factor the last layer's weights were divided by */
+} Layers;
+
+static void layers_free(Layers *L) { free(L->off); free(L->key_off); free(L->klen); }
+
+static double clock_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* What compute_move and its kin leave: OK with the outputs filled in, NONE past their limits (or no weight at any
+   count), NOMEM, NOPICK (a draw with no completion: cannot happen), TIME (past the deadline). */
+enum { MOVE_OK, MOVE_NONE, MOVE_NOMEM, MOVE_NOPICK, MOVE_TIME };
+
+/* The forward pass of a count over parsed steps, in C alone (no Python object is touched, so it runs without the
+   GIL). A state is the needs of the open numbers; it holds a vector over the mines so far (from low to low + len - 1:
+   the counts its paths reach, gaps held as 0), so a step's hashing and its transitions are per needs, not per
+   (mines, needs), and the vectors add up element by element. Past max_states states in a step, layer_cap entries
+   of a layer's vectors, total_cap entries in all or state_cap states in all it returns MOVE_NONE (keys_only: the states and the entries their
+   vectors would hold are counted, with no vectors and no layer_cap); past deadline (when positive; checked every few thousand states)
+   MOVE_TIME. L is filled in on MOVE_OK, and its arrays are the caller's to free (layers_free) whatever it returns. */
+static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, size_t total_cap, size_t state_cap,
+                   double deadline, int keys_only, Layers *L) {
     if (max_states < 1) max_states = 1;
-    size_t *off = calloc((size_t)n + 2, sizeof(size_t)), *key_off = calloc((size_t)n + 2, sizeof(size_t));
-    int *klen = calloc((size_t)n + 2, sizeof(int));
+    size_t *off = L->off = calloc((size_t)n + 2, sizeof(size_t)), *key_off = L->key_off = calloc((size_t)n + 2, sizeof(size_t));
+    int *klen = L->klen = calloc((size_t)n + 2, sizeof(int));
+    L->log_scale = 0.0;
     int status = MOVE_NOMEM;
     if (!off || !key_off || !klen) goto done;
     if (table_size < 2 * max_states) {
@@ -148,12 +171,12 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
         table_size = size;
     }
     /* layer t holds the states before step t (off[t] .. off[t + 1] - 1); keys: the open needs, a byte each */
-    if (!ensure_states(2) || !ensure_keys(1) || !ensure_transitions(16) || !ensure_entries(1)) goto done;
+    if (!ensure_states(2) || !ensure_keys(1) || !ensure_transitions(16) || (!keys_only && !ensure_entries(1))) goto done;
     klen[0] = 0;
     low_buf[0] = 0; len_buf[0] = 1; at_buf[0] = 0;
-    alpha_buf[0] = 1.0;
+    if (!keys_only) alpha_buf[0] = 1.0;
     off[0] = 0; off[1] = 1; key_off[0] = 0; key_off[1] = 0;
-    size_t tr_n = 0, entries = 1;
+    size_t tr_n = 0, entries = 1, states = 1, checked = 0;
     int needs[2 * MAX_OPEN];
     unsigned char key[MAX_OPEN + 1];
     for (Py_ssize_t t = 0; t < n; t++) {
@@ -169,6 +192,11 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
         /* the states after the step and each state's transitions; a new state's range of mines so far grows to
            cover every path into it (len_buf holds the range's top until the vectors are laid out) */
         for (size_t i = off[t]; i < off[t + 1]; i++) {
+            if (deadline > 0 && ++checked % 4096 == 0 && clock_now() > deadline) {
+                for (int u = 0; u < n_used; u++) table_buf[used_buf[u]] = -1; /* the table is kept between calls */
+                status = MOVE_TIME;
+                goto done;
+            }
             const unsigned char *kk = keys_buf + key_off[t] + (i - off[t]) * (size_t)klen[t];
             for (int a = 0; a < st->n_active; a++) needs[a] = (signed char)kk[a];
             for (int a = 0; a < st->n_opened; a++) needs[st->n_active + a] = st->opened[a];
@@ -222,14 +250,19 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
         for (int u = 0; u < n_used; u++) table_buf[used_buf[u]] = -1;
         off[t + 2] = base + (size_t)count;
         key_off[t + 2] = kbase + (size_t)count * (size_t)kl;
+        states += (size_t)count;
         size_t layer = 0;
         for (size_t j = base; j < off[t + 2]; j++) {
             len_buf[j] = len_buf[j] - low_buf[j] + 1;
             at_buf[j] = entries + layer;
             layer += (size_t)len_buf[j];
         }
-        if (layer > (size_t)ENTRIES_PER_STATE * (size_t)max_states || entries + layer > MAX_ENTRIES) {
+        if ((!keys_only && layer > layer_cap) || entries + layer > total_cap || states > state_cap) {
             status = MOVE_NONE; goto done;
+        }
+        if (keys_only) {
+            entries += layer;
+            continue;
         }
         if (!ensure_entries(entries + layer)) goto done;
         memset(alpha_buf + entries, 0, layer * sizeof(double));
@@ -247,9 +280,32 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
         }
         double peak = 0.0;
         for (size_t q = entries; q < entries + layer; q++) if (alpha_buf[q] > peak) peak = alpha_buf[q];
-        if (peak > 0) for (size_t q = entries; q < entries + layer; q++) alpha_buf[q] /= peak;
+        if (peak > 0) {
+            for (size_t q = entries; q < entries + layer; q++) alpha_buf[q] /= peak;
+            L->log_scale += log(peak);
+        }
         entries += layer;
     }
+    L->entries = entries;
+    L->states = states;
+    status = MOVE_OK;
+done:
+    return status;
+}
+
+/* The move itself over parsed steps: the count (forward), the backward pass and the draw (see move). Past max_states
+   states in a step, or ENTRIES_PER_STATE times as many entries of their vectors, the move gives up. */
+#define ENTRIES_PER_STATE 2
+#define MAX_ENTRIES ((size_t)1 << 26) /* the vectors of every layer together (alpha and beta: 1 GiB) */
+static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, unsigned long long seed,
+                        int log_weights, Moved *out) {
+    if (max_states < 1) max_states = 1;
+    Layers L = {0};
+    int status = forward(steps, n, max_states, (size_t)ENTRIES_PER_STATE * (size_t)max_states, MAX_ENTRIES, SIZE_MAX, 0, 0, &L);
+    size_t *off = L.off;
+    if (status != MOVE_OK) goto done;
+    status = MOVE_NOMEM;
+    if (!ensure_beta(L.entries)) goto done;
     {
         size_t f0 = off[n], f1 = off[n + 1];
         int top = 0;
@@ -341,7 +397,7 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
         status = MOVE_OK;
     }
 done:
-    free(off); free(key_off); free(klen);
+    layers_free(&L);
     return status;
 }
 
@@ -475,34 +531,17 @@ static double *read_weights(PyObject *weights, Py_ssize_t *n) {
     return out;
 }
 
-static PyObject *move(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *sizes, *plan, *need_list, *weights;
-    int max_states;
-    unsigned long long seed;
-    int log_weights = 0;
-    if (!PyArg_ParseTuple(args, "OOOOiK|p", &sizes, &plan, &need_list, &weights, &max_states, &seed, &log_weights)) return NULL;
-    if (PyBytes_Check(plan)) { /* a plan packed by block_plan */
-        Py_ssize_t n = 0, n_weights = 0;
-        Step *steps = NULL;
-        int *pool = NULL;
-        double *hw = NULL;
-        PyObject *result = NULL;
-        if (packed_steps(plan, need_list, &steps, &n, &pool) && (hw = read_weights(weights, &n_weights)))
-            result = run_move(steps, n, hw, n_weights, max_states, seed, log_weights);
-        free(steps); free(pool); free(hw);
-        return result;
-    }
+/* The steps of a plan given as a sequence (counting._Plan's, or plan()'s: per step the open numbers before it, the
+ * indices into need_list of those it opens, (slot, capacity left) of those it touches and the slots kept), each of
+ * sizes[t] cells. Sets *steps_out, *pool_out (the caller frees both) and *n; 0 with an exception set. */
+static int sequence_steps(PyObject *sizes, PyObject *plan, PyObject *need_list, Step **steps_out, int **pool_out, Py_ssize_t *n_out) {
     Py_ssize_t n = PySequence_Size(plan);
-    Py_ssize_t n_weights = 0;
     Py_ssize_t n_needs = PySequence_Size(need_list);
-    if (n < 0 || n_needs < 0) return NULL;
-    double *hw = read_weights(weights, &n_weights);
-    if (!hw) return NULL;
+    *steps_out = NULL; *pool_out = NULL;
+    if (n < 0 || n_needs < 0) return 0;
     Step *steps = calloc((size_t)n + 1, sizeof(Step));
     int *pool = NULL;
     size_t pool_used = 0, pool_size = 0;
-    PyObject *result = NULL;
     if (!steps) { PyErr_NoMemory(); goto done; }
     for (Py_ssize_t t = 0; t < n; t++) { /* the pool's size: each step's opened, touched and kept numbers */
         PyObject *item = PySequence_GetItem(plan, t);
@@ -550,8 +589,38 @@ static PyObject *move(PyObject *self, PyObject *args) {
             goto done;
         }
     }
-    result = run_move(steps, n, hw, n_weights, max_states, seed, log_weights);
+    *steps_out = steps; *pool_out = pool; *n_out = n;
+    return 1;
 done:
+    free(pool); free(steps);
+    return 0;
+}
+
+static PyObject *move(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *sizes, *plan, *need_list, *weights;
+    int max_states;
+    unsigned long long seed;
+    int log_weights = 0;
+    if (!PyArg_ParseTuple(args, "OOOOiK|p", &sizes, &plan, &need_list, &weights, &max_states, &seed, &log_weights)) return NULL;
+    if (PyBytes_Check(plan)) { /* a plan packed by block_plan */
+        Py_ssize_t n = 0, n_weights = 0;
+        Step *steps = NULL;
+        int *pool = NULL;
+        double *hw = NULL;
+        PyObject *result = NULL;
+        if (packed_steps(plan, need_list, &steps, &n, &pool) && (hw = read_weights(weights, &n_weights)))
+            result = run_move(steps, n, hw, n_weights, max_states, seed, log_weights);
+        free(steps); free(pool); free(hw);
+        return result;
+    }
+    Py_ssize_t n = 0, n_weights = 0;
+    Step *steps = NULL;
+    int *pool = NULL;
+    double *hw = NULL;
+    PyObject *result = NULL;
+    if (sequence_steps(sizes, plan, need_list, &steps, &pool, &n) && (hw = read_weights(weights, &n_weights)))
+        result = run_move(steps, n, hw, n_weights, max_states, seed, log_weights);
     free(pool); free(steps); free(hw);
     return result;
 }
@@ -1154,15 +1223,12 @@ done:
     return result;
 }
 
+#include "_chain_fold.c"
+
 /* release() frees the calling thread's buffers (a thread that made moves calls it before it ends: they are its own). */
 static PyObject *release(PyObject *self, PyObject *args) {
     (void)self; (void)args;
-    free(keys_buf); free(alpha_buf); free(beta_buf); free(start_buf); free(next_buf); free(table_buf); free(used_buf); free(v_buf);
-    free(low_buf); free(len_buf); free(at_buf);
-    keys_buf = NULL; alpha_buf = beta_buf = NULL; start_buf = next_buf = table_buf = used_buf = low_buf = len_buf = NULL;
-    v_buf = NULL; at_buf = NULL;
-    keys_cap = states_cap = tr_cap = entries_cap = 0;
-    table_size = 0;
+    free_buffers();
     Py_RETURN_NONE;
 }
 
@@ -1183,6 +1249,22 @@ static PyMethodDef methods[] = {
      "least_broken(plan, needs, max_states, seed) -> [values per step]\n"
      "Blocks._least_broken over a plan packed by block_plan: the mines per super-cell that break the fewest mines'\n"
      "worth of the numbers the block closes (the cheapest max_states partial states kept per step)."},
+    {"fold", fold, METH_VARARGS,
+     "fold(sizes, steps, needs, log_weights, max_states, max_entries, seconds) -> (low, weights, log_scale, means) | None\n"
+     "A whole component's count over plan steps (as move's), in floating point, each final count k weighted by\n"
+     "exp(log_weights[k]) (the rest's completions): the weight of each count from low (the largest 1, the true ones\n"
+     "exp(log_scale) times larger) and each step's expected mines given the rest (log_weights None: the weights alone,\n"
+     "every mean 0); weights [] when no layout fits. None\n"
+     "past max_states states in a step, max_entries entries of the weight vectors in all, or seconds, or when no count\n"
+     "the component can hold has weight. Runs without the GIL."},
+    {"plan_states", plan_states, METH_VARARGS,
+     "plan_states(sizes, steps, needs, max_states, entry_cap, state_cap, seconds) -> (states, entries) | None\n"
+     "The needs states over every layer of the count over the steps and the entries of their weight vectors (keys\n"
+     "only), None past max_states states in a step, entry_cap entries or state_cap states in all, or seconds: what an\n"
+     "order costs fold."},
+    {"greedy_order", greedy_order, METH_VARARGS,
+     "greedy_order(sizes, constraints) -> order\n"
+     "The super-cells in an order whose count keeps the open numbers' ranges narrow (constraints: (indices, mines))."},
     {"move", move, METH_VARARGS,
      "move(sizes, steps, needs, weights, max_states, seed, log_weights=False) -> (values per step, expected mines per step,\n"
      "[P(block count k)], block count) | None\n"

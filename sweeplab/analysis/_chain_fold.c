@@ -1,0 +1,309 @@
+/* A whole component counted in floating point and folded against the rest of the position (analysis/folding.py):
+ * the chain's count (forward() in _chain.c, whose buffers, steps and binomials it shares: _chain.c includes this
+ * file) over every super-cell at once, each final mine count weighted by the rest's completions, then a backward
+ * pass that keeps two layers of completions. Also the two things that choose the order it counts in: the needs
+ * states an order's count holds (plan_states) and a greedy order (greedy_order). */
+
+typedef struct {
+    double *means;    /* per step: its super-cell's expected mines given the rest (n entries, the caller's) */
+    double *weights;  /* the component's weight per mine count from low (len entries, malloc'ed here; largest 1) */
+    int low, len;
+    double log_scale; /* the natural log of the factor the weights were divided by */
+} Folded;
+
+#define FOLD_KEEP ((size_t)1 << 22) /* a fold that needed more entries than this frees the thread's buffers after */
+
+/* The buffers of the calling thread, freed (they are kept between calls, and a fold's may be large). */
+static void free_buffers(void) {
+    free(keys_buf); free(alpha_buf); free(beta_buf); free(start_buf); free(next_buf); free(table_buf); free(used_buf); free(v_buf);
+    free(low_buf); free(len_buf); free(at_buf);
+    keys_buf = NULL; alpha_buf = beta_buf = NULL; start_buf = next_buf = table_buf = used_buf = low_buf = len_buf = NULL;
+    v_buf = NULL; at_buf = NULL;
+    keys_cap = states_cap = tr_cap = entries_cap = beta_cap = 0;
+    table_size = 0;
+}
+
+/* The fold over parsed steps, in C alone (runs without the GIL). hw[k] is the log of the rest's completions of a
+   component holding k mines (-inf: none); with hw NULL, the weights alone (no backward pass, every mean 0). Returns MOVE_OK with out filled in (out->len 0: no layout fits the
+   component's numbers, a proof), MOVE_NONE past max_states states in a step or max_entries entries in all, or when
+   the rest completes no count the component can hold; MOVE_TIME past deadline; MOVE_NOMEM. */
+static int compute_fold(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, size_t max_entries,
+                        double deadline, Folded *out) {
+    Layers L = {0};
+    int status = forward(steps, n, max_states, max_entries, max_entries, SIZE_MAX, deadline, 0, &L);
+    size_t *off = L.off;
+    out->weights = NULL; out->len = 0; out->low = 0; out->log_scale = L.log_scale;
+    if (status != MOVE_OK) goto done;
+    if (off[n + 1] == off[n]) goto done; /* no state reached the end: no layout */
+    status = MOVE_NOMEM;
+    size_t f = off[n]; /* every number is closed after the last step: the one state of the last layer */
+    int low = low_buf[f], len = len_buf[f];
+    const double *last = alpha_buf + at_buf[f];
+    out->weights = malloc(sizeof(double) * (size_t)len);
+    if (!out->weights) goto done;
+    memcpy(out->weights, last, sizeof(double) * (size_t)len);
+    out->low = low; out->len = len;
+    if (!hw) {
+        memset(out->means, 0, sizeof(double) * (size_t)(n ? n : 1));
+        status = MOVE_OK;
+        goto done;
+    }
+    /* two layers of completions at a time: the widest layer's entries, twice */
+    size_t widest = (size_t)len;
+    for (Py_ssize_t t = 0; t < n; t++) {
+        size_t first = at_buf[off[t]], end = at_buf[off[t + 1] - 1] + (size_t)len_buf[off[t + 1] - 1];
+        if (end - first > widest) widest = end - first;
+    }
+    if (!ensure_beta(2 * widest)) goto done;
+    double *below = beta_buf, *above = beta_buf + widest;
+    double peak = -HUGE_VAL;
+    for (int q = 0; q < len; q++)
+        if (last[q] > 0 && low + q < n_weights && hw[low + q] > peak) peak = hw[low + q];
+    double z = 0.0;
+    for (int q = 0; q < len; q++) {
+        int k = low + q;
+        below[q] = last[q] > 0 && k < n_weights ? exp(hw[k] - peak) : 0.0;
+        z += last[q] * below[q];
+    }
+    if (!(z > 0)) { status = MOVE_NONE; goto done; }
+    size_t checked = 0;
+    for (Py_ssize_t t = n - 1; t >= 0; t--) {
+        const double *bn = binom[steps[t].size];
+        size_t base = at_buf[off[t]], base_next = at_buf[off[t + 1]];
+        double weighted = 0.0, mines = 0.0, top = 0.0;
+        for (size_t i = off[t]; i < off[t + 1]; i++) {
+            if (deadline > 0 && ++checked % 4096 == 0 && clock_now() > deadline) { status = MOVE_TIME; goto done; }
+            int end = start_buf[i + 1], width = len_buf[i], from = low_buf[i];
+            double *b = above + (at_buf[i] - base);
+            const double *a = alpha_buf + at_buf[i];
+            memset(b, 0, (size_t)width * sizeof(double));
+            for (int e = start_buf[i]; e < end; e++) {
+                size_t j = (size_t)next_buf[e];
+                int v = v_buf[e];
+                double w = bn[v], ab = 0.0;
+                const double *bj = below + (at_buf[j] - base_next) + (from + v - low_buf[j]);
+                for (int q = 0; q < width; q++) {
+                    double c = w * bj[q];
+                    b[q] += c;
+                    ab += a[q] * c;
+                }
+                weighted += ab;
+                mines += ab * v;
+            }
+            for (int q = 0; q < width; q++) if (b[q] > top) top = b[q];
+        }
+        if (top > 0) {
+            size_t entries = at_buf[off[t + 1] - 1] + (size_t)len_buf[off[t + 1] - 1] - base;
+            for (size_t q = 0; q < entries; q++) above[q] /= top;
+        }
+        out->means[t] = weighted > 0 ? mines / weighted : 0.0;
+        double *swap = below; below = above; above = swap;
+    }
+    status = MOVE_OK;
+done:
+    if (status != MOVE_OK) { free(out->weights); out->weights = NULL; }
+    if (L.entries > FOLD_KEEP) free_buffers();
+    layers_free(&L);
+    return status;
+}
+
+/* fold(sizes, steps, needs, log_weights, max_states, max_entries, seconds) -> (low, weights, log_scale, means) | None */
+static PyObject *fold(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *sizes, *plan, *need_list, *weights;
+    int max_states;
+    long long max_entries;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "OOOOiLd", &sizes, &plan, &need_list, &weights, &max_states, &max_entries, &seconds)) return NULL;
+    if (max_entries < 1) max_entries = 1;
+    Py_ssize_t n = 0, n_weights = 0;
+    Step *steps = NULL;
+    int *pool = NULL;
+    double *hw = NULL;
+    PyObject *result = NULL;
+    if (!sequence_steps(sizes, plan, need_list, &steps, &pool, &n) || (weights != Py_None && !(hw = read_weights(weights, &n_weights))))
+        goto done;
+    Folded out = {malloc(sizeof(double) * ((size_t)n + 1)), NULL, 0, 0, 0.0};
+    if (!out.means) { PyErr_NoMemory(); goto done; }
+    int status;
+    double deadline = clock_now() + (seconds > 0 ? seconds : 0.0);
+    Py_BEGIN_ALLOW_THREADS
+    status = compute_fold(steps, n, hw, n_weights, max_states, (size_t)max_entries, deadline, &out);
+    Py_END_ALLOW_THREADS
+    if (status == MOVE_NOMEM) {
+        PyErr_NoMemory();
+    } else if (status != MOVE_OK) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else {
+        PyObject *ws = PyList_New(out.len), *means = PyList_New(n);
+        int ok = ws && means;
+        for (int q = 0; ok && q < out.len; q++) {
+            PyObject *item = PyFloat_FromDouble(out.weights[q]);
+            if (!item) ok = 0; else PyList_SET_ITEM(ws, q, item);
+        }
+        for (Py_ssize_t t = 0; ok && t < n; t++) {
+            PyObject *item = PyFloat_FromDouble(out.means[t]);
+            if (!item) ok = 0; else PyList_SET_ITEM(means, t, item);
+        }
+        if (ok) result = Py_BuildValue("(iNdN)", out.low, ws, out.log_scale, means);
+        else { Py_XDECREF(ws); Py_XDECREF(means); }
+    }
+    free(out.means); free(out.weights);
+done:
+    free(steps); free(pool); free(hw);
+    return result;
+}
+
+/* plan_states(sizes, steps, needs, max_states, entry_cap, state_cap, seconds) -> (states, entries) | None: the needs
+ * states of every layer of the count over the steps and the entries their weight vectors would hold (no weights are
+ * counted), None past max_states states in a step, entry_cap entries or state_cap states in all, or seconds. */
+static PyObject *plan_states(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *sizes, *plan, *need_list;
+    int max_states;
+    long long cap, state_cap;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "OOOiLLd", &sizes, &plan, &need_list, &max_states, &cap, &state_cap, &seconds)) return NULL;
+    Py_ssize_t n = 0;
+    Step *steps = NULL;
+    int *pool = NULL;
+    if (!sequence_steps(sizes, plan, need_list, &steps, &pool, &n)) return NULL;
+    Layers L = {0};
+    int status;
+    double deadline = clock_now() + (seconds > 0 ? seconds : 0.0);
+    Py_BEGIN_ALLOW_THREADS
+    status = forward(steps, n, max_states, 0, cap < 1 ? 1 : (size_t)cap, state_cap < 1 ? 1 : (size_t)state_cap, deadline, 1, &L);
+    Py_END_ALLOW_THREADS
+    size_t states = L.states, entries = L.entries;
+    layers_free(&L);
+    free(steps); free(pool);
+    if (status == MOVE_NOMEM) return PyErr_NoMemory();
+    if (status != MOVE_OK) Py_RETURN_NONE;
+    return Py_BuildValue("(nn)", (Py_ssize_t)states, (Py_ssize_t)entries);
+}
+
+static const double LOG_RANGE[10] = {0.0, 0.0, 0.69314718055994531, 1.0986122886681098, 1.3862943611198906,
+                                     1.6094379124341003, 1.791759469228055, 1.9459101090932196, 2.0794415416798357,
+                                     2.1972245773362196};
+
+/* The log of how many mine counts a number needing `need` of its `cap` cells may hold in the `placed` of them that
+   are counted so far (0 before the first and after the last: it is not open then). */
+static inline double open_range(int need, int cap, int placed) {
+    if (placed <= 0 || placed >= cap) return 0.0;
+    int lo = need - (cap - placed), hi = need < placed ? need : placed;
+    if (lo < 0) lo = 0;
+    int r = hi - lo + 1;
+    return LOG_RANGE[r < 1 ? 1 : (r > 9 ? 9 : r)];
+}
+
+/* greedy_order(sizes, constraints) -> order: super-cells (of sizes[j] cells) in the order a count of them keeps few
+ * needs: from the least connected (fewest neighbours, then the lowest index), each next one, among those sharing a
+ * number with the ones placed, the one that least widens the open numbers' ranges of mine counts (the sum of their
+ * logs; ties to the lowest index). constraints: (super-cell indices, mines) pairs. */
+static PyObject *greedy_order(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *sizes_obj, *cons_obj;
+    if (!PyArg_ParseTuple(args, "OO", &sizes_obj, &cons_obj)) return NULL;
+    Py_ssize_t n = PySequence_Size(sizes_obj), m = PySequence_Size(cons_obj);
+    if (n < 0 || m < 0) return NULL;
+    PyObject *result = NULL;
+    Ints members = {0}, touching = {0};
+    int *size = calloc((size_t)n + 1, sizeof(int)), *need = calloc((size_t)m + 1, sizeof(int));
+    int *cap = calloc((size_t)m + 1, sizeof(int)), *placed = calloc((size_t)m + 1, sizeof(int));
+    int *mem_start = calloc((size_t)m + 2, sizeof(int)), *t_start = calloc((size_t)n + 2, sizeof(int));
+    int *fill = calloc((size_t)n + 1, sizeof(int)), *mark = malloc(sizeof(int) * ((size_t)n + 1));
+    int *state = calloc((size_t)n + 1, sizeof(int)), *cand = malloc(sizeof(int) * ((size_t)n + 1)), *order = malloc(sizeof(int) * ((size_t)n + 1));
+    if (!size || !need || !cap || !placed || !mem_start || !t_start || !fill || !mark || !state || !cand || !order) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if (!int_at(sizes_obj, j, &size[j])) goto done;
+        mark[j] = -1;
+    }
+    for (Py_ssize_t i = 0; i < m; i++) { /* each number's super-cells, once each */
+        PyObject *con = PySequence_GetItem(cons_obj, i);
+        PyObject *js = con ? PySequence_GetItem(con, 0) : NULL;
+        Py_ssize_t len = js ? PySequence_Size(js) : -1;
+        int ok = len >= 0 && int_at(con, 1, &need[i]);
+        mem_start[i] = (int)members.n;
+        for (Py_ssize_t q = 0; ok && q < len; q++) {
+            int j = -1;
+            ok = int_at(js, q, &j);
+            if (ok && (j < 0 || j >= n)) {
+                PyErr_SetString(PyExc_ValueError, "greedy_order: a constraint names a super-cell out of range");
+                ok = 0;
+            }
+            if (ok && mark[j] != (int)i) {
+                mark[j] = (int)i;
+                cap[i] += size[j];
+                t_start[j + 1]++;
+                ok = ints_push(&members, j);
+            }
+        }
+        Py_XDECREF(js);
+        Py_XDECREF(con);
+        if (!ok) goto done;
+    }
+    mem_start[m] = (int)members.n;
+    for (Py_ssize_t j = 0; j < n; j++) t_start[j + 1] += t_start[j];
+    for (Py_ssize_t q = 0; q < (Py_ssize_t)members.n; q++) if (!ints_push(&touching, 0)) goto done;
+    for (Py_ssize_t i = 0; i < m; i++) /* each super-cell's numbers */
+        for (int p = mem_start[i]; p < mem_start[i + 1]; p++) {
+            int j = members.v[p];
+            touching.v[t_start[j] + fill[j]++] = (int)i;
+        }
+    int start = -1, best_degree = 0;
+    for (Py_ssize_t j = 0; j < n; j++) mark[j] = -1;
+    for (Py_ssize_t j = 0; j < n; j++) { /* the least connected: fewest other super-cells sharing a number */
+        int degree = 0;
+        for (int p = t_start[j]; p < t_start[j + 1]; p++) {
+            int i = touching.v[p];
+            for (int r = mem_start[i]; r < mem_start[i + 1]; r++) {
+                int k = members.v[r];
+                if (k != j && mark[k] != (int)j) { mark[k] = (int)j; degree++; }
+            }
+        }
+        if (start < 0 || degree < best_degree) { start = (int)j; best_degree = degree; }
+    }
+    int n_cand = 0, n_order = 0;
+    if (n) { cand[n_cand++] = start; state[start] = 1; } /* state: 0 waiting, 1 candidate, 2 placed */
+    while (n_order < n) {
+        if (!n_cand) { /* a part no number joins to the rest: its lowest super-cell */
+            int j = 0;
+            while (state[j]) j++;
+            cand[n_cand++] = j; state[j] = 1;
+        }
+        int pick = -1;
+        double pick_score = 0.0;
+        for (int c = 0; c < n_cand; c++) {
+            int j = cand[c];
+            double score = 0.0;
+            for (int p = t_start[j]; p < t_start[j + 1]; p++) {
+                int i = touching.v[p];
+                score += open_range(need[i], cap[i], placed[i] + size[j]) - open_range(need[i], cap[i], placed[i]);
+            }
+            if (pick < 0 || score < pick_score - 1e-12 || (score <= pick_score + 1e-12 && j < cand[pick])) { pick = c; pick_score = score; }
+        }
+        int j = cand[pick];
+        cand[pick] = cand[--n_cand];
+        state[j] = 2;
+        order[n_order++] = j;
+        for (int p = t_start[j]; p < t_start[j + 1]; p++) {
+            int i = touching.v[p];
+            placed[i] += size[j];
+            for (int r = mem_start[i]; r < mem_start[i + 1]; r++) {
+                int k = members.v[r];
+                if (!state[k]) { state[k] = 1; cand[n_cand++] = k; }
+            }
+        }
+    }
+    result = PyList_New(n);
+    for (Py_ssize_t t = 0; result && t < n; t++) {
+        PyObject *item = PyLong_FromLong(order[t]);
+        if (!item) { Py_CLEAR(result); break; }
+        PyList_SET_ITEM(result, t, item);
+    }
+done:
+    free(size); free(need); free(cap); free(placed); free(mem_start); free(t_start); free(fill); free(mark); free(state);
+    free(cand); free(order); free(members.v); free(touching.v);
+    return result;
+}
