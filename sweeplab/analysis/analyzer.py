@@ -7,10 +7,13 @@ import time
 from array import array
 from dataclasses import replace
 
+from sweeplab.analysis import folding
 from sweeplab.analysis.batches import BATCHES
 from sweeplab.analysis.budget import (
     DEFAULT_BUDGET,
     ESTIMATE_RESERVE,
+    EXACT_AFTER_FOLD,
+    FOLD_SHARE,
     PATIENCE,
     PROBE_CELLS,
     PROBE_CPU,
@@ -151,14 +154,15 @@ class Analyzer:
         unconstrained: int,
         mines_left: int,
         width: int | None = None,
+        fold: bool = True,
     ) -> tuple[list[Component], list[Tally | None]]:
-        """Estimate the components ``which`` together in the time left, by the chain over their solutions weighted by
-        the others' exact counts (:func:`~sweeplab.analysis.chain.estimate`): they become one merged component,
-        placed last, so one chain respects the global mine count across them."""
+        """Count the components ``which`` in floating point (:meth:`_fold`, unless ``fold`` is false: a fold of
+        them was already tried), else estimate them together in the time left, by the chain over their solutions
+        weighted by the others' exact counts (:func:`~sweeplab.analysis.chain.estimate`): they become one merged
+        component, placed last, so one chain respects the global mine count across them."""
         if not which:
             return components, tallies
         chosen = set(which)
-        merged = _merge([components[i] for i in sorted(chosen)])
         kept = [i for i in range(len(components)) if i not in chosen]
         others = [tallies[i] for i in kept]
         end = clock.end - ESTIMATE_RESERVE * clock.seconds
@@ -166,6 +170,9 @@ class Analyzer:
         # a component counted to no layout proves the position inconsistent: _combine says so, and the weighting of
         # the chain's completions has no count to start from
         possible = all(t is not None and any(t.weight.values()) for t in others)
+        if possible and fold and self._fold(components, tallies, which, clock, unconstrained, mines_left):
+            return components, tallies
+        merged = _merge([components[i] for i in sorted(chosen)])
         if possible and len(others) > WEIGH_TIMED:  # the error weighs every batch with all of them: time for it
             weighing = time.perf_counter()
             _weigh_numeric([t for t in others if t is not None], unconstrained, mines_left)
@@ -182,7 +189,37 @@ class Analyzer:
             )
         return [components[i] for i in kept] + [merged], [*others, tally]
 
-    def _tally(self, raw: bytes, width: int, height: int, clock: _Clock) -> tuple[tuple, dict[int, int]]:
+    def _fold(
+        self,
+        components: list[Component],
+        tallies: list[Tally | None],
+        which: list[int],
+        clock: _Clock,
+        unconstrained: int,
+        mines_left: int,
+    ) -> bool:
+        """Count the components ``which`` in floating point, folded against the rest (:mod:`~sweeplab.analysis.folding`),
+        filling in their tallies, when their predicted time fits in :data:`FOLD_SHARE` of the time left for estimates
+        (the rest stays the chain's should they not); False (nothing filled in) when one was too wide or the time ran
+        out. Only with the C kernels, and only when every other tally is known."""
+        chosen = set(which)
+        if not self.use_kernel or not folding.available() or any(t is None for i, t in enumerate(tallies) if i not in chosen):
+            return False
+        now = time.perf_counter()
+        end = clock.end - ESTIMATE_RESERVE * clock.seconds
+        others = [t for i, t in enumerate(tallies) if i not in chosen and t is not None]
+        comps = [components[i] for i in which]
+        planned = now + FOLD_SHARE * (end - now)
+        folded = folding.fold(comps, others, unconstrained, mines_left, end, self.budget.max_bytes, planned)
+        if folded is None:
+            return False
+        for i, tally in zip(which, folded, strict=True):
+            tallies[i] = tally
+        return True
+
+    def _probe(
+        self, raw: bytes, width: int, height: int, clock: _Clock
+    ) -> tuple[tuple, dict[int, int], tuple[bytes, float, float] | None]:
         """The kernel's count within the exact share. On a board of :data:`PROBE_CELLS` cells or more, a probe
         first: the count under :data:`PROBE_STATES` partial states a step. Its answer stands when it counted every
         component but those too wide for the kernel at any limit; when it gave up within :data:`PROBE_CPU` CPU
@@ -193,29 +230,44 @@ class Analyzer:
         :data:`PROMISING_SHARE` of it, probe included: the rest is enough for the estimate of what it leaves (a few
         narrow components, quick to estimate by strips) even on a loaded machine. Before the full count, the cells
         that subset simplification decides in the probe's large uncounted components are settled too
-        (:func:`_subset_settled`). Returns the count and those cells with their values."""
+        (:func:`_subset_settled`).
+
+        Returns the count, those cells with their values, and the full count still to run (the view, its end and
+        its length), if any: where the counts in floating point run, the probe is run again on the view with those
+        cells settled and its leftovers are folded (:meth:`_fold`) before the full count, which then makes the
+        answer exact when it finishes by its end; when they do not fold, the full count has its length from then,
+        so that the chain gets what it would have got without them."""
         assert KERNEL is not None  # _analyze_with_kernel runs only with the kernel
         budget, start = self.budget, time.perf_counter()
         end = clock.exact
-        if width * height >= PROBE_CELLS and budget.max_states > PROBE_STATES:
-            cpu = time.process_time()
-            out = KERNEL.tally(raw, width, height, PROBE_STATES, budget.max_bytes, max(end - start, 0.0))
-            if out[0] == "local" or all(item[2] == "wide" or isinstance(item[2], tuple) for item in out[0]):
-                return out, {}  # counted, or too wide for the kernel's keys at any limit on the states
-            if time.perf_counter() > end:
-                return out, {}
-            now = time.perf_counter()
-            left = sum(len(item[0]) for item in out[0] if not isinstance(item[2], tuple))
-            if time.process_time() - cpu < PROBE_CPU or left > PROMISING_SUPERCELLS * clock.seconds:
-                end = now + PROBE_SHARE * clock.seconds
-            else:
-                end = clock.start + PROMISING_SHARE * clock.seconds
-            more = _subset_settled(out[0]) if width * height >= FIX_CELLS else {}
-            raw = _settled_view(raw, more)
+        if width * height < PROBE_CELLS or budget.max_states <= PROBE_STATES:
+            return KERNEL.tally(raw, width, height, budget.max_states, budget.max_bytes, max(end - start, 0.0)), {}, None
+        cpu = time.process_time()
+        out = KERNEL.tally(raw, width, height, PROBE_STATES, budget.max_bytes, max(end - start, 0.0))
+        if out[0] == "local" or all(item[2] == "wide" or isinstance(item[2], tuple) for item in out[0]):
+            return out, {}, None  # counted, or too wide for the kernel's keys at any limit on the states
+        if time.perf_counter() > end:
+            return out, {}, None
+        now = time.perf_counter()
+        left = sum(len(item[0]) for item in out[0] if not isinstance(item[2], tuple))
+        if time.process_time() - cpu < PROBE_CPU or left > PROMISING_SUPERCELLS * clock.seconds:
+            end = now + PROBE_SHARE * clock.seconds
         else:
-            more = {}
-        out = KERNEL.tally(raw, width, height, budget.max_states, budget.max_bytes, max(end - time.perf_counter(), 0.0))
-        return out, more
+            end = clock.start + PROMISING_SHARE * clock.seconds
+        more = _subset_settled(out[0]) if width * height >= FIX_CELLS else {}
+        raw = _settled_view(raw, more)
+        if self.use_kernel and folding.available():
+            if more:
+                out = KERNEL.tally(raw, width, height, PROBE_STATES, budget.max_bytes, max(end - time.perf_counter(), 0.0))
+            return out, more, (raw, end, end - now)
+        return self._full(raw, width, height, end), more, None
+
+    def _full(self, raw: bytes, width: int, height: int, end: float) -> tuple:
+        """The kernel's full count of a view, until ``end``."""
+        assert KERNEL is not None
+        return KERNEL.tally(
+            raw, width, height, self.budget.max_states, self.budget.max_bytes, max(end - time.perf_counter(), 0.0)
+        )
 
     def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:
         if KERNEL is None:  # use_kernel is only true when the kernel is built
@@ -232,12 +284,47 @@ class Analyzer:
             constraints_from(observation)  # raises, naming the flags
         value = _single_point(observation) if board.cells >= FIX_CELLS else {}
         raw = _settled_view(raw, value)
-        out, more = self._tally(raw, board.width, board.height, clock)
+        out, more, full = self._probe(raw, board.width, board.height, clock)
         value.update(more)
+        mines_left = observation.mines - flags
+        found = self._found(out, value, clock, observation, explain)
+        tried = False
+        if full is not None and found[2]:  # the probe's leftovers folded, then the full count if it is in time
+            components, tallies, left, unconstrained = found
+            folded = self._fold(components, tallies, left, clock, len(unconstrained), mines_left)
+            tried = True
+            if folded:
+                found = (components, tallies, [], unconstrained)
+            now = time.perf_counter()
+            # folded: the full count only if most of its time is left (it makes the answer exact, and a quick fold
+            # often means a count that finishes; else the folded answer comes at once); else it has its length
+            end = (full[1] if full[1] - now >= EXACT_AFTER_FOLD * full[2] else now) if folded else max(full[1], now + full[2])
+            if now < end:  # exact when the full count finishes; else it may leave the chain less
+                counted = self._full(full[0], board.width, board.height, end)
+                if counted[0] == "local" or (_uncounted(counted) == 0 if folded else _uncounted(counted) < _uncounted(out)):
+                    found = self._found(counted, value, clock, observation, explain)
+        components, tallies, left, unconstrained = found
+        components, tallies = self._estimate(
+            components, tallies, left, clock, len(unconstrained), mines_left, board.width, fold=not tried
+        )
+        try:
+            return _combine(observation, unconstrained, mines_left, components, tallies, clock, explain)
+        except InconsistentPositionError:
+            if explain:
+                constraints_from(observation)  # two numbers over the same cells that disagree: say it in those words
+            raise
+
+    def _found(
+        self, out: tuple, value: dict[int, int], clock: _Clock, observation: Observation, explain: bool
+    ) -> tuple[list[Component], list[Tally | None], list[int], tuple[int, ...]]:
+        """The components of the kernel's count ``out`` and their tallies (the settled cells ``value`` as one more),
+        the pure-Python count of those too wide for the kernel's keys where it can, the indices of the components
+        left uncounted, and the unconstrained cells. Raises :class:`InconsistentPositionError` when the count found
+        a number that cannot hold."""
         if out[0] == "local":
             if explain:
                 constraints_from(observation)  # raises, naming the number in its own words
-            raise InconsistentPositionError(f"the number at {board.name(out[1])} cannot hold", cells=(out[1],))
+            raise InconsistentPositionError(f"the number at {observation.board.name(out[1])} cannot hold", cells=(out[1],))
         found, unconstrained = out
         components: list[Component] = []
         tallies: list[Tally | None] = []
@@ -265,15 +352,7 @@ class Analyzer:
                 tallies[i] = count(components[i], self.budget, limit)
             except _TooBig:
                 left.append(i)
-        components, tallies = self._estimate(
-            components, tallies, left, clock, len(unconstrained), observation.mines - flags, board.width
-        )
-        try:
-            return _combine(observation, unconstrained, observation.mines - flags, components, tallies, clock, explain)
-        except InconsistentPositionError:
-            if explain:
-                constraints_from(observation)  # two numbers over the same cells that disagree: say it in those words
-            raise
+        return components, tallies, left, unconstrained
 
 
 def _single_point(observation: Observation, use_kernel: bool = True) -> dict[int, int]:
@@ -310,6 +389,11 @@ def _subset_settled(found: list) -> dict[int, int]:
     except InconsistentPositionError:
         return {}
     return dict.fromkeys(safe, 0) | dict.fromkeys(mines, 1)
+
+
+def _uncounted(out: tuple) -> int:
+    """The super-cells a kernel's count (not a proof of inconsistency) left uncounted."""
+    return sum(len(item[0]) for item in out[0] if not isinstance(item[2], tuple))
 
 
 def _settled_view(raw: bytes, value: dict[int, int]) -> bytes:

@@ -20,7 +20,8 @@ _BINOM = [[math.comb(n, x) for x in range(n + 1)] for n in range(9)]  # a super-
 class Tally:
     """A component's weighted solutions by mine count k: ``weight[k]`` and ``expected[k][j]`` (weighted mines in
     super-cell j). Exact integers when counted; floats when estimated (divided by ``exp(log_scale)``), with the
-    independent runs kept as ``batches``."""
+    independent runs kept as ``batches``; floats too when folded (``rounding``: exact up to rounding, one expected
+    row that holds only against the rest of its position, see :mod:`~sweeplab.analysis.folding`)."""
 
     weight: dict[int, Any]  # int when exact, float when estimated
     expected: dict[int, list[Any]]
@@ -28,6 +29,7 @@ class Tally:
     batches: list[Tally] = field(default_factory=list)
     states: int = 0
     log_scale: float = 0.0  # estimates: the natural log of the factor the weights were divided by
+    rounding: bool = False  # counted in floating point (analysis.folding): exact up to rounding, not estimated
 
 
 def _order(component: Component) -> list[int]:

@@ -32,7 +32,7 @@ from sweeplab.core.errors import InconsistentPositionError, UndecidedError
 from sweeplab.core.numbers import count_text
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
-ROUNDING = 1e-12  # the error stated for exact counts weighed in floating point: rounding only
+ROUNDING = 1e-12  # the error stated for counts or weights in floating point (exact up to rounding)
 
 
 @dataclass(frozen=True)
@@ -296,7 +296,7 @@ def _combine(
             )
     shares = _cell_shares(components, counted, weighing, numeric)
     error = 0.0
-    if not exact:
+    if any(not t.exact and not t.rounding for t in counted):
         error = _batch_error(components, counted, U, R)
     elif numeric:
         error = ROUNDING
@@ -304,7 +304,7 @@ def _combine(
     mines: list[int] = []
     for comp, t, row_shares in zip(components, counted, shares, strict=True):
         if not t.exact:
-            continue  # an estimate never claims certainty
+            continue  # neither an estimate nor a count in floating point claims certainty
         if numeric:  # certain for every count of the component (sufficient; the global count may add more)
             weights = [(w, t.expected[k]) for k, w in t.weight.items() if w]
             for j, cells in enumerate(comp.supercells):

@@ -439,12 +439,12 @@ def _batch_error(components: list[Component], tallies: list[Tally], U: int, R: i
     scaled to floats once for all the batches."""
     import numpy as np
 
-    runs = min(len(t.batches) for t in tallies if not t.exact)
+    runs = min(len(t.batches) for t in tallies if not t.exact and not t.rounding)
     sizes = [np.array([len(cells) for cells in comp.supercells], dtype=float) for comp in components]
-    scaled = {i: _scaled_rows(t) for i, t in enumerate(tallies) if t.exact}
+    scaled = {i: _scaled_rows(t) for i, t in enumerate(tallies) if t.exact or t.rounding}
     estimates = []
     for b in range(runs):
-        per = [t if t.exact else t.batches[b] for t in tallies]
+        per = [t if t.exact or t.rounding else t.batches[b] for t in tallies]
         weighing = _weigh_numeric(per, U, R)
         if weighing.zero:
             continue

@@ -1,0 +1,224 @@
+"""Wide components counted in floating point and folded against the rest of the position: exact up to rounding.
+
+A component too wide for the exact count in integers (whose states are keyed by the mines so far and the needs of
+the open numbers, and whose backward pass carries a row per final mine count) is counted here by the chain's C
+kernel as one block (``_chain.fold``): states keyed by the needs alone, each holding a vector over the mines so far,
+in doubles rescaled layer by layer; each final mine count k weighted by h(k), the ways the rest of the position (the
+other components and the free cells) completes a layout with k mines in this component; then a backward pass gives
+each super-cell's expected mines under that weighting, which is its probability times its size. The rest's h needs
+the other wide components' weights per count, which the same count gives: the largest is folded once, after the
+others' weights are known, and the others twice.
+
+The result is exact up to floating-point rounding (tested against exact integer counts), so it is reported as
+``exact=False`` with the error :data:`~sweeplab.analysis.probabilities.ROUNDING`, as are exact counts weighed in
+floating point. It claims no certain cell: a probability of 0 or 1 in floating point is no proof (on large boards the
+single-point and subset passes settle the certain cells before the count).
+
+Each component is counted in the cheaper of two orders of its super-cells, by the needs states each order's count
+holds (``_chain.plan_states``, keys only, about a tenth of a fold): the count's banded order, and a greedy one that
+keeps the open numbers' ranges of mine counts narrow (``_chain.greedy_order``). Neither is always the better: on the
+34 wide components of 256x256 with 16,384 mines and a fifth of the safe cells revealed (seed 1), one order's count
+holds from a tenth to three times the other's states."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from sweeplab.analysis.chain import completions
+from sweeplab.analysis.components import Component
+from sweeplab.analysis.counting import Tally, _order
+from sweeplab.analysis.kernel import CHAIN
+from sweeplab.analysis.weighting import _lowest_count, _weigh_numeric
+
+_FOLD = getattr(CHAIN, "fold", None)  # None without the C chain (or with one built before folds)
+FOLD_STATES = 1 << 20  # needs states one step of a fold may hold (its hash table: 8 MiB of ints)
+ENTRY_BYTES = 8  # a fold keeps one double per entry of its weight vectors (and two layers of completions)
+# a fold's time, predicted from its count's states and their vectors' entries (fitted ad hoc to 40 folds of the
+# components of 256x256 and 512x128 with 16,384 mines and 1024x64 with 14,417: 290 ns a state and 16 ns an entry,
+# every fold within 1.05 times the fit); a slower machine runs past the share of the budget planned for it, into
+# the chain's, but not past the deadline
+STATE_SECONDS = 3e-7
+ENTRY_SECONDS = 1.6e-8
+PLAN_SHARE = 0.35  # the share of the planned time that choosing the orders may take (it fails fast: the chain's time)
+QUICK_SECONDS = 0.002  # a component whose fold in the banded order is predicted this quick is not ordered again
+WEIGHTS_ONLY = 0.7  # the share of that a fold for the weights alone takes (no backward pass: fitted, 250 and 9 ns)
+
+Plan = tuple[list[int], list[int], list, list[int]]  # the order of the super-cells, their sizes, the steps, the needs
+Counted = tuple[int, list[float], float, list[float]]  # _chain.fold's (low, weights, log_scale, means per step)
+
+
+def available() -> bool:
+    """Whether folds can run: the C chain is built, with ``fold``."""
+    return _FOLD is not None
+
+
+def fold(
+    components: list[Component],
+    others: list[Tally],
+    unconstrained: int,
+    mines_left: int,
+    deadline: float,
+    max_bytes: int,
+    planned: float | None = None,
+) -> list[Tally | None] | None:
+    """Tallies of ``components`` counted in floating point and folded against the rest (``others``: the tallies of
+    the position's other components; ``unconstrained`` free cells; ``mines_left`` mines to place), each marked
+    ``rounding``. None when one of them is too wide (its weight vectors past ``max_bytes``), when their predicted
+    time (:func:`_cost`) ends after ``planned`` (default: ``deadline``), when ``deadline``
+    passes, or when the rest completes no count one of them can hold (the chain's estimate then decides). A
+    component that no layout fits gets an exact tally of no layouts, which the caller reports as a proof."""
+    if _FOLD is None or not components:
+        return None
+    max_entries = max(max_bytes // ENTRY_BYTES, 1)
+    planned = deadline if planned is None else min(planned, deadline)
+    n = len(components)
+    plans: dict[int, Plan] = {}
+    costs = [0.0] * n
+    start = time.perf_counter()
+    give_up = start + PLAN_SHARE * (planned - start)
+    for i in sorted(range(n), key=lambda i: -len(components[i].cells)):  # the largest first: the likeliest to fail
+        # what the plans so far leave of the planned time; each but the largest is folded twice, once for its weights
+        left = planned - time.perf_counter() - sum(costs) * (1 + WEIGHTS_ONLY) + max(costs) * WEIGHTS_ONLY
+        found = _cheaper_plan(components[i], max_entries, left, give_up)
+        if found is None:
+            return None  # the time left would not do: leave it to the chain
+        plans[i], costs[i] = found
+    big = max(range(n), key=lambda i: costs[i])
+    if time.perf_counter() + sum(costs) * (1 + WEIGHTS_ONLY) - costs[big] * WEIGHTS_ONLY > planned:
+        return None
+    counted: dict[int, Counted] = {}
+    for i in range(n):  # the others' weights per count (h does not change them): the largest's h needs them
+        if i != big:
+            out = _run(plans[i], None, max_entries, deadline)
+            if out is None or not out[1]:
+                return _no_layout(i, n) if out is not None else None
+            counted[i] = out
+    rest = [*others, *(_weights(counted[j]) for j in range(n) if j != big)]
+    log_hs = {big: completions(rest, len(components[big].cells), unconstrained, mines_left)}
+    tallies: dict[int, Tally] = {}
+    for i in [big] + [j for j in range(n) if j != big]:  # each against the rest: the largest, then the others
+        if i not in log_hs:  # the others' rest holds the largest's weights, now known
+            log_hs = dict(
+                enumerate(_all_completions([counted[j] for j in range(n)], others, components, unconstrained, mines_left))
+            )
+        log_h = log_hs[i]
+        if all(v == -math.inf for v in log_h):
+            return None
+        out = _run(plans[i], log_h, max_entries, deadline)
+        if out is None or not out[1]:
+            return _no_layout(i, n) if out is not None else None
+        counted[i] = out
+        tallies[i] = _tally(plans[i], out, log_h)
+    return [tallies[i] for i in range(n)]
+
+
+def _all_completions(
+    counted: list[Counted], others: list[Tally], components: list[Component], unconstrained: int, mines_left: int
+) -> list[list[float]]:
+    """log h(k) for k = 0..cells of each folded component, from one weighing of the rest with every fold's weights
+    (as :func:`~sweeplab.analysis.chain.completions` gives it one component at a time: on a board of hundreds of
+    components each such weighing takes a good part of a tenth of a second)."""
+    import numpy as np  # as the numeric weighting does
+
+    weights = [_weights(out) for out in counted]
+    weighing = _weigh_numeric([*others, *weights], unconstrained, mines_left)
+    out = []
+    for i, (comp, tally) in enumerate(zip(components, weights, strict=True)):
+        cells = len(comp.cells)
+        g = weighing.g.get(len(others) + i)
+        if g is None:  # one possible count: the rest weighs nothing against another
+            out.append([0.0] * (cells + 1))
+            continue
+        lo = _lowest_count(tally.weight)
+        values = np.zeros(cells + 1, dtype=g.dtype)
+        values[lo : lo + len(g)] = g[: cells + 1 - lo]
+        with np.errstate(divide="ignore"):  # log in extended precision; 0: -inf
+            out.append(np.log(values).astype(float).tolist())
+    return out
+
+
+def _cheaper_plan(comp: Component, max_entries: int, seconds: float, give_up: float) -> tuple[Plan, float] | None:
+    """The plan of the order (banded or greedy) whose fold is predicted quicker (:func:`_cost`), and that time; None
+    when neither's weight vectors fit in ``max_entries`` or its predicted time in ``seconds``, or when ``give_up``
+    (a ``time.perf_counter`` value) passes before one is found. Each order's states
+    are counted under a cap on that time that grows fourfold from :data:`QUICK_SECONDS` until one order's count
+    fits (one order's count may be a thousand times the other's: counted to the end, it would take the time the
+    other's fold needs), so the counting takes at most about half again the time of the cheaper order's."""
+    assert CHAIN is not None  # fold runs only with the C chain
+    sizes = [len(cells) for cells in comp.supercells]
+    plans = [_plan(comp, _order(comp)), None]
+    cap = min(QUICK_SECONDS, seconds)
+    while cap > 0:
+        best: tuple[Plan, float] | None = None
+        for k in range(2):
+            if k == 1 and plans[1] is None:
+                if best is not None and best[1] < QUICK_SECONDS:
+                    break  # quick already: not ordered again
+                plans[1] = _plan(comp, CHAIN.greedy_order(sizes, [(js, m) for js, m, _ in comp.constraints]))
+            plan = plans[k]
+            assert plan is not None
+            limit = cap if best is None else best[1]  # the other order must be quicker to be chosen
+            entries = min(max_entries, int(limit / ENTRY_SECONDS))
+            found = CHAIN.plan_states(
+                plan[1], plan[2], plan[3], FOLD_STATES, entries, int(limit / STATE_SECONDS) + 1, give_up - time.perf_counter()
+            )
+            if found is not None and _cost(*found) <= limit and (best is None or _cost(*found) < best[1]):
+                best = plan, _cost(*found)
+        if best is not None or cap >= seconds or time.perf_counter() > give_up:
+            return best
+        cap = min(4 * cap, seconds)
+    return None
+
+
+def _cost(states: int, entries: int) -> float:
+    """A fold's predicted seconds, from its count's states and their vectors' entries."""
+    return STATE_SECONDS * states + ENTRY_SECONDS * entries
+
+
+def _plan(comp: Component, order: list[int]) -> Plan:
+    """The count's steps over ``comp``'s super-cells in ``order`` (``_chain.plan``), and each number's need."""
+    assert CHAIN is not None
+    at = {j: t for t, j in enumerate(order)}
+    sizes = [len(comp.supercells[j]) for j in order]
+    steps = CHAIN.plan(sizes, [(tuple(sorted(at[j] for j in js)), i) for i, (js, _, _) in enumerate(comp.constraints)])
+    return order, sizes, steps, [m for _, m, _ in comp.constraints]
+
+
+def _run(plan: Plan, log_h: list[float] | None, max_entries: int, deadline: float) -> Counted | None:
+    """``_chain.fold`` over a plan, within the time left (``log_h`` None: the weights alone)."""
+    assert _FOLD is not None
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        return None
+    return _FOLD(plan[1], plan[2], plan[3], log_h, FOLD_STATES, max_entries, left)
+
+
+def _weights(out: Counted) -> Tally:
+    """A fold's weights per count, as a tally the weighting reads (no expected rows)."""
+    low, weights, log_scale, _ = out
+    return Tally({low + q: w for q, w in enumerate(weights) if w > 0}, {}, False, log_scale=log_scale, rounding=True)
+
+
+def _tally(plan: Plan, out: Counted, log_h: list[float]) -> Tally:
+    """A folded component's tally: its weights per count, and one expected row, at the count k0 that weighs most
+    with the rest, scaled so that the weighting gives each super-cell the fold's expected mines: the weighting
+    takes a row at k in proportion to h(k) over the sum of h times the weights, so the row is the expected mines
+    times that sum over h(k0)."""
+    order, means = plan[0], out[3]
+    tally = _weights(out)
+    weight = tally.weight
+    k0 = max((k for k in weight if log_h[k] > -math.inf), key=lambda k: math.log(weight[k]) + log_h[k])
+    top = math.log(weight[k0]) + log_h[k0]
+    factor = sum(math.exp(math.log(w) + log_h[k] - top) for k, w in weight.items() if log_h[k] > -math.inf) * weight[k0]
+    row = [0.0] * len(order)
+    for t, j in enumerate(order):
+        row[j] = means[t] * factor
+    tally.expected = {k0: row}
+    return tally
+
+
+def _no_layout(i: int, n: int) -> list[Tally | None]:
+    """Component ``i`` holds no layout: an exact tally of none for it (a proof the caller reports), and nothing for
+    the others."""
+    return [Tally({}, {}) if j == i else None for j in range(n)]

@@ -1,0 +1,172 @@
+"""Counts in floating point folded against the rest of the position (sweeplab.analysis.folding): the same
+probabilities as the exact count, up to rounding, and a fold that gives up leaves nothing behind."""
+
+import random
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from sweeplab.analysis import analyzer as front
+from sweeplab.analysis import folding
+from sweeplab.analysis.analyzer import Analyzer
+from sweeplab.analysis.budget import Budget
+from sweeplab.analysis.components import Component
+from sweeplab.analysis.counting import _order
+from sweeplab.analysis.kernel import CHAIN
+from sweeplab.analysis.probabilities import ROUNDING
+from sweeplab.core.errors import InconsistentPositionError, UndecidedError
+from tests.analysis.compiled import needs_chain, needs_kernel
+from tests.analysis.positions import arbitrary_positions, check_against_layout, played_positions, strewn, timed, within
+
+pytestmark = [needs_kernel, needs_chain]
+
+
+def _folded(obs, monkeypatch):
+    """The analysis of ``obs`` with every component the kernel's probe leaves uncounted folded: a probe of two states
+    a step on any board, no settling first, and no full count after the fold."""
+    monkeypatch.setattr(front, "PROBE_CELLS", 0)
+    monkeypatch.setattr(front, "PROBE_STATES", 2)
+    monkeypatch.setattr(front, "FIX_CELLS", 10**9)
+    monkeypatch.setattr(front, "EXACT_AFTER_FOLD", 10.0)
+    try:
+        return Analyzer(Budget(seconds=5)).analyze(obs)
+    except InconsistentPositionError:
+        return InconsistentPositionError
+
+
+def _same_as_exact(obs, monkeypatch):
+    with monkeypatch.context() as patched:
+        got = _folded(obs, patched)
+    try:
+        exact = Analyzer(Budget(seconds=5)).analyze(obs)
+    except InconsistentPositionError:
+        assert got is InconsistentPositionError
+        return
+    assert got is not InconsistentPositionError
+    assert got.exact or got.error == ROUNDING  # a fold's answer is exact up to rounding, and says so
+    for c in obs.covered():
+        assert abs(got.probability(c) - exact.probability(c)) < 1e-12, obs.board.name(c)
+    assert set(got.safe) <= set(exact.safe) and set(got.mines) <= set(exact.mines)  # no certainty it cannot prove
+    assert abs(got.layouts - exact.layouts) <= 1e-9 * exact.layouts
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(played_positions())
+def test_folds_give_the_exact_probabilities_on_played_positions(monkeypatch, obs):
+    _same_as_exact(obs, monkeypatch)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(arbitrary_positions())
+def test_folds_give_the_exact_probabilities_or_the_proof_on_arbitrary_positions(monkeypatch, obs):
+    _same_as_exact(obs, monkeypatch)
+
+
+def test_a_wide_component_folds_to_the_exact_probabilities(monkeypatch):
+    """64x64 with a tenth of its safe cells revealed, not settled first: one component of 1,232 cells, past the
+    default count's 100,000 states a step, which a larger limit counts exactly in about a second and a half. Its
+    fold, within the default budget, gives every probability within 1e-12 of that count."""
+    monkeypatch.setattr(front, "FIX_CELLS", 10**9)
+    obs, layout = strewn(64, 64, 600, 0.1)
+    exact = Analyzer(Budget(seconds=60, max_states=1_000_000, max_bytes=2**31)).analyze(obs)
+    assert exact.exact
+    result, cpu, wall = timed(Analyzer(Budget(seconds=2.0)).analyze, obs)
+    within(2.0, cpu, wall)
+    assert not isinstance(result, UndecidedError), result
+    assert not result.exact and result.error == ROUNDING
+    check_against_layout(obs, result, layout)
+    assert max(abs(result.probability(c) - exact.probability(c)) for c in obs.covered()) < 1e-12
+
+
+@pytest.mark.parametrize(
+    "size", [(512, 128, 14417, 0.4), (1024, 64, 14417, 0.2, 2)], ids=["512x128x14417@0.4", "1024x64x14417@0.2"]
+)
+def test_dense_boards_with_many_numbers_revealed_are_answered_by_folds(size):
+    """Boards denser than expert with a fifth or more of their safe cells revealed: settled, they keep components of
+    hundreds of cells too wide for the exact count, which the chain estimated at 0.014 and 0.025 here in 2 s. They
+    fold in a tenth of that, so the answer is exact up to rounding."""
+    obs, layout = strewn(*size)
+    result, cpu, wall = timed(Analyzer(Budget(seconds=2.0)).analyze, obs)
+    within(2.0, cpu, wall)
+    assert not isinstance(result, UndecidedError | InconsistentPositionError), result
+    assert result.exact or result.error == ROUNDING
+    check_against_layout(obs, result, layout)
+
+
+def _plan(comp):
+    return folding._plan(comp, _order(comp))
+
+
+def _grid_component(width, height, seed):
+    """The covered cells of a width x height board with a quarter of its cells mines and a fifth of its safe cells
+    revealed at random (numbers strewn all over, as on the dense boards that fold), one cell a super-cell, under the
+    numbers their layout shows."""
+    rng = random.Random(seed)
+    mine = {(x, y): rng.random() < 0.25 for x in range(width) for y in range(height)}
+    shown = {xy for xy, m in mine.items() if not m and rng.random() < 0.2}
+    cells: dict[tuple[int, int], int] = {}
+    constraints = []
+    for x, y in sorted(shown):
+        around = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx or dy) and (x + dx, y + dy) in mine]
+        around = [a for a in around if a not in shown]
+        if around:
+            js = tuple(cells.setdefault(a, len(cells)) for a in around)
+            constraints.append((js, sum(mine[a] for a in around), len(constraints)))
+    return Component([(i,) for i in range(len(cells))], constraints)
+
+
+def test_plan_states_counts_what_the_fold_holds_and_stops_at_its_caps():
+    comp = _grid_component(20, 20, 1)
+    order, sizes, steps, needs = _plan(comp)
+    states, entries = CHAIN.plan_states(sizes, steps, needs, folding.FOLD_STATES, 10**9, 10**9, 10.0)
+    assert 0 < states <= entries
+    assert CHAIN.plan_states(sizes, steps, needs, folding.FOLD_STATES, entries - 1, 10**9, 10.0) is None
+    assert CHAIN.plan_states(sizes, steps, needs, folding.FOLD_STATES, 10**9, states - 1, 10.0) is None
+    assert CHAIN.fold(sizes, steps, needs, None, folding.FOLD_STATES, entries - 1, 10.0) is None
+    _, weights, _, means = CHAIN.fold(sizes, steps, needs, None, folding.FOLD_STATES, entries, 10.0)
+    assert max(weights) == 1.0 and len(means) == len(order) and not any(means)  # weights alone: no backward pass
+
+
+def test_greedy_order_is_an_order_of_every_super_cell():
+    comp = _grid_component(9, 7, 2)
+    sizes = [len(cells) for cells in comp.supercells]
+    order = CHAIN.greedy_order(sizes, [(js, m) for js, m, _ in comp.constraints])
+    assert sorted(order) == list(range(len(sizes)))
+    with pytest.raises(ValueError, match="out of range"):
+        CHAIN.greedy_order(sizes, [((0, len(sizes)), 1)])
+
+
+def test_a_fold_out_of_time_leaves_the_next_count_unchanged():
+    """A fold stopped by its deadline in the middle of a layer (which the analyzer's time budget does) must leave
+    the thread's hash table clean: the same count after it gives the same answer as before it."""
+    big = _plan(_grid_component(40, 40, 3))  # about 10,000 states: the deadline is checked every 4,096
+    small = _plan(_grid_component(12, 12, 4))
+    log_h = [0.0] * 145
+    before = CHAIN.fold(small[1], small[2], small[3], log_h, folding.FOLD_STATES, 10**8, 10.0)
+    assert CHAIN.fold(big[1], big[2], big[3], [0.0] * 1601, folding.FOLD_STATES, 10**9, 1e-6) is None
+    assert CHAIN.plan_states(big[1], big[2], big[3], folding.FOLD_STATES, 10**9, 10**9, 1e-6) is None
+    assert CHAIN.fold(small[1], small[2], small[3], log_h, folding.FOLD_STATES, 10**8, 10.0) == before
+
+
+def test_a_component_no_layout_fits_gets_an_exact_tally_of_none():
+    """Two numbers over the same two cells that disagree: the fold finds no layout, and says so with an exact tally
+    of none (which the analyzer reports as a proof, naming a number)."""
+    comp = Component([(0,), (1,)], [((0, 1), 1, 5), ((0, 1), 2, 6)])
+    tally = folding.fold([comp], [], 0, 2, time.perf_counter() + 10, 2**20)[0]
+    assert tally.exact and tally.weight == {}
+
+
+def test_a_fold_that_would_not_fit_in_its_time_gives_up_at_once():
+    comp = _grid_component(40, 40, 5)
+    start = time.perf_counter()
+    assert folding.fold([comp], [], 0, 300, start + 10, 2**30, planned=start + 1e-4) is None
+    assert time.perf_counter() - start < 0.5
