@@ -59,10 +59,12 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
     certainly mines), craps_shoots and recommended ({"cell": [x, y], "safety", "kind"}). A UTF-8 byte-order mark
     at the start of the file is ignored.
 
-    Past --seconds the answer is an estimate (exact: false, with its error; above 0.02 the text says that more
-    --seconds narrow it, four times as many roughly halving it); exit status 4 when not even an
-    estimate could be had in time (undecided), 3 when the position is proved inconsistent (naming a number). The
-    estimate of a frontier wide in both directions runs two chains at once on a machine with two cores or more.
+    A frontier too wide to count in exact integers in time is counted in floating point (exact: false, error
+    1e-12: rounding only, no certain cell claimed beyond those proved first); past that too, the answer is an
+    estimate (exact: false, with its error; above 0.02 the text says that more --seconds narrow it, four times as
+    many roughly halving it); exit status 4 when not even an estimate could be had in time (undecided), 3 when the
+    position is proved inconsistent (naming a number). The estimate of a frontier wide in both directions runs two
+    chains at once on a machine with two cores or more.
     """
     import json
 
@@ -74,7 +76,7 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
     result = analyze(observation, Budget(seconds=seconds))
     if as_fraction and not result.exact:
         had = (
-            "only exact counts weighed in floating point (too many to weigh in exact integers in time)"
+            "only an answer in floating point, exact up to rounding (too wide to count or weigh in exact integers in time)"
             if result.error <= ROUNDING
             else f"only an estimate (within about {result.error:.2g})"
         )
@@ -130,8 +132,8 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
             click.echo(f"  {p}: {names(board.name(c) for c in groups[p])}")
     if not result.exact and result.error <= ROUNDING:
         click.echo(
-            "exact counts weighed in floating point (exact: false): probabilities within about "
-            f"±{result.error:g} (rounding); more --seconds give exact fractions"
+            "counted or weighed in floating point (exact: false): probabilities within about "
+            f"±{result.error:g} (rounding); more --seconds may give exact fractions"
         )
     elif not result.exact:
         more = "; more --seconds narrow it: four times as many roughly halve it" if result.error > WIDE else ""

@@ -52,8 +52,8 @@ def test_consistency_report_creates_the_folder_of_out(tmp_path, monkeypatch):
 
 
 def test_an_estimate_says_how_more_time_helps(tmp_path, monkeypatch):
-    """An estimate whose error is above 0.02 says that more --seconds narrow it; a narrow one does not; exact counts
-    weighed in floating point (error ROUNDING) say so, and that more --seconds give exact fractions."""
+    """An estimate whose error is above 0.02 says that more --seconds narrow it; a narrow one does not; counts or
+    weights in floating point (error ROUNDING) say so, and that more --seconds may give exact fractions."""
     from sweeplab.analysis import exact
     from sweeplab.analysis.probabilities import ROUNDING
 
@@ -62,7 +62,7 @@ def test_an_estimate_says_how_more_time_helps(tmp_path, monkeypatch):
     for error, says in (
         (0.3, "±0.3000 (two standard errors; more --seconds narrow it: four times as many roughly halve it)"),
         (0.01, "±0.0100 (two standard errors)\n"),
-        (ROUNDING, "exact counts weighed in floating point (exact: false): probabilities within about ±1e-12 (rounding)"),
+        (ROUNDING, "counted or weighed in floating point (exact: false): probabilities within about ±1e-12 (rounding)"),
     ):
 
         def estimated(observation, budget, error=error):
@@ -91,4 +91,4 @@ def test_exact_fractions_refused_for_counts_weighed_in_floating_point(tmp_path, 
     monkeypatch.setattr(exact, "analyze", rounded)
     text = CliRunner().invoke(main, ["analyze", position, "--exact"])
     assert text.exit_code == 4
-    assert "only exact counts weighed in floating point" in text.output and "give more --seconds" in text.output
+    assert "only an answer in floating point, exact up to rounding" in text.output and "give more --seconds" in text.output

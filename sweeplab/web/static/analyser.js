@@ -95,7 +95,7 @@ function renderAnalyser() {
     extra.marks["mk-guess"] = result.best && !result.best.certain ? [result.best.cell] : [];
     const lines = [];
     lines.push(result.exact ? `Exact: ${bigCount(result.layouts)} layouts fit the position.`
-      : result.error <= 1e-9 ? `Counted exactly, weighed in floating point (rounding only): about ${bigCount(result.layouts)} layouts fit the position.`
+      : result.error <= 1e-9 ? `Exact up to floating-point rounding: about ${bigCount(result.layouts)} layouts fit the position.`
       : `Estimated (the position is too large to count in time): within about ±${result.error.toFixed(3)}.`);
     lines.push(`Mines left to place: ${result.mines_left} (${result.total_mines} minus flags).`);
     if (result.best) {

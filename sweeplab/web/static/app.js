@@ -331,7 +331,7 @@ async function refreshOverlay() {
     const overlay = await api("GET", `/api/games/${state.game.id}/probabilities`);
     state.overlay = overlay;
     let text = overlay.exact ? `exact, ${bigCount(overlay.layouts)} layouts`
-      : overlay.error <= 1e-9 ? `counted exactly, weighed in floating point, about ${bigCount(overlay.layouts)} layouts`
+      : overlay.error <= 1e-9 ? `exact up to floating-point rounding, about ${bigCount(overlay.layouts)} layouts`
       : `estimated, within about ±${overlay.error.toFixed(3)}`;
     if (overlay.best) {
       text += overlay.best.certain
