@@ -25,8 +25,13 @@ their own), and so are those that subset simplification decides in the large com
 leaves: a frontier with numbers strewn all over then falls into hundreds of small components instead of one too
 wide to count. Exact counts whose weighing in exact integers would take longer than the time left are weighed in
 floating point at once (``exact=False``, ``error`` :data:`ROUNDING`). The exact count may use the first
-:data:`EXACT_SHARE` of the budget; the components still uncounted then (too many
-partial states, too much memory, or no time) are merged into one and estimated by the chain in the rest, weighted
+:data:`EXACT_SHARE` of the budget; the components still uncounted then (too many partial states, too much memory, or
+no time) are counted in floating point, folded against the rest of the position, when their predicted time fits
+(:mod:`~sweeplab.analysis.folding`: states keyed by the needs alone, each holding a vector over the mines so far;
+exact up to rounding, so ``exact=False`` and ``error`` :data:`ROUNDING` again, with no certain cell claimed among
+them); on boards probed before the count, the probe's leftovers are folded before the full count, which then runs
+only to make the answer exact when most of its time is left. Components that do not fold in time (too many states
+even so) are merged into one and estimated by the chain in the rest, weighted
 by the exact counts of the others and the unconstrained cells (so the global mine count holds), and the result says
 ``exact=False`` with an estimated error (two standard errors of the chain's batch means; ``layouts`` is then a scale,
 not a count). The estimate improves with time: its error falls roughly as one over the square root of the seconds
