@@ -154,12 +154,16 @@ class Analyzer:
         unconstrained: int,
         mines_left: int,
         width: int | None = None,
-        fold: bool = True,
+        fold: bool | folding.Folds = True,
     ) -> tuple[list[Component], list[Tally | None]]:
-        """Count the components ``which`` in floating point (:meth:`_fold`, unless ``fold`` is false: a fold of
-        them was already tried), else estimate them together in the time left, by the chain over their solutions
-        weighted by the others' exact counts (:func:`~sweeplab.analysis.chain.estimate`): they become one merged
-        component, placed last, so one chain respects the global mine count across them."""
+        """Count the components ``which`` in floating point, folded against the rest (:class:`~sweeplab.analysis.
+        folding.Folds`, unless ``fold`` is false: a fold of them was already tried; or the folds given, some of
+        them folded for their weights), within the time left, and
+        estimate those that do not fold in time together by the chain over their solutions, weighted by the others'
+        counts (:func:`~sweeplab.analysis.chain.estimate`): they become one merged component, placed last, so one
+        chain respects the global mine count across them. Beside a chain, the folded components are folded first
+        for their weights per count (the chain's completions need them) and against the rest once the chain's
+        estimate is had (its batches' spread then shows in their probabilities too)."""
         if not which:
             return components, tallies
         chosen = set(which)
@@ -170,26 +174,33 @@ class Analyzer:
         # a component counted to no layout proves the position inconsistent: _combine says so, and the weighting of
         # the chain's completions has no count to start from
         possible = all(t is not None and any(t.weight.values()) for t in others)
-        if possible and fold and self._fold(components, tallies, which, clock, unconstrained, mines_left):
-            return components, tallies
-        merged = _merge([components[i] for i in sorted(chosen)])
-        if possible and len(others) > WEIGH_TIMED:  # the error weighs every batch with all of them: time for it
+        counted = [t for t in others if t is not None]
+        if isinstance(fold, folding.Folds):
+            folds: folding.Folds | None = fold
+        else:
+            folds = self._folds(components, tallies, which, clock, unconstrained, mines_left) if possible and fold else None
+        if folds is not None and not folds.left:
+            return components, tallies  # every one folded (or a proof)
+        folded = [] if folds is None else sorted(folds.plans)
+        beside = counted + [folds.tally(j) for j in folded] if folds is not None else counted
+        merged = _merge([components[which[j]] for j in (folds.left if folds is not None else range(len(which)))])
+        if folds is not None:
+            end -= sum(folds.costs.values())  # time to fold them against the rest after the chain
+        if possible and len(beside) > WEIGH_TIMED:  # the error weighs every batch with all of them: time for it
             weighing = time.perf_counter()
-            _weigh_numeric([t for t in others if t is not None], unconstrained, mines_left)
+            _weigh_numeric(beside, unconstrained, mines_left)
             end -= (BATCHES + 2) * (time.perf_counter() - weighing)
         if possible and time.perf_counter() < end:
-            tally = estimate(
-                merged,
-                [t for t in others if t is not None],
-                unconstrained,
-                mines_left,
-                end,
-                use_kernel=self.use_kernel,
-                width=width,
-            )
-        return [components[i] for i in kept] + [merged], [*others, tally]
+            tally = estimate(merged, beside, unconstrained, mines_left, end, use_kernel=self.use_kernel, width=width)
+        finished: list[Tally | None] = [None] * len(which)
+        if folds is not None and tally is not None:
+            finished = folds.finish([*counted, tally], unconstrained, mines_left) or finished
+        return (
+            [components[i] for i in kept] + [components[which[j]] for j in folded] + [merged],
+            [*others, *(finished[j] for j in folded), tally],
+        )
 
-    def _fold(
+    def _folds(
         self,
         components: list[Component],
         tallies: list[Tally | None],
@@ -197,25 +208,29 @@ class Analyzer:
         clock: _Clock,
         unconstrained: int,
         mines_left: int,
-    ) -> bool:
-        """Count the components ``which`` in floating point, folded against the rest (:mod:`~sweeplab.analysis.folding`),
-        filling in their tallies, when their predicted time fits in :data:`FOLD_SHARE` of the time left for estimates
-        (the rest stays the chain's should they not); False (nothing filled in) when one was too wide or the time ran
-        out. Only with the C kernels, and only when every other tally is known."""
-        chosen = set(which)
-        if not self.use_kernel or not folding.available() or any(t is None for i, t in enumerate(tallies) if i not in chosen):
-            return False
+    ) -> folding.Folds | None:
+        """:meth:`_estimate`'s folds: every component of ``which`` folded (their tallies filled in, or the proof
+        that one holds no layout), with no :attr:`~sweeplab.analysis.folding.Folds.left`; or those that fold in
+        time folded for their weights, beside the others left to the chain; None when none folds (or the time ran
+        out), or without the C kernels."""
+        if not self.use_kernel or not folding.available():
+            return None
         now = time.perf_counter()
         end = clock.end - ESTIMATE_RESERVE * clock.seconds
-        others = [t for i, t in enumerate(tallies) if i not in chosen and t is not None]
-        comps = [components[i] for i in which]
-        planned = now + FOLD_SHARE * (end - now)
-        folded = folding.fold(comps, others, unconstrained, mines_left, end, self.budget.max_bytes, planned)
-        if folded is None:
-            return False
-        for i, tally in zip(which, folded, strict=True):
+        folds = folding.Folds([components[i] for i in which], self.budget.max_bytes, now + FOLD_SHARE * (end - now), end)
+        counted = [t for i, t in enumerate(tallies) if i not in set(which) and t is not None]
+        if not folds.left:
+            done = folds.finish(counted, unconstrained, mines_left)
+        elif folds.plans and folds.weights(sorted(folds.plans)):
+            return folds
+        else:
+            done = folds._proof() if folds.plans else None
+        if done is None:
+            return None
+        for i, tally in zip(which, done, strict=True):
             tallies[i] = tally
-        return True
+        folds.left = []
+        return folds
 
     def _probe(
         self, raw: bytes, width: int, height: int, clock: _Clock
@@ -234,9 +249,9 @@ class Analyzer:
 
         Returns the count, those cells with their values, and the full count still to run (the view, its end and
         its length), if any: where the counts in floating point run, the probe is run again on the view with those
-        cells settled and its leftovers are folded (:meth:`_fold`) before the full count, which then makes the
-        answer exact when it finishes by its end; when they do not fold, the full count has its length from then,
-        so that the chain gets what it would have got without them."""
+        cells settled and its leftovers are folded (:meth:`_folds`) before the full count, which then makes the
+        answer exact when it finishes by its end; when only some fold, the chain estimates the others at once,
+        beside them; when none folds, the full count has its length from then, as it would have without folds."""
         assert KERNEL is not None  # _analyze_with_kernel runs only with the kernel
         budget, start = self.budget, time.perf_counter()
         end = clock.exact
@@ -288,24 +303,29 @@ class Analyzer:
         value.update(more)
         mines_left = observation.mines - flags
         found = self._found(out, value, clock, observation, explain)
-        tried = False
+        fold: bool | folding.Folds = True
         if full is not None and found[2]:  # the probe's leftovers folded, then the full count if it is in time
             components, tallies, left, unconstrained = found
-            folded = self._fold(components, tallies, left, clock, len(unconstrained), mines_left)
-            tried = True
+            folds = self._folds(components, tallies, left, clock, len(unconstrained), mines_left)
+            folded = folds is not None and not folds.left
             if folded:
                 found = (components, tallies, [], unconstrained)
             now = time.perf_counter()
             # folded: the full count only if most of its time is left (it makes the answer exact, and a quick fold
-            # often means a count that finishes; else the folded answer comes at once); else it has its length
-            end = (full[1] if full[1] - now >= EXACT_AFTER_FOLD * full[2] else now) if folded else max(full[1], now + full[2])
+            # often means a count that finishes; else the folded answer comes at once); some folded: the chain for
+            # the rest at once, beside them; none: the full count for its length, then the chain
+            if folded:
+                end = full[1] if full[1] - now >= EXACT_AFTER_FOLD * full[2] else now
+            else:
+                end = now if folds is not None else max(full[1], now + full[2])
+                fold = folds if folds is not None else False
             if now < end:  # exact when the full count finishes; else it may leave the chain less
                 counted = self._full(full[0], board.width, board.height, end)
                 if counted[0] == "local" or (_uncounted(counted) == 0 if folded else _uncounted(counted) < _uncounted(out)):
                     found = self._found(counted, value, clock, observation, explain)
         components, tallies, left, unconstrained = found
         components, tallies = self._estimate(
-            components, tallies, left, clock, len(unconstrained), mines_left, board.width, fold=not tried
+            components, tallies, left, clock, len(unconstrained), mines_left, board.width, fold=fold
         )
         try:
             return _combine(observation, unconstrained, mines_left, components, tallies, clock, explain)

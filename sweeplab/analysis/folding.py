@@ -65,52 +65,115 @@ def fold(
     """Tallies of ``components`` counted in floating point and folded against the rest (``others``: the tallies of
     the position's other components; ``unconstrained`` free cells; ``mines_left`` mines to place), each marked
     ``rounding``. None when one of them is too wide (its weight vectors past ``max_bytes``), when their predicted
-    time (:func:`_cost`) ends after ``planned`` (default: ``deadline``), when ``deadline``
-    passes, or when the rest completes no count one of them can hold (the chain's estimate then decides). A
-    component that no layout fits gets an exact tally of no layouts, which the caller reports as a proof."""
+    time (:func:`_cost`) ends after ``planned`` (default: ``deadline``), when ``deadline`` passes, or when the rest
+    completes no count one of them can hold (the chain's estimate then decides). A component that no layout fits
+    gets an exact tally of no layouts, which the caller reports as a proof."""
     if _FOLD is None or not components:
         return None
-    max_entries = max(max_bytes // ENTRY_BYTES, 1)
-    planned = deadline if planned is None else min(planned, deadline)
-    n = len(components)
-    plans: dict[int, Plan] = {}
-    costs = [0.0] * n
-    start = time.perf_counter()
-    give_up = start + PLAN_SHARE * (planned - start)
-    for i in sorted(range(n), key=lambda i: -len(components[i].cells)):  # the largest first: the likeliest to fail
-        # what the plans so far leave of the planned time; each but the largest is folded twice, once for its weights
-        left = planned - time.perf_counter() - sum(costs) * (1 + WEIGHTS_ONLY) + max(costs) * WEIGHTS_ONLY
-        found = _cheaper_plan(components[i], max_entries, left, give_up)
-        if found is None:
-            return None  # the time left would not do: leave it to the chain
-        plans[i], costs[i] = found
-    big = max(range(n), key=lambda i: costs[i])
-    if time.perf_counter() + sum(costs) * (1 + WEIGHTS_ONLY) - costs[big] * WEIGHTS_ONLY > planned:
+    folds = Folds(components, max_bytes, deadline if planned is None else min(planned, deadline), deadline)
+    if folds.left:
         return None
-    counted: dict[int, Counted] = {}
-    for i in range(n):  # the others' weights per count (h does not change them): the largest's h needs them
-        if i != big:
-            out = _run(plans[i], None, max_entries, deadline)
+    return folds.finish(others, unconstrained, mines_left)
+
+
+class Folds:
+    """The folds of some components: each planned in the cheaper order when its predicted time fits (the largest
+    first; the others, :attr:`left`, do not fold in time), then folded for its weights per count (:meth:`weights`,
+    which the rest's completions of the others need) and against the rest (:meth:`finish`)."""
+
+    def __init__(self, components: list[Component], max_bytes: int, planned: float, deadline: float) -> None:
+        self.components = components
+        self.deadline = deadline
+        self.max_entries = max(max_bytes // ENTRY_BYTES, 1)
+        self.plans: dict[int, Plan] = {}
+        self.costs: dict[int, float] = {}
+        self.counted: dict[int, Counted] = {}
+        self.proof: int | None = None  # a component no layout fits, when a fold found one
+        start = time.perf_counter()
+        give_up = start + PLAN_SHARE * (planned - start)
+        orders: dict[int, list[Plan | None]] = {}  # per component: its plan in the banded order, then the greedy one
+        pending = sorted(range(len(components)), key=lambda i: -len(components[i].cells))
+        cap = QUICK_SECONDS
+        # rounds over the components still unplanned, each under a cap on the predicted time four times the last's:
+        # the quick ones are planned first, and one too wide for its orders costs no more than its cap each round
+        while pending and time.perf_counter() < give_up:
+            room = planned - time.perf_counter() - self.cost()
+            for i in list(pending):
+                if time.perf_counter() > give_up:
+                    break
+                found = _cheaper_plan(
+                    components[i], orders.setdefault(i, [None, None]), self.max_entries, min(cap, room), give_up
+                )
+                if found is not None:
+                    self.plans[i], self.costs[i] = found
+                    pending.remove(i)
+                    room -= found[1] * (1 + WEIGHTS_ONLY)
+            if cap >= room:
+                break
+            cap *= 4
+        self.left = [i for i in range(len(components)) if i not in self.plans]
+
+    def cost(self) -> float:
+        """The predicted time of the planned folds: each twice (for its weights, then against the rest) but the
+        costliest, which :meth:`finish` folds once when its weights are not yet counted."""
+        if not self.costs:
+            return 0.0
+        return sum(self.costs.values()) * (1 + WEIGHTS_ONLY) - max(self.costs.values()) * WEIGHTS_ONLY
+
+    def weights(self, which: list[int]) -> bool:
+        """Fold the components ``which`` for their weights per count alone; False when the time ran out or one holds
+        no layout (:attr:`proof`)."""
+        for i in which:
+            out = _run(self.plans[i], None, self.max_entries, self.deadline)
             if out is None or not out[1]:
-                return _no_layout(i, n) if out is not None else None
-            counted[i] = out
-    rest = [*others, *(_weights(counted[j]) for j in range(n) if j != big)]
-    log_hs = {big: completions(rest, len(components[big].cells), unconstrained, mines_left)}
-    tallies: dict[int, Tally] = {}
-    for i in [big] + [j for j in range(n) if j != big]:  # each against the rest: the largest, then the others
-        if i not in log_hs:  # the others' rest holds the largest's weights, now known
-            log_hs = dict(
-                enumerate(_all_completions([counted[j] for j in range(n)], others, components, unconstrained, mines_left))
-            )
-        log_h = log_hs[i]
-        if all(v == -math.inf for v in log_h):
+                if out is not None:
+                    self.proof = i
+                return False
+            self.counted[i] = out
+        return True
+
+    def tally(self, i: int) -> Tally:
+        """Component ``i``'s weights per count (folded for them), as a tally the weighting reads."""
+        return _weights(self.counted[i])
+
+    def finish(self, rest: list[Tally], unconstrained: int, mines_left: int) -> list[Tally | None] | None:
+        """Every planned component folded against the rest of the position: the tallies ``rest`` and the other
+        planned components' weights (folded for them first where not yet counted, but for the costliest, whose fold
+        against the rest gives its own). Returns a tally per component (None for those not planned); None when the
+        time ran out or the rest completes no count one of them can hold; a component no layout fits gets an exact
+        tally of no layouts (a proof), and the others none."""
+        planned = sorted(self.plans)
+        missing = [i for i in planned if i not in self.counted]
+        big = max(missing, key=lambda i: self.costs[i]) if missing else None
+        if not self.weights([i for i in missing if i != big]):
+            return self._proof()
+        tallies: dict[int, Tally] = {}
+        log_hs: dict[int, list[float]] = {}
+        if big is not None:
+            weights = [self.tally(j) for j in planned if j != big]
+            log_hs[big] = completions([*rest, *weights], len(self.components[big].cells), unconstrained, mines_left)
+        for i in ([big] if big is not None else []) + [j for j in planned if j != big]:
+            if i not in log_hs:  # the others' rest holds every planned component's weights, now known
+                comps = [self.components[j] for j in planned]
+                found = _all_completions([self.counted[j] for j in planned], rest, comps, unconstrained, mines_left)
+                log_hs = dict(zip(planned, found, strict=True))
+            log_h = log_hs[i]
+            if all(v == -math.inf for v in log_h):
+                return None
+            out = _run(self.plans[i], log_h, self.max_entries, self.deadline)
+            if out is None or not out[1]:
+                if out is not None:
+                    self.proof = i
+                return self._proof()
+            self.counted[i] = out
+            tallies[i] = _tally(self.plans[i], out, log_h)
+        return [tallies.get(i) for i in range(len(self.components))]
+
+    def _proof(self) -> list[Tally | None] | None:
+        """None when a fold gave up; an exact tally of no layouts for the component that holds none."""
+        if self.proof is None:
             return None
-        out = _run(plans[i], log_h, max_entries, deadline)
-        if out is None or not out[1]:
-            return _no_layout(i, n) if out is not None else None
-        counted[i] = out
-        tallies[i] = _tally(plans[i], out, log_h)
-    return [tallies[i] for i in range(n)]
+        return [Tally({}, {}) if j == self.proof else None for j in range(len(self.components))]
 
 
 def _all_completions(
@@ -138,37 +201,34 @@ def _all_completions(
     return out
 
 
-def _cheaper_plan(comp: Component, max_entries: int, seconds: float, give_up: float) -> tuple[Plan, float] | None:
-    """The plan of the order (banded or greedy) whose fold is predicted quicker (:func:`_cost`), and that time; None
-    when neither's weight vectors fit in ``max_entries`` or its predicted time in ``seconds``, or when ``give_up``
-    (a ``time.perf_counter`` value) passes before one is found. Each order's states
-    are counted under a cap on that time that grows fourfold from :data:`QUICK_SECONDS` until one order's count
-    fits (one order's count may be a thousand times the other's: counted to the end, it would take the time the
-    other's fold needs), so the counting takes at most about half again the time of the cheaper order's."""
+def _cheaper_plan(
+    comp: Component, orders: list[Plan | None], max_entries: int, seconds: float, give_up: float
+) -> tuple[Plan, float] | None:
+    """The plan of the order (banded or greedy, each built once into ``orders``) whose fold is predicted quicker
+    (:func:`_cost`), and that time; None when neither's weight vectors fit in ``max_entries`` or its predicted time
+    in ``seconds``, or when ``give_up`` (a ``time.perf_counter`` value) passes first. The greedy order is not tried
+    when the banded one is predicted under :data:`QUICK_SECONDS`; its states are counted only up to the banded
+    one's time (one order's count may hold a thousand times the other's states)."""
     assert CHAIN is not None  # fold runs only with the C chain
-    sizes = [len(cells) for cells in comp.supercells]
-    plans = [_plan(comp, _order(comp)), None]
-    cap = min(QUICK_SECONDS, seconds)
-    while cap > 0:
-        best: tuple[Plan, float] | None = None
-        for k in range(2):
-            if k == 1 and plans[1] is None:
-                if best is not None and best[1] < QUICK_SECONDS:
-                    break  # quick already: not ordered again
-                plans[1] = _plan(comp, CHAIN.greedy_order(sizes, [(js, m) for js, m, _ in comp.constraints]))
-            plan = plans[k]
-            assert plan is not None
-            limit = cap if best is None else best[1]  # the other order must be quicker to be chosen
-            entries = min(max_entries, int(limit / ENTRY_SECONDS))
-            found = CHAIN.plan_states(
-                plan[1], plan[2], plan[3], FOLD_STATES, entries, int(limit / STATE_SECONDS) + 1, give_up - time.perf_counter()
-            )
-            if found is not None and _cost(*found) <= limit and (best is None or _cost(*found) < best[1]):
-                best = plan, _cost(*found)
-        if best is not None or cap >= seconds or time.perf_counter() > give_up:
-            return best
-        cap = min(4 * cap, seconds)
-    return None
+    best: tuple[Plan, float] | None = None
+    for k in range(2):
+        limit = seconds if best is None else best[1]
+        if limit <= 0 or (k == 1 and best is not None and best[1] < QUICK_SECONDS):
+            break
+        if orders[k] is None:
+            sizes = [len(cells) for cells in comp.supercells]
+            greedy = k == 1
+            order = CHAIN.greedy_order(sizes, [(js, m) for js, m, _ in comp.constraints]) if greedy else _order(comp)
+            orders[k] = _plan(comp, order)
+        plan = orders[k]
+        assert plan is not None
+        entries = min(max_entries, int(limit / ENTRY_SECONDS))
+        found = CHAIN.plan_states(
+            plan[1], plan[2], plan[3], FOLD_STATES, entries, int(limit / STATE_SECONDS) + 1, give_up - time.perf_counter()
+        )
+        if found is not None and _cost(*found) <= limit:
+            best = plan, _cost(*found)
+    return best
 
 
 def _cost(states: int, entries: int) -> float:
@@ -216,9 +276,3 @@ def _tally(plan: Plan, out: Counted, log_h: list[float]) -> Tally:
         row[j] = means[t] * factor
     tally.expected = {k0: row}
     return tally
-
-
-def _no_layout(i: int, n: int) -> list[Tally | None]:
-    """Component ``i`` holds no layout: an exact tally of none for it (a proof the caller reports), and nothing for
-    the others."""
-    return [Tally({}, {}) if j == i else None for j in range(n)]
