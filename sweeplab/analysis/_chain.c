@@ -293,6 +293,32 @@ done:
     return status;
 }
 
+/* State i's completions, into b (its vector), from those of the next layer's states (state j's at next + at_buf[j]
+   - next_base), after forward(): adds its weight to *weighted and its weighted mines to *mines (the step's expected
+   mines are their ratio); returns its largest completion. */
+static inline double state_completions(size_t i, const double *bn, const double *next, size_t next_base, double *b,
+                                       double *weighted, double *mines) {
+    int end = start_buf[i + 1], len = len_buf[i], from = low_buf[i];
+    const double *a = alpha_buf + at_buf[i];
+    double top = 0.0;
+    memset(b, 0, (size_t)len * sizeof(double));
+    for (int e = start_buf[i]; e < end; e++) {
+        size_t j = (size_t)next_buf[e];
+        int v = v_buf[e];
+        double w = bn[v], ab = 0.0;
+        const double *bj = next + (at_buf[j] - next_base) + (from + v - low_buf[j]);
+        for (int q = 0; q < len; q++) {
+            double c = w * bj[q];
+            b[q] += c;
+            ab += a[q] * c;
+        }
+        *weighted += ab;
+        *mines += ab * v;
+    }
+    for (int q = 0; q < len; q++) if (b[q] > top) top = b[q];
+    return top;
+}
+
 /* The move itself over parsed steps: the count (forward), the backward pass and the draw (see move). Past max_states
    states in a step, or ENTRIES_PER_STATE times as many entries of their vectors, the move gives up. */
 #define ENTRIES_PER_STATE 2
@@ -339,25 +365,8 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
             const double *bn = binom[steps[t].size];
             double weighted = 0.0, mines = 0.0, peak = 0.0;
             for (size_t i = off[t]; i < off[t + 1]; i++) {
-                int end = start_buf[i + 1];
-                double *b = beta_buf + at_buf[i];
-                const double *a = alpha_buf + at_buf[i];
-                int len = len_buf[i], from = low_buf[i];
-                memset(b, 0, (size_t)len * sizeof(double));
-                for (int e = start_buf[i]; e < end; e++) {
-                    size_t j = (size_t)next_buf[e];
-                    int v = v_buf[e];
-                    double w = bn[v], ab = 0.0;
-                    const double *bj = beta_buf + at_buf[j] + (from + v - low_buf[j]);
-                    for (int q = 0; q < len; q++) {
-                        double c = w * bj[q];
-                        b[q] += c;
-                        ab += a[q] * c;
-                    }
-                    weighted += ab;
-                    mines += ab * v;
-                }
-                for (int q = 0; q < len; q++) if (b[q] > peak) peak = b[q];
+                double top = state_completions(i, bn, beta_buf, 0, beta_buf + at_buf[i], &weighted, &mines);
+                if (top > peak) peak = top;
             }
             if (peak > 0)
                 for (size_t i = off[t]; i < off[t + 1]; i++)

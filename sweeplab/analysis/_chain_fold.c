@@ -73,24 +73,8 @@ static int compute_fold(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
         double weighted = 0.0, mines = 0.0, top = 0.0;
         for (size_t i = off[t]; i < off[t + 1]; i++) {
             if (deadline > 0 && ++checked % 4096 == 0 && clock_now() > deadline) { status = MOVE_TIME; goto done; }
-            int end = start_buf[i + 1], width = len_buf[i], from = low_buf[i];
-            double *b = above + (at_buf[i] - base);
-            const double *a = alpha_buf + at_buf[i];
-            memset(b, 0, (size_t)width * sizeof(double));
-            for (int e = start_buf[i]; e < end; e++) {
-                size_t j = (size_t)next_buf[e];
-                int v = v_buf[e];
-                double w = bn[v], ab = 0.0;
-                const double *bj = below + (at_buf[j] - base_next) + (from + v - low_buf[j]);
-                for (int q = 0; q < width; q++) {
-                    double c = w * bj[q];
-                    b[q] += c;
-                    ab += a[q] * c;
-                }
-                weighted += ab;
-                mines += ab * v;
-            }
-            for (int q = 0; q < width; q++) if (b[q] > top) top = b[q];
+            double peak_i = state_completions(i, bn, below, base_next, above + (at_buf[i] - base), &weighted, &mines);
+            if (peak_i > top) top = peak_i;
         }
         if (top > 0) {
             size_t entries = at_buf[off[t + 1] - 1] + (size_t)len_buf[off[t + 1] - 1] - base;

@@ -157,3 +157,19 @@ def arbitrary_positions(draw):
     )
     mines = draw(st.integers(0, w * h))
     return Observation(Board(w, h), mines, view)
+
+
+def answered_to_rounding(size: tuple, seconds: float = 2.0) -> None:
+    """The strewn position of ``size`` is answered within ``seconds``, exactly or up to rounding (counts or weights
+    in floating point), and the answer agrees with its true layout."""
+    from sweeplab.analysis.analyzer import Analyzer
+    from sweeplab.analysis.budget import Budget
+    from sweeplab.analysis.probabilities import ROUNDING
+    from sweeplab.core.errors import InconsistentPositionError
+
+    obs, layout = strewn(*size)
+    result, cpu, wall = timed(Analyzer(Budget(seconds=seconds)).analyze, obs)
+    within(seconds, cpu, wall)
+    assert not isinstance(result, UndecidedError | InconsistentPositionError), result
+    assert result.exact or result.error == ROUNDING
+    check_against_layout(obs, result, layout)

@@ -17,7 +17,15 @@ from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.probabilities import ROUNDING
 from sweeplab.core.errors import InconsistentPositionError, UndecidedError
 from tests.analysis.compiled import needs_chain, needs_kernel
-from tests.analysis.positions import arbitrary_positions, check_against_layout, played_positions, strewn, timed, within
+from tests.analysis.positions import (
+    answered_to_rounding,
+    arbitrary_positions,
+    check_against_layout,
+    played_positions,
+    strewn,
+    timed,
+    within,
+)
 
 pytestmark = [needs_kernel, needs_chain]
 
@@ -94,12 +102,7 @@ def test_dense_boards_with_many_numbers_revealed_are_answered_by_folds(size):
     """Boards denser than expert with a fifth or more of their safe cells revealed: settled, they keep components of
     hundreds of cells too wide for the exact count, which the chain estimated at 0.014 and 0.025 here in 2 s. They
     fold in a tenth of that, so the answer is exact up to rounding."""
-    obs, layout = strewn(*size)
-    result, cpu, wall = timed(Analyzer(Budget(seconds=2.0)).analyze, obs)
-    within(2.0, cpu, wall)
-    assert not isinstance(result, UndecidedError | InconsistentPositionError), result
-    assert result.exact or result.error == ROUNDING
-    check_against_layout(obs, result, layout)
+    answered_to_rounding(size)
 
 
 def _plan(comp):
