@@ -40,6 +40,7 @@ from sweeplab.analysis.weighting import _weigh_numeric
 from sweeplab.core.errors import ArgumentError, InconsistentPositionError, UndecidedError, shown
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
+FINISH_SHARE = 0.02  # beside a chain, the share of the budget kept for the folds' last pass besides their predicted time
 WEIGH_TIMED = 50  # with more exact components beside an estimate, the time its batches' weighing takes is kept back
 SUBSET_CELLS = 250  # ... and in a component of more cells that the probe leaves uncounted, subset simplification too
 FIX_CELLS = 4096  # on boards of this many cells or more, the cells the single-point pass decides are fixed first
@@ -156,13 +157,12 @@ class Analyzer:
         width: int | None = None,
         fold: bool | folding.Folds = True,
     ) -> tuple[list[Component], list[Tally | None]]:
-        """Count the components ``which`` in floating point, folded against the rest (:class:`~sweeplab.analysis.
-        folding.Folds`, unless ``fold`` is false: a fold of them was already tried; or the folds given, some of
-        them folded for their weights), within the time left, and
-        estimate those that do not fold in time together by the chain over their solutions, weighted by the others'
-        counts (:func:`~sweeplab.analysis.chain.estimate`): they become one merged component, placed last, so one
-        chain respects the global mine count across them. Beside a chain, the folded components are folded first
-        for their weights per count (the chain's completions need them) and against the rest once the chain's
+        """Count the components ``which`` in floating point, folded against the rest, where they fold in time
+        (:meth:`_folds`; ``fold`` false: a fold of them was already tried; or the folds already planned), and
+        estimate the others together by the chain over their solutions, weighted by the others' counts
+        (:func:`~sweeplab.analysis.chain.estimate`): they become one merged component, placed last, so one chain
+        respects the global mine count across them. Beside a chain, the folded components are folded first for
+        their weights per count (the chain's completions need them), then against the rest once the chain's
         estimate is had (its batches' spread then shows in their probabilities too)."""
         if not which:
             return components, tallies
@@ -184,8 +184,8 @@ class Analyzer:
         folded = [] if folds is None else sorted(folds.plans)
         beside = counted + [folds.tally(j) for j in folded] if folds is not None else counted
         merged = _merge([components[which[j]] for j in (folds.left if folds is not None else range(len(which)))])
-        if folds is not None:
-            end -= sum(folds.costs.values())  # time to fold them against the rest after the chain
+        if folds is not None:  # time to fold them against the rest after the chain, which may run a move past its end
+            end -= 2 * sum(folds.costs.values()) + FINISH_SHARE * clock.seconds
         if possible and len(beside) > WEIGH_TIMED:  # the error weighs every batch with all of them: time for it
             weighing = time.perf_counter()
             _weigh_numeric(beside, unconstrained, mines_left)
@@ -218,13 +218,14 @@ class Analyzer:
         now = time.perf_counter()
         end = clock.end - ESTIMATE_RESERVE * clock.seconds
         folds = folding.Folds([components[i] for i in which], self.budget.max_bytes, now + FOLD_SHARE * (end - now), end)
-        counted = [t for i, t in enumerate(tallies) if i not in set(which) and t is not None]
+        chosen = set(which)
+        counted = [t for i, t in enumerate(tallies) if i not in chosen and t is not None]
         if not folds.left:
             done = folds.finish(counted, unconstrained, mines_left)
         elif folds.plans and folds.weights(sorted(folds.plans)):
             return folds
         else:
-            done = folds._proof() if folds.plans else None
+            done = folds.proved()
         if done is None:
             return None
         for i, tally in zip(which, done, strict=True):

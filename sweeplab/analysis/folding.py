@@ -6,19 +6,22 @@ kernel as one block (``_chain.fold``): states keyed by the needs alone, each hol
 in doubles rescaled layer by layer; each final mine count k weighted by h(k), the ways the rest of the position (the
 other components and the free cells) completes a layout with k mines in this component; then a backward pass gives
 each super-cell's expected mines under that weighting, which is its probability times its size. The rest's h needs
-the other wide components' weights per count, which the same count gives: the largest is folded once, after the
-others' weights are known, and the others twice.
+the other wide components' weights per count, which the same count gives: the costliest is folded once, after the
+others' weights are known, and the others twice. Components that do not fold in the time planned for them
+(:attr:`Folds.left`) are left to the chain, beside the weights of those that do.
 
 The result is exact up to floating-point rounding (tested against exact integer counts), so it is reported as
 ``exact=False`` with the error :data:`~sweeplab.analysis.probabilities.ROUNDING`, as are exact counts weighed in
 floating point. It claims no certain cell: a probability of 0 or 1 in floating point is no proof (on large boards the
 single-point and subset passes settle the certain cells before the count).
 
-Each component is counted in the cheaper of two orders of its super-cells, by the needs states each order's count
-holds (``_chain.plan_states``, keys only, about a tenth of a fold): the count's banded order, and a greedy one that
-keeps the open numbers' ranges of mine counts narrow (``_chain.greedy_order``). Neither is always the better: on the
-34 wide components of 256x256 with 16,384 mines and a fifth of the safe cells revealed (seed 1), one order's count
-holds from a tenth to three times the other's states."""
+Each component is counted in the cheaper of two orders of its super-cells, by the predicted time of its fold
+(:func:`_cost`, from the states and entries that ``_chain.plan_states`` counts, keys only): the count's banded
+order, and a greedy one that keeps the open numbers' ranges of mine counts narrow (``_chain.greedy_order``).
+Neither is always the better: on the 34 wide components of 256x256 with 16,384 mines and a fifth of the safe cells
+revealed (seed 1), the greedy order's count holds from a twelfth to fourteen times the banded one's states. The
+planning runs in rounds under a cap on the predicted time that grows fourfold, so the quick components are planned
+first and a hopeless one costs little; it stops at :data:`PLAN_SHARE` of the planned time."""
 
 from __future__ import annotations
 
@@ -77,9 +80,9 @@ def fold(
 
 
 class Folds:
-    """The folds of some components: each planned in the cheaper order when its predicted time fits (the largest
-    first; the others, :attr:`left`, do not fold in time), then folded for its weights per count (:meth:`weights`,
-    which the rest's completions of the others need) and against the rest (:meth:`finish`)."""
+    """The folds of some components: each planned in the cheaper order when its predicted time fits (the others,
+    :attr:`left`, do not fold in time), then folded for its weights per count (:meth:`weights`, which the rest's
+    completions of the others need) and against the rest (:meth:`finish`)."""
 
     def __init__(self, components: list[Component], max_bytes: int, planned: float, deadline: float) -> None:
         self.components = components
@@ -146,7 +149,7 @@ class Folds:
         missing = [i for i in planned if i not in self.counted]
         big = max(missing, key=lambda i: self.costs[i]) if missing else None
         if not self.weights([i for i in missing if i != big]):
-            return self._proof()
+            return self.proved()
         tallies: dict[int, Tally] = {}
         log_hs: dict[int, list[float]] = {}
         if big is not None:
@@ -164,13 +167,14 @@ class Folds:
             if out is None or not out[1]:
                 if out is not None:
                     self.proof = i
-                return self._proof()
+                return self.proved()
             self.counted[i] = out
             tallies[i] = _tally(self.plans[i], out, log_h)
         return [tallies.get(i) for i in range(len(self.components))]
 
-    def _proof(self) -> list[Tally | None] | None:
-        """None when a fold gave up; an exact tally of no layouts for the component that holds none."""
+    def proved(self) -> list[Tally | None] | None:
+        """When a fold found a component that no layout fits, an exact tally of no layouts for it (a proof), and
+        nothing for the others; else None."""
         if self.proof is None:
             return None
         return [Tally({}, {}) if j == self.proof else None for j in range(len(self.components))]
