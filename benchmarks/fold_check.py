@@ -1,0 +1,81 @@
+"""Folded answers against exact counts: is a count in floating point, folded against the rest, exact up to rounding?
+
+Run from a checkout with the C kernels built: ``python benchmarks/fold_check.py 1024x64x14417@0.2:2 --out
+results/large/folded/check`` (each position takes from a quarter of a minute to a few minutes of CPU). Each position
+WxHxM@SHARE:SEED is dealt as ``benchmarks/large_positions.py`` deals it (``strewn_position``), analysed at
+``--seconds`` as ``sweeplab analyze`` does, and then counted exactly with the counts in floating point turned off, a
+long budget and room for states and memory (``--reference-seconds``, 3,000,000 states a step, 8 GiB). Where both
+answers come, the row records the largest absolute difference between their probabilities over the covered cells.
+Writes ``runs.csv``: the position, the answer at the budget (exact, rounding, estimate or undecided) with its stated
+error, whether the reference is exact, its CPU seconds and the largest difference."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+from sweeplab.analysis import folding
+from sweeplab.analysis.analyzer import Analyzer
+from sweeplab.analysis.budget import Budget
+from sweeplab.analysis.probabilities import ROUNDING
+from sweeplab.bench.layouts import strewn_position
+from sweeplab.core.errors import UndecidedError
+
+FIELDS = ["width", "height", "mines", "share", "seed", "answer", "stated_error", "reference", "reference_cpu_s", "max_abs_error"]
+
+
+def position(text: str) -> tuple[int, int, int, float, int]:
+    """WxHxM@SHARE:SEED, such as 1024x64x14417@0.2:2."""
+    try:
+        dims, rest = text.split("@")
+        share, seed = rest.split(":")
+        width, height, mines = (int(part) for part in dims.split("x"))
+        return width, height, mines, float(share), int(seed)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WxHxM@SHARE:SEED, such as 1024x64x14417@0.2:2") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("positions", nargs="+", type=position, metavar="WxHxM@SHARE:SEED", help="positions to check")
+    parser.add_argument("--out", type=Path, default=Path("results/large/folded/check"), help="folder for runs.csv")
+    parser.add_argument("--seconds", type=float, default=2.0, help="the analysis budget (as analyze --seconds)")
+    parser.add_argument("--reference-seconds", type=float, default=600.0, help="the exact reference's budget")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with open(args.out / "runs.csv", "w", newline="") as handle:
+        out = csv.writer(handle)
+        out.writerow(FIELDS)
+        for width, height, mines, share, seed in args.positions:
+            obs, _ = strewn_position(width, height, mines, share, seed)
+            row: list[object] = [width, height, mines, share, seed]
+            try:
+                got = Analyzer(Budget(seconds=args.seconds)).analyze(obs)
+            except UndecidedError:
+                out.writerow([*row, "undecided", "", "", "", ""])
+                continue
+            answer = "exact" if got.exact else "rounding" if got.error <= ROUNDING else "estimate"
+            cpu = time.process_time()
+            fold, folding._FOLD = folding._FOLD, None  # the reference: the exact count alone, given time and memory
+            try:
+                reference = Analyzer(Budget(seconds=args.reference_seconds, max_states=3_000_000, max_bytes=2**33)).analyze(obs)
+            except UndecidedError:
+                reference = None
+            finally:
+                folding._FOLD = fold
+            cpu = time.process_time() - cpu
+            exact = reference is not None and reference.exact
+            error = max(abs(got.probability(c) - reference.probability(c)) for c in obs.covered()) if exact else ""
+            kind = "exact" if exact else "none" if reference is None else "not exact"
+            out.writerow([*row, answer, got.error, kind, round(cpu, 1), error])
+            handle.flush()
+            name = f"{width}x{height}x{mines}@{share}:{seed}"
+            print(f"{name}: {answer}, reference {kind} ({cpu:.0f} s of CPU), largest difference {error}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
