@@ -40,7 +40,7 @@ from sweeplab.analysis.weighting import _weigh_numeric
 from sweeplab.core.errors import ArgumentError, InconsistentPositionError, UndecidedError, shown
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
-FINISH_SHARE = 0.02  # beside a chain, the share of the budget kept for the folds' last pass besides their predicted time
+FINISH_SHARE = 0.02  # beside a chain, the share of the budget kept for the folds' last pass beyond its predicted time
 WEIGH_TIMED = 50  # with more exact components beside an estimate, the time its batches' weighing takes is kept back
 SUBSET_CELLS = 250  # ... and in a component of more cells that the probe leaves uncounted, subset simplification too
 FIX_CELLS = 4096  # on boards of this many cells or more, the cells the single-point pass decides are fixed first
@@ -185,7 +185,7 @@ class Analyzer:
         beside = counted + [folds.tally(j) for j in folded] if folds is not None else counted
         merged = _merge([components[which[j]] for j in (folds.left if folds is not None else range(len(which)))])
         if folds is not None:  # time to fold them against the rest after the chain, which may run a move past its end
-            end -= 2 * sum(folds.costs.values()) + FINISH_SHARE * clock.seconds
+            end -= sum(folds.costs.values()) + FINISH_SHARE * clock.seconds
         if possible and len(beside) > WEIGH_TIMED:  # the error weighs every batch with all of them: time for it
             weighing = time.perf_counter()
             _weigh_numeric(beside, unconstrained, mines_left)
