@@ -31,7 +31,7 @@ no time) are counted in floating point, folded against the rest of the position,
 exact up to rounding, so ``exact=False`` and ``error`` :data:`ROUNDING` again, with no certain cell claimed among
 them); on boards probed before the count, the probe's leftovers are folded before the full count, which then runs
 only to make the answer exact when most of its time is left. Components that do not fold in time (too many states
-even so) are merged into one and estimated by the chain in the rest, weighted
+even so) are merged into one and estimated by the chain in the rest, beside the folds of the others, weighted
 by the exact counts of the others and the unconstrained cells (so the global mine count holds), and the result says
 ``exact=False`` with an estimated error (two standard errors of the chain's batch means; ``layouts`` is then a scale,
 not a count). The estimate improves with time: its error falls roughly as one over the square root of the seconds
