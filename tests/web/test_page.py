@@ -170,6 +170,13 @@ def test_analyser_edits_a_position_and_names_a_failing_number(page, shots):
     shot(page, shots, "analyser.png")
 
 
+def test_layout_counts_read_the_same_at_any_size(page):
+    """The server sends every digit of a count up to 30 digits and scientific notation past them (a dense board's
+    count has hundreds of digits): the page shows both alike."""
+    shown = page.evaluate("['961', '1820000', '30011345678', '3.0236e+263', '1.0000e+40'].map(bigCount)")
+    assert shown == ["961", "1,820,000", "3.00 × 10^10", "3.02 × 10^263", "1.00 × 10^40"]
+
+
 def test_benchmark_panel_runs_in_the_server(page, shots):
     page.click(".tab[data-view=bench]")
     assert page.evaluate("bench.order") == ["exact", "single-point"]

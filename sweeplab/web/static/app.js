@@ -42,7 +42,10 @@ const pct = (p) => (p === 0 ? "0" : p === 1 ? "100" : p < 0.005 ? "<1" : p > 0.9
 const cellName = (xy) => `(${xy[0]}, ${xy[1]})`;
 // a count that may have dozens of digits (layouts): plain up to a million, else "3.16 × 10^40"
 function bigCount(text) {
+  // the server's counts: every digit up to 30 digits, else scientific ("3.0236e+263")
   const digits = String(text);
+  const scientific = digits.match(/^(\d)\.(\d+)e\+(\d+)$/);
+  if (scientific) return `${scientific[1]}.${scientific[2].slice(0, 2)} × 10^${scientific[3]}`;
   if (digits.length <= 7) return Number(digits).toLocaleString("en-US");
   return `${digits[0]}.${digits.slice(1, 3)} × 10^${digits.length - 1}`;
 }
