@@ -129,7 +129,7 @@ typedef struct {
 typedef struct {
     size_t *off, *key_off;
     int *klen;
-    size_t entries, states; /* the vectors' entries and the states over every layer */
+    size_t entries, states; /* the vectors' entries and the states over every layer (the layers done, on a give-up) */
     double log_scale;      /* the natural log of the factor the last layer's weights were divided by */
 } Layers;
 
@@ -177,6 +177,7 @@ static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, 
     if (!keys_only) alpha_buf[0] = 1.0;
     off[0] = 0; off[1] = 1; key_off[0] = 0; key_off[1] = 0;
     size_t tr_n = 0, entries = 1, states = 1, checked = 0;
+    L->entries = entries; L->states = states;
     int needs[2 * MAX_OPEN];
     unsigned char key[MAX_OPEN + 1];
     for (Py_ssize_t t = 0; t < n; t++) {
@@ -262,6 +263,7 @@ static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, 
         }
         if (keys_only) {
             entries += layer;
+            L->entries = entries; L->states = states; /* so far, also when a later layer gives up */
             continue;
         }
         if (!ensure_entries(entries + layer)) goto done;
@@ -285,9 +287,8 @@ static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, 
             L->log_scale += log(peak);
         }
         entries += layer;
+        L->entries = entries; L->states = states;
     }
-    L->entries = entries;
-    L->states = states;
     status = MOVE_OK;
 done:
     return status;

@@ -11,7 +11,7 @@ typedef struct {
     double log_scale; /* the natural log of the factor the weights were divided by */
 } Folded;
 
-#define FOLD_KEEP ((size_t)1 << 22) /* a fold that needed more entries than this frees the thread's buffers after */
+#define FOLD_KEEP ((size_t)1 << 22) /* a fold or a plan that reached more entries than this frees the thread's buffers */
 
 /* The buffers of the calling thread, freed (they are kept between calls, and a fold's may be large). */
 static void free_buffers(void) {
@@ -162,6 +162,7 @@ static PyObject *plan_states(PyObject *self, PyObject *args) {
     size_t states = L.states, entries = L.entries;
     layers_free(&L);
     free(steps); free(pool);
+    if (entries > FOLD_KEEP) free_buffers(); /* its keys and transitions: tens of MiB kept for the thread otherwise */
     if (status == MOVE_NOMEM) return PyErr_NoMemory();
     if (status != MOVE_OK) Py_RETURN_NONE;
     return Py_BuildValue("(nn)", (Py_ssize_t)states, (Py_ssize_t)entries);
