@@ -258,7 +258,7 @@ class Analyzer:
         budget, start = self.budget, time.perf_counter()
         end = clock.exact
         if width * height < PROBE_CELLS or budget.max_states <= PROBE_STATES:
-            return KERNEL.tally(raw, width, height, budget.max_states, budget.max_bytes, max(end - start, 0.0)), {}, None
+            return self._full(raw, width, height, end), {}, None
         cpu = time.process_time()
         out = KERNEL.tally(raw, width, height, PROBE_STATES, budget.max_bytes, max(end - start, 0.0))
         if out[0] == "local" or all(item[2] == "wide" or isinstance(item[2], tuple) for item in out[0]):
@@ -266,8 +266,7 @@ class Analyzer:
         if time.perf_counter() > end:
             return out, {}, None
         now = time.perf_counter()
-        left = sum(len(item[0]) for item in out[0] if not isinstance(item[2], tuple))
-        if time.process_time() - cpu < PROBE_CPU or left > PROMISING_SUPERCELLS * clock.seconds:
+        if time.process_time() - cpu < PROBE_CPU or _uncounted(out) > PROMISING_SUPERCELLS * clock.seconds:
             end = now + PROBE_SHARE * clock.seconds
         else:
             end = clock.start + PROMISING_SHARE * clock.seconds
