@@ -259,9 +259,12 @@ def _run(plan: Plan, log_h: list[float] | None, max_entries: int, deadline: floa
 
 
 def _weights(out: Counted) -> Tally:
-    """A fold's weights per count, as a tally the weighting reads (no expected rows)."""
+    """A fold's weights per count, as a tally the weighting reads (no expected rows). Every count from the lowest
+    to the highest the count's paths reach is a key, those of weight 0 too (an unreachable count, or one whose weight
+    fell below a double's range): its keys hold every count the component can hold, as a proof that no global count
+    fits needs."""
     low, weights, log_scale, _ = out
-    return Tally({low + q: w for q, w in enumerate(weights) if w > 0}, {}, False, log_scale=log_scale, rounding=True)
+    return Tally({low + q: w for q, w in enumerate(weights)}, {}, False, log_scale=log_scale, rounding=True)
 
 
 def _tally(plan: Plan, out: Counted, log_h: list[float]) -> Tally:
@@ -272,9 +275,10 @@ def _tally(plan: Plan, out: Counted, log_h: list[float]) -> Tally:
     order, means = plan[0], out[3]
     tally = _weights(out)
     weight = tally.weight
-    k0 = max((k for k in weight if log_h[k] > -math.inf), key=lambda k: math.log(weight[k]) + log_h[k])
+    weighs = [(k, w) for k, w in weight.items() if w > 0 and log_h[k] > -math.inf]
+    k0 = max(weighs, key=lambda kw: math.log(kw[1]) + log_h[kw[0]])[0]
     top = math.log(weight[k0]) + log_h[k0]
-    factor = sum(math.exp(math.log(w) + log_h[k] - top) for k, w in weight.items() if log_h[k] > -math.inf) * weight[k0]
+    factor = sum(math.exp(math.log(w) + log_h[k] - top) for k, w in weighs) * weight[k0]
     row = [0.0] * len(order)
     for t, j in enumerate(order):
         row[j] = means[t] * factor

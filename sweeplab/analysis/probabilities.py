@@ -290,6 +290,11 @@ def _combine(
     if weighing is None:
         weighing = _weigh_numeric(counted, U, R)
         if weighing.zero:
+            # counts in floating point keep every count they can hold: without an estimate, no fit is a proof
+            if not any(not t.exact and not t.rounding for t in counted) and not _feasible_total(
+                [list(t.weight) for t in counted], U, R
+            ):
+                _no_total(observation, counted, U, R)
             raise UndecidedError(
                 f"undecided within the budget of {clock.seconds:g} s: the estimated components found no way to place "
                 f"the {R} remaining mines; the position is not proved inconsistent (give it more time)"

@@ -6,7 +6,7 @@ import random
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 
 from sweeplab.analysis import analyzer as front
 from sweeplab.analysis import folding
@@ -17,6 +17,8 @@ from sweeplab.analysis.counting import _order
 from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.probabilities import ROUNDING
 from sweeplab.core.errors import InconsistentPositionError, UndecidedError
+from sweeplab.core.geometry import Board
+from sweeplab.core.observation import Observation
 from tests.analysis.compiled import needs_chain, needs_kernel
 from tests.analysis.positions import (
     answered_to_rounding,
@@ -76,6 +78,7 @@ def test_folds_give_the_exact_probabilities_on_played_positions(monkeypatch, obs
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(arbitrary_positions())
+@example(Observation(Board(2, 4), 6, (-1, -1, -1, 1, 1, -1, -1, 0)))  # more mines than covered cells: a proof
 def test_folds_give_the_exact_probabilities_or_the_proof_on_arbitrary_positions(monkeypatch, obs):
     _same_as_exact(obs, monkeypatch)
 
