@@ -194,8 +194,8 @@ class Analyzer:
             tally = estimate(merged, beside, unconstrained, mines_left, end, use_kernel=self.use_kernel, width=width)
         finished: list[Tally | None] = [None] * len(which)
         if folds is not None and tally is not None:
-            folds.deadline = clock.end - ESTIMATE_RESERVE * clock.seconds / 2  # half the reserve too, if the chain ran late
-            finished = folds.finish([*counted, tally], unconstrained, mines_left) or finished
+            late = clock.end - ESTIMATE_RESERVE * clock.seconds / 2  # half the reserve too, if the chain ran late
+            finished = folds.finish([*counted, tally], unconstrained, mines_left, late) or finished
         return (
             [components[i] for i in kept] + [components[which[j]] for j in folded] + [merged],
             [*others, *(finished[j] for j in folded), tally],

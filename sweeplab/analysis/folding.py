@@ -56,29 +56,6 @@ def available() -> bool:
     return _FOLD is not None
 
 
-def fold(
-    components: list[Component],
-    others: list[Tally],
-    unconstrained: int,
-    mines_left: int,
-    deadline: float,
-    max_bytes: int,
-    planned: float | None = None,
-) -> list[Tally | None] | None:
-    """Tallies of ``components`` counted in floating point and folded against the rest (``others``: the tallies of
-    the position's other components; ``unconstrained`` free cells; ``mines_left`` mines to place), each marked
-    ``rounding``. None when one of them is too wide (its weight vectors past ``max_bytes``), when their predicted
-    time (:func:`_cost`) ends after ``planned`` (default: ``deadline``), when ``deadline`` passes, or when the rest
-    completes no count one of them can hold (the chain's estimate then decides). A component that no layout fits
-    gets an exact tally of no layouts, which the caller reports as a proof."""
-    if _FOLD is None or not components:
-        return None
-    folds = Folds(components, max_bytes, deadline if planned is None else min(planned, deadline), deadline)
-    if folds.left:
-        return None
-    return folds.finish(others, unconstrained, mines_left)
-
-
 class Folds:
     """The folds of some components: each planned in the cheaper order when its predicted time fits (the others,
     :attr:`left`, do not fold in time), then folded for its weights per count (:meth:`weights`, which the rest's
@@ -139,12 +116,17 @@ class Folds:
         """Component ``i``'s weights per count (folded for them), as a tally the weighting reads."""
         return _weights(self.counted[i])
 
-    def finish(self, rest: list[Tally], unconstrained: int, mines_left: int) -> list[Tally | None] | None:
+    def finish(
+        self, rest: list[Tally], unconstrained: int, mines_left: int, deadline: float | None = None
+    ) -> list[Tally | None] | None:
         """Every planned component folded against the rest of the position: the tallies ``rest`` and the other
         planned components' weights (folded for them first where not yet counted, but for the costliest, whose fold
-        against the rest gives its own). Returns a tally per component (None for those not planned); None when the
-        time ran out or the rest completes no count one of them can hold; a component no layout fits gets an exact
-        tally of no layouts (a proof), and the others none."""
+        against the rest gives its own), by ``deadline`` when given (else the one the folds were planned for).
+        Returns a tally per component (None for those not planned); None when the time ran out or the rest completes
+        no count one of them can hold; a component no layout fits gets an exact tally of no layouts (a proof), and
+        the others none."""
+        if deadline is not None:
+            self.deadline = deadline
         planned = sorted(self.plans)
         missing = [i for i in planned if i not in self.counted]
         big = max(missing, key=lambda i: self.costs[i]) if missing else None

@@ -216,12 +216,15 @@ def test_a_component_no_layout_fits_gets_an_exact_tally_of_none():
     """Two numbers over the same two cells that disagree: the fold finds no layout, and says so with an exact tally
     of none (which the analyzer reports as a proof, naming a number)."""
     comp = Component([(0,), (1,)], [((0, 1), 1, 5), ((0, 1), 2, 6)])
-    tally = folding.fold([comp], [], 0, 2, time.perf_counter() + 10, 2**20)[0]
+    deadline = time.perf_counter() + 10
+    folds = folding.Folds([comp], 2**20, deadline, deadline)
+    assert not folds.left
+    tally = folds.finish([], 0, 2)[0]
     assert tally.exact and tally.weight == {}
 
 
 def test_a_fold_that_would_not_fit_in_its_time_gives_up_at_once():
     comp = _grid_component(40, 40, 5)
     start = time.perf_counter()
-    assert folding.fold([comp], [], 0, 300, start + 10, 2**30, planned=start + 1e-4) is None
+    assert folding.Folds([comp], 2**30, start + 1e-4, start + 10).left == [0]
     assert time.perf_counter() - start < 0.5
