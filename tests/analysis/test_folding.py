@@ -46,6 +46,13 @@ def _folded(obs, monkeypatch):
         return InconsistentPositionError
 
 
+EXAMPLES = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
 def _same_as_exact(obs, monkeypatch):
     with monkeypatch.context() as patched:
         got = _folded(obs, patched)
@@ -62,21 +69,13 @@ def _same_as_exact(obs, monkeypatch):
     assert abs(got.layouts - exact.layouts) <= 1e-9 * exact.layouts
 
 
-@settings(
-    max_examples=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+@EXAMPLES
 @given(played_positions())
 def test_folds_give_the_exact_probabilities_on_played_positions(monkeypatch, obs):
     _same_as_exact(obs, monkeypatch)
 
 
-@settings(
-    max_examples=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+@EXAMPLES
 @given(arbitrary_positions())
 @example(Observation(Board(2, 4), 6, (-1, -1, -1, 1, 1, -1, -1, 0)))  # more mines than covered cells: a proof
 def test_folds_give_the_exact_probabilities_or_the_proof_on_arbitrary_positions(monkeypatch, obs):
