@@ -149,9 +149,10 @@ enum { MOVE_OK, MOVE_NONE, MOVE_NOMEM, MOVE_NOPICK, MOVE_TIME };
    GIL). A state is the needs of the open numbers; it holds a vector over the mines so far (from low to low + len - 1:
    the counts its paths reach, gaps held as 0), so a step's hashing and its transitions are per needs, not per
    (mines, needs), and the vectors add up element by element. Past max_states states in a step, layer_cap entries
-   of a layer's vectors, total_cap entries in all or state_cap states in all it returns MOVE_NONE (keys_only: the states and the entries their
-   vectors would hold are counted, with no vectors and no layer_cap); past deadline (when positive; checked every few thousand states)
-   MOVE_TIME. L is filled in on MOVE_OK, and its arrays are the caller's to free (layers_free) whatever it returns. */
+   of a layer's vectors, total_cap entries in all or state_cap states in all it returns MOVE_NONE (keys_only: the
+   states and the entries their vectors would hold are counted, with no vectors and no layer_cap); past deadline
+   (when positive; checked every 4,096 states) MOVE_TIME. L is filled in on MOVE_OK (its counts on any return), and
+   its arrays are the caller's to free (layers_free) whatever it returns. */
 static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, size_t total_cap, size_t state_cap,
                    double deadline, int keys_only, Layers *L) {
     if (max_states < 1) max_states = 1;
