@@ -185,7 +185,7 @@ class Analyzer:
         beside = counted + [folds.tally(j) for j in folded] if folds is not None else counted
         merged = _merge([components[which[j]] for j in (folds.left if folds is not None else range(len(which)))])
         if folds is not None:  # time to fold them against the rest after the chain, which may run a move past its end
-            end -= sum(folds.costs.values()) + FINISH_SHARE * clock.seconds
+            end -= folds.finish_cost() + FINISH_SHARE * clock.seconds
         if possible and len(beside) > WEIGH_TIMED:  # the error weighs every batch with all of them: time for it
             weighing = time.perf_counter()
             _weigh_numeric(beside, unconstrained, mines_left)

@@ -26,8 +26,13 @@ first and a hopeless one costs little; it stops at :data:`PLAN_SHARE` of the pla
 from __future__ import annotations
 
 import math
+import threading
 import time
+from collections.abc import Callable
+from functools import partial
+from typing import TypeVar
 
+from sweeplab.analysis import batches as runs
 from sweeplab.analysis.chain import completions
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.counting import Tally, _order
@@ -47,6 +52,7 @@ PLAN_SHARE = 0.35  # the share of the planned time that choosing the orders may 
 QUICK_SECONDS = 0.002  # a component whose fold in the banded order is predicted this quick is not ordered again
 WEIGHTS_ONLY = 0.7  # the share of that a fold for the weights alone takes (no backward pass: fitted, 250 and 9 ns)
 
+R = TypeVar("R")
 Plan = tuple[list[int], list[int], list, list[int]]  # the order of the super-cells, their sizes, the steps, the needs
 Counted = tuple[int, list[float], float, list[float]]  # _chain.fold's (low, weights, log_scale, means per step)
 
@@ -69,48 +75,65 @@ class Folds:
         self.costs: dict[int, float] = {}
         self.counted: dict[int, Counted] = {}
         self.proof: int | None = None  # a component no layout fits, when a fold found one
+        self.threads = max(1, min(runs.THREADS, runs.cores()))
         start = time.perf_counter()
         give_up = start + PLAN_SHARE * (planned - start)
         orders: dict[int, list[Plan | None]] = {}  # per component: its plan in the banded order, then the greedy one
         pending = sorted(range(len(components)), key=lambda i: -len(components[i].cells))
+        for i in pending:
+            orders[i] = [None, None]
         cap = QUICK_SECONDS
         # rounds over the components still unplanned, each under a cap on the predicted time four times the last's:
-        # the quick ones are planned first, and one too wide for its orders costs no more than its cap each round
+        # the quick ones are planned first, and one too wide for its orders costs no more than its cap each round;
+        # a round plans its components in the threads at once (their counts of states run without the GIL)
         while pending and time.perf_counter() < give_up:
             room = planned - time.perf_counter() - self.cost()
-            for i in list(pending):
-                if time.perf_counter() > give_up:
-                    break
-                found = _cheaper_plan(
-                    components[i], orders.setdefault(i, [None, None]), self.max_entries, min(cap, room), give_up
-                )
-                if found is not None:
-                    self.plans[i], self.costs[i] = found
-                    pending.remove(i)
-                    room -= found[1] * (1 + WEIGHTS_ONLY)
+            limit = min(cap, room)
+            if limit <= 0:
+                break
+            found = _parallel(partial(self._plan_one, orders, limit, give_up), pending, self.threads)
+            for i, plan in zip(pending, found, strict=True):
+                if plan is not None:
+                    self.plans[i], self.costs[i] = plan
+            pending = [i for i, plan in zip(pending, found, strict=True) if plan is None]
+            # planned at once, the round's plans may together pass the time planned: the costliest go to the chain
+            while self.costs and self.cost() > planned - time.perf_counter():
+                drop = max(self.costs, key=lambda i: self.costs[i])
+                del self.plans[drop], self.costs[drop]
             if cap >= room:
                 break
             cap *= 4
         self.left = [i for i in range(len(components)) if i not in self.plans]
 
+    def _plan_one(self, orders: dict[int, list[Plan | None]], limit: float, give_up: float, i: int) -> tuple[Plan, float] | None:
+        """Component ``i``'s plan in the cheaper order within ``limit`` (:func:`_cheaper_plan`)."""
+        return _cheaper_plan(self.components[i], orders[i], self.max_entries, limit, give_up)
+
     def cost(self) -> float:
-        """The predicted time of the planned folds: each twice (for its weights, then against the rest) but the
-        costliest, which :meth:`finish` folds once when its weights are not yet counted."""
+        """The predicted wall time of the planned folds in the threads: each twice (for its weights, then against
+        the rest) but the costliest, which :meth:`finish` folds once, alone, when its weights are not yet counted."""
         if not self.costs:
             return 0.0
-        return sum(self.costs.values()) * (1 + WEIGHTS_ONLY) - max(self.costs.values()) * WEIGHTS_ONLY
+        big = max(self.costs.values())
+        others = list(self.costs.values())
+        others.remove(big)
+        return _wall([c * WEIGHTS_ONLY for c in others], self.threads) + big + _wall(others, self.threads)
+
+    def finish_cost(self) -> float:
+        """The predicted wall time of :meth:`finish` once every planned component's weights are counted."""
+        return _wall(list(self.costs.values()), self.threads)
 
     def weights(self, which: list[int]) -> bool:
-        """Fold the components ``which`` for their weights per count alone; False when the time ran out or one holds
-        no layout (:attr:`proof`)."""
-        for i in which:
-            out = _run(self.plans[i], None, self.max_entries, self.deadline)
-            if out is None or not out[1]:
-                if out is not None:
-                    self.proof = i
-                return False
-            self.counted[i] = out
-        return True
+        """Fold the components ``which`` for their weights per count alone, in the threads at once; False when the
+        time ran out or one holds no layout (:attr:`proof`)."""
+        which = sorted(which, key=lambda i: -self.costs[i])
+        found = _parallel(lambda i: _run(self.plans[i], None, self.max_entries, self.deadline), which, self.threads)
+        for i, out in zip(which, found, strict=True):
+            if out is not None and not out[1]:
+                self.proof = i
+            elif out is not None:
+                self.counted[i] = out
+        return all(out is not None and out[1] for out in found)
 
     def tally(self, i: int) -> Tally:
         """Component ``i``'s weights per count (folded for them), as a tally the weighting reads."""
@@ -121,10 +144,10 @@ class Folds:
     ) -> list[Tally | None] | None:
         """Every planned component folded against the rest of the position: the tallies ``rest`` and the other
         planned components' weights (folded for them first where not yet counted, but for the costliest, whose fold
-        against the rest gives its own), by ``deadline`` when given (else the one the folds were planned for).
-        Returns a tally per component (None for those not planned); None when the time ran out or the rest completes
-        no count one of them can hold; a component no layout fits gets an exact tally of no layouts (a proof), and
-        the others none."""
+        against the rest gives its own), by ``deadline`` when given (else the one the folds were planned for), in
+        the threads at once. Returns a tally per component (None for those not planned); None when the time ran out
+        or the rest completes no count one of them can hold; a component no layout fits gets an exact tally of no
+        layouts (a proof), and the others none."""
         if deadline is not None:
             self.deadline = deadline
         planned = sorted(self.plans)
@@ -133,26 +156,34 @@ class Folds:
         if not self.weights([i for i in missing if i != big]):
             return self.proved()
         tallies: dict[int, Tally] = {}
-        log_hs: dict[int, list[float]] = {}
-        if big is not None:
+        if big is not None:  # alone: the others' rest needs its weights, which this fold gives
             weights = [self.tally(j) for j in planned if j != big]
-            log_hs[big] = completions([*rest, *weights], len(self.components[big].cells), unconstrained, mines_left)
-        for i in ([big] if big is not None else []) + [j for j in planned if j != big]:
-            if i not in log_hs:  # the others' rest holds every planned component's weights, now known
-                comps = [self.components[j] for j in planned]
-                found = _all_completions([self.counted[j] for j in planned], rest, comps, unconstrained, mines_left)
-                log_hs = dict(zip(planned, found, strict=True))
-            log_h = log_hs[i]
-            if all(v == -math.inf for v in log_h):
-                return None
-            out = _run(self.plans[i], log_h, self.max_entries, self.deadline)
-            if out is None or not out[1]:
-                if out is not None:
-                    self.proof = i
+            log_h = completions([*rest, *weights], len(self.components[big].cells), unconstrained, mines_left)
+            if not self._against(big, log_h, tallies):
                 return self.proved()
-            self.counted[i] = out
-            tallies[i] = _tally(self.plans[i], out, log_h)
+        others = sorted((j for j in planned if j != big), key=lambda j: -self.costs[j])
+        if others:  # the rest of each holds every other planned component's weights, now known
+            comps = [self.components[j] for j in planned]
+            found = _all_completions([self.counted[j] for j in planned], rest, comps, unconstrained, mines_left)
+            log_hs = dict(zip(planned, found, strict=True))
+            done = _parallel(lambda j: self._against(j, log_hs[j], tallies), others, self.threads)
+            if not all(done):
+                return self.proved()
         return [tallies.get(i) for i in range(len(self.components))]
+
+    def _against(self, i: int, log_h: list[float], tallies: dict[int, Tally]) -> bool:
+        """Fold component ``i`` against the rest's completions ``log_h``, its tally into ``tallies``; False when the
+        time ran out, the rest completes no count it can hold, or no layout fits it (:attr:`proof`)."""
+        if all(v == -math.inf for v in log_h):
+            return False
+        out = _run(self.plans[i], log_h, self.max_entries, self.deadline)
+        if out is None or not out[1]:
+            if out is not None:
+                self.proof = i
+            return False
+        self.counted[i] = out
+        tallies[i] = _tally(self.plans[i], out, log_h)
+        return True
 
     def proved(self) -> list[Tally | None] | None:
         """When a fold found a component that no layout fits, an exact tally of no layouts for it (a proof), and
@@ -160,6 +191,55 @@ class Folds:
         if self.proof is None:
             return None
         return [Tally({}, {}) if j == self.proof else None for j in range(len(self.components))]
+
+
+def _wall(costs: list[float], threads: int) -> float:
+    """The predicted wall time of folds of these predicted times in ``threads`` threads at once."""
+    return max(max(costs, default=0.0), sum(costs) / threads)
+
+
+def _parallel(work: Callable[[int], R], items: list[int], threads: int) -> list[R]:
+    """``work(item)`` for each item, in ``threads`` threads at once (this one among them), each taking the next item
+    in the order given; the results in that order. An error in one is raised here once all have stopped, and no
+    thread takes another item after it. The other threads free their kernel buffers as they end."""
+    if threads <= 1 or len(items) <= 1:
+        return [work(item) for item in items]
+    results: list[R | None] = [None] * len(items)
+    lock, stop = threading.Lock(), threading.Event()
+    taken = iter(range(len(items)))
+    errors: list[BaseException] = []
+
+    def take() -> None:
+        while not stop.is_set():
+            with lock:
+                k = next(taken, None)
+            if k is None:
+                return
+            try:
+                results[k] = work(items[k])
+            except BaseException as error:  # raised again in the calling thread
+                errors.append(error)
+                stop.set()
+
+    def helper() -> None:
+        try:
+            take()
+        finally:
+            assert CHAIN is not None  # folds run only with the C chain
+            CHAIN.release()  # this thread's buffers
+
+    helpers = [threading.Thread(target=helper, name=f"sweeplab-fold-{t}", daemon=True) for t in range(1, threads)]
+    for thread in helpers:
+        thread.start()
+    try:
+        take()
+    finally:  # an interrupt here too: the others end with the item they hold (each fold stops by its deadline)
+        stop.set()
+        for thread in helpers:
+            thread.join()
+    if errors:
+        raise errors[0]
+    return results  # type: ignore[return-value]  # every item's result, with no error
 
 
 def _all_completions(
@@ -190,16 +270,17 @@ def _all_completions(
 def _cheaper_plan(
     comp: Component, orders: list[Plan | None], max_entries: int, seconds: float, give_up: float
 ) -> tuple[Plan, float] | None:
-    """The plan of the order (banded or greedy, each built once into ``orders``) whose fold is predicted quicker
+    """The plan of the order (greedy or banded, each built once into ``orders``) whose fold is predicted quicker
     (:func:`_cost`), and that time; None when neither's weight vectors fit in ``max_entries`` or its predicted time
-    in ``seconds``, or when ``give_up`` (a ``time.perf_counter`` value) passes first. The greedy order is not tried
-    when the banded one is predicted under :data:`QUICK_SECONDS`; its states are counted only up to the banded
-    one's time (one order's count may hold a thousand times the other's states)."""
+    in ``seconds``, or when ``give_up`` (a ``time.perf_counter`` value) passes first. The banded order (built in
+    Python, a millisecond or more a component) is not tried when the greedy one (built in C) is predicted under
+    :data:`QUICK_SECONDS`; its states are counted only up to the greedy one's time (one order's count may hold a
+    thousand times the other's states)."""
     assert CHAIN is not None  # fold runs only with the C chain
     best: tuple[Plan, float] | None = None
-    for k in range(2):
+    for k in (1, 0):
         limit = seconds if best is None else best[1]
-        if limit <= 0 or (k == 1 and best is not None and best[1] < QUICK_SECONDS):
+        if limit <= 0 or (k == 0 and best is not None and best[1] < QUICK_SECONDS):
             break
         if orders[k] is None:
             sizes = [len(cells) for cells in comp.supercells]

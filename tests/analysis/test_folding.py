@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 
 from sweeplab.analysis import analyzer as front
+from sweeplab.analysis import batches as runs
 from sweeplab.analysis import folding
 from sweeplab.analysis.analyzer import Analyzer
 from sweeplab.analysis.budget import Budget
@@ -227,3 +228,41 @@ def test_a_fold_that_would_not_fit_in_its_time_gives_up_at_once():
     start = time.perf_counter()
     assert folding.Folds([comp], 2**30, start + 1e-4, start + 10).left == [0]
     assert time.perf_counter() - start < 0.5
+
+
+def test_folds_in_two_threads_give_what_one_thread_gives(monkeypatch):
+    """The folds of a dense board's many components run in two threads at once (their weights, then against the
+    rest): each fold is the same count whichever thread runs it, so the answer is the one thread's, to the bit."""
+    obs, _ = strewn(1024, 64, 14417, 0.2, 2)
+    answers, real = [], folding.Folds.finish
+    for threads in (1, 2):
+        monkeypatch.setattr(runs, "THREADS", threads)
+        seen = []
+
+        def finish(self, *args, seen=seen, **kwargs):
+            seen.append((self.threads, len(self.plans)))
+            return real(self, *args, **kwargs)
+
+        monkeypatch.setattr(folding.Folds, "finish", finish)
+        answers.append(Analyzer(Budget(seconds=10)).analyze(obs))
+        assert seen and seen[0][0] == min(threads, runs.cores()) and seen[0][1] > 1, seen
+    one, two = answers
+    assert one.error == two.error == ROUNDING
+    assert all(one.probability(c) == two.probability(c) for c in obs.covered())
+
+
+def test_parallel_work_keeps_the_order_and_raises_a_threads_error():
+    assert folding._parallel(lambda i: i * i, list(range(50)), 2) == [i * i for i in range(50)]
+    assert folding._parallel(lambda i: -i, [3], 2) == [-3]
+    started = []
+
+    def fail_on_seven(i):
+        started.append(i)
+        time.sleep(0.001)
+        if i == 7:
+            raise ValueError("seven")
+        return i
+
+    with pytest.raises(ValueError, match="seven"):
+        folding._parallel(fail_on_seven, list(range(1000)), 2)
+    assert len(started) < 20  # no thread takes another item once one has failed
