@@ -295,20 +295,30 @@ done:
     return status;
 }
 
-/* State i's completions, into b (its vector), from those of the next layer's states (state j's at next + at_buf[j]
-   - next_base), after forward(): adds its weight to *weighted and its weighted mines to *mines (the step's expected
-   mines are their ratio); returns its largest completion. */
-static inline double state_completions(size_t i, const double *bn, const double *next, size_t next_base, double *b,
-                                       double *weighted, double *mines) {
-    int end = start_buf[i + 1], len = len_buf[i], from = low_buf[i];
-    const double *a = alpha_buf + at_buf[i];
+/* The arrays a backward pass reads, after forward(): the thread's buffers (thread_arrays), or a fold's kept ones. */
+typedef struct {
+    const int *start, *next, *low, *len;
+    const unsigned char *v;
+    const size_t *at;
+    const double *alpha;
+} Arrays;
+
+static Arrays thread_arrays(void) { return (Arrays){start_buf, next_buf, low_buf, len_buf, v_buf, at_buf, alpha_buf}; }
+
+/* State i's completions, into b (its vector), from those of the next layer's states (state j's at next + at[j]
+   - next_base): adds its weight to *weighted and its weighted mines to *mines (the step's expected mines are their
+   ratio); returns its largest completion. */
+static inline double state_completions(const Arrays *A, size_t i, const double *bn, const double *next, size_t next_base,
+                                       double *b, double *weighted, double *mines) {
+    int end = A->start[i + 1], len = A->len[i], from = A->low[i];
+    const double *a = A->alpha + A->at[i];
     double top = 0.0;
     memset(b, 0, (size_t)len * sizeof(double));
-    for (int e = start_buf[i]; e < end; e++) {
-        size_t j = (size_t)next_buf[e];
-        int v = v_buf[e];
+    for (int e = A->start[i]; e < end; e++) {
+        size_t j = (size_t)A->next[e];
+        int v = A->v[e];
         double w = bn[v], ab = 0.0;
-        const double *bj = next + (at_buf[j] - next_base) + (from + v - low_buf[j]);
+        const double *bj = next + (A->at[j] - next_base) + (from + v - A->low[j]);
         for (int q = 0; q < len; q++) {
             double c = w * bj[q];
             b[q] += c;
@@ -363,11 +373,12 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
                 if (c > 0) cnt[low_buf[i] + q] += c / z;
             }
         /* the transitions of state i run from start_buf[i] to start_buf[i + 1], in every layer */
+        Arrays A = thread_arrays();
         for (Py_ssize_t t = n - 1; t >= 0; t--) {
             const double *bn = binom[steps[t].size];
             double weighted = 0.0, mines = 0.0, peak = 0.0;
             for (size_t i = off[t]; i < off[t + 1]; i++) {
-                double top = state_completions(i, bn, beta_buf, 0, beta_buf + at_buf[i], &weighted, &mines);
+                double top = state_completions(&A, i, bn, beta_buf, 0, beta_buf + at_buf[i], &weighted, &mines);
                 if (top > peak) peak = top;
             }
             if (peak > 0)
@@ -1268,6 +1279,14 @@ static PyMethodDef methods[] = {
      "every mean 0); weights [] when no layout fits. None\n"
      "past max_states states in a step, max_entries entries of the weight vectors in all, or seconds, or when no count\n"
      "the component can hold has weight. Runs without the GIL."},
+    {"fold_keep", fold_keep, METH_VARARGS,
+     "fold_keep(sizes, steps, needs, max_states, max_entries, seconds) -> (low, weights, log_scale, kept, bytes) | None\n"
+     "fold's weights alone (log_weights None), its layers kept (a capsule holding bytes of memory; None when no layout\n"
+     "fits) for fold_back."},
+    {"fold_back", fold_back, METH_VARARGS,
+     "fold_back(kept, log_weights, seconds) -> (low, weights, log_scale, means) | None\n"
+     "What fold gives with these log_weights, from the layers fold_keep kept: the backward pass alone. Runs without\n"
+     "the GIL; threads may share kept layers."},
     {"plan_states", plan_states, METH_VARARGS,
      "plan_states(sizes, steps, needs, max_states, entry_cap, state_cap, seconds) -> (states, entries) | None\n"
      "The needs states over every layer of the count over the steps and the entries of their weight vectors (keys\n"

@@ -23,12 +23,83 @@ static void free_buffers(void) {
     table_size = 0;
 }
 
+/* A fold's layers kept for its backward passes (fold_keep, then fold_back): its steps, its layers' offsets and the
+   arrays a backward pass reads, taken from the thread's buffers (which start afresh). */
+typedef struct {
+    Py_ssize_t n;
+    Step *steps;
+    int *pool;
+    size_t *off;
+    int *start, *next, *low, *len;
+    unsigned char *v;
+    size_t *at;
+    double *alpha;
+    double log_scale; /* the fold's (see Folded) */
+    size_t bytes;     /* what the kept arrays hold */
+} Kept;
+
+static void kept_free(Kept *K) {
+    if (!K) return;
+    free(K->steps); free(K->pool); free(K->off); free(K->start); free(K->next); free(K->low); free(K->len); free(K->v);
+    free(K->at); free(K->alpha);
+    free(K);
+}
+
+static Arrays kept_arrays(const Kept *K) { return (Arrays){K->start, K->next, K->low, K->len, K->v, K->at, K->alpha}; }
+
+/* The backward pass of a fold over its layers (A, off: layer t holds states off[t] .. off[t + 1] - 1), each final
+   count k (out->low + q, of weight out->weights[q]) weighted by exp(hw[k]): each step's expected mines given the rest
+   into out->means, two layers of completions at a time in the thread's beta buffer. MOVE_NONE when the rest completes
+   no count the component can hold; MOVE_TIME past deadline (when positive); MOVE_NOMEM. */
+static int fold_back_pass(const Arrays *A, const size_t *off, const Step *steps, Py_ssize_t n, const double *hw,
+                          Py_ssize_t n_weights, double deadline, Folded *out) {
+    const double *last = out->weights;
+    int low = out->low, len = out->len;
+    size_t widest = (size_t)len; /* the widest layer's entries, twice */
+    for (Py_ssize_t t = 0; t < n; t++) {
+        size_t first = A->at[off[t]], end = A->at[off[t + 1] - 1] + (size_t)A->len[off[t + 1] - 1];
+        if (end - first > widest) widest = end - first;
+    }
+    if (!ensure_beta(2 * widest)) return MOVE_NOMEM;
+    double *below = beta_buf, *above = beta_buf + widest;
+    double peak = -HUGE_VAL;
+    for (int q = 0; q < len; q++)
+        if (last[q] > 0 && low + q < n_weights && hw[low + q] > peak) peak = hw[low + q];
+    double z = 0.0;
+    for (int q = 0; q < len; q++) {
+        int k = low + q;
+        below[q] = last[q] > 0 && k < n_weights ? exp(hw[k] - peak) : 0.0;
+        z += last[q] * below[q];
+    }
+    if (!(z > 0)) return MOVE_NONE;
+    size_t checked = 0;
+    for (Py_ssize_t t = n - 1; t >= 0; t--) {
+        const double *bn = binom[steps[t].size];
+        size_t base = A->at[off[t]], base_next = A->at[off[t + 1]];
+        double weighted = 0.0, mines = 0.0, top = 0.0;
+        for (size_t i = off[t]; i < off[t + 1]; i++) {
+            if (deadline > 0 && ++checked % 4096 == 0 && clock_now() > deadline) return MOVE_TIME;
+            double peak_i = state_completions(A, i, bn, below, base_next, above + (A->at[i] - base), &weighted, &mines);
+            if (peak_i > top) top = peak_i;
+        }
+        if (top > 0) {
+            size_t entries = A->at[off[t + 1] - 1] + (size_t)A->len[off[t + 1] - 1] - base;
+            for (size_t q = 0; q < entries; q++) above[q] /= top;
+        }
+        out->means[t] = weighted > 0 ? mines / weighted : 0.0;
+        double *swap = below; below = above; above = swap;
+    }
+    return MOVE_OK;
+}
+
 /* The fold over parsed steps, in C alone (runs without the GIL). hw[k] is the log of the rest's completions of a
-   component holding k mines (-inf: none); with hw NULL, the weights alone (no backward pass, every mean 0). Returns MOVE_OK with out filled in (out->len 0: no layout fits the
-   component's numbers, a proof), MOVE_NONE past max_states states in a step or max_entries entries in all, or when
-   the rest completes no count the component can hold; MOVE_TIME past deadline; MOVE_NOMEM. */
+   component holding k mines (-inf: none); with hw NULL, the weights alone (no backward pass, every mean 0), and with
+   kept not NULL the layers are kept in *kept for later backward passes (fold_back_pass; NULL when no layout fits).
+   Returns MOVE_OK with out filled in (out->len 0: no layout fits the component's numbers, a proof), MOVE_NONE past
+   max_states states in a step or max_entries entries in all, or when the rest completes no count the component can
+   hold; MOVE_TIME past deadline; MOVE_NOMEM. */
 static int compute_fold(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, size_t max_entries,
-                        double deadline, Folded *out) {
+                        double deadline, Folded *out, Kept **kept) {
     Layers L = {0};
     int status = forward(steps, n, max_states, max_entries, max_entries, SIZE_MAX, deadline, 0, &L);
     size_t *off = L.off;
@@ -43,52 +114,106 @@ static int compute_fold(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
     if (!out->weights) goto done;
     memcpy(out->weights, last, sizeof(double) * (size_t)len);
     out->low = low; out->len = len;
+    if (kept) { /* the thread's arrays become the kept ones (trimmed to what they hold) */
+        Kept *K = *kept = calloc(1, sizeof(Kept));
+        if (!K) goto done;
+        size_t states = off[n + 1], transitions = (size_t)start_buf[off[n]], entries = L.entries;
+        K->n = n; K->off = off; L.off = NULL; K->log_scale = L.log_scale;
+        K->start = start_buf; K->low = low_buf; K->len = len_buf; K->at = at_buf; K->next = next_buf; K->v = v_buf;
+        K->alpha = alpha_buf;
+        start_buf = low_buf = len_buf = next_buf = NULL; at_buf = NULL; v_buf = NULL; alpha_buf = NULL;
+        states_cap = tr_cap = entries_cap = 0;
+        double *alpha = realloc(K->alpha, sizeof(double) * (entries ? entries : 1));
+        if (alpha) K->alpha = alpha;
+        K->bytes = states * (3 * sizeof(int) + sizeof(size_t)) + transitions * (sizeof(int) + 1) + entries * sizeof(double);
+    }
     if (!hw) {
         memset(out->means, 0, sizeof(double) * (size_t)(n ? n : 1));
         status = MOVE_OK;
         goto done;
     }
-    /* two layers of completions at a time: the widest layer's entries, twice */
-    size_t widest = (size_t)len;
-    for (Py_ssize_t t = 0; t < n; t++) {
-        size_t first = at_buf[off[t]], end = at_buf[off[t + 1] - 1] + (size_t)len_buf[off[t + 1] - 1];
-        if (end - first > widest) widest = end - first;
-    }
-    if (!ensure_beta(2 * widest)) goto done;
-    double *below = beta_buf, *above = beta_buf + widest;
-    double peak = -HUGE_VAL;
-    for (int q = 0; q < len; q++)
-        if (last[q] > 0 && low + q < n_weights && hw[low + q] > peak) peak = hw[low + q];
-    double z = 0.0;
-    for (int q = 0; q < len; q++) {
-        int k = low + q;
-        below[q] = last[q] > 0 && k < n_weights ? exp(hw[k] - peak) : 0.0;
-        z += last[q] * below[q];
-    }
-    if (!(z > 0)) { status = MOVE_NONE; goto done; }
-    size_t checked = 0;
-    for (Py_ssize_t t = n - 1; t >= 0; t--) {
-        const double *bn = binom[steps[t].size];
-        size_t base = at_buf[off[t]], base_next = at_buf[off[t + 1]];
-        double weighted = 0.0, mines = 0.0, top = 0.0;
-        for (size_t i = off[t]; i < off[t + 1]; i++) {
-            if (deadline > 0 && ++checked % 4096 == 0 && clock_now() > deadline) { status = MOVE_TIME; goto done; }
-            double peak_i = state_completions(i, bn, below, base_next, above + (at_buf[i] - base), &weighted, &mines);
-            if (peak_i > top) top = peak_i;
-        }
-        if (top > 0) {
-            size_t entries = at_buf[off[t + 1] - 1] + (size_t)len_buf[off[t + 1] - 1] - base;
-            for (size_t q = 0; q < entries; q++) above[q] /= top;
-        }
-        out->means[t] = weighted > 0 ? mines / weighted : 0.0;
-        double *swap = below; below = above; above = swap;
-    }
-    status = MOVE_OK;
+    Arrays A = kept && *kept ? kept_arrays(*kept) : thread_arrays();
+    status = fold_back_pass(&A, off, steps, n, hw, n_weights, deadline, out);
 done:
-    if (status != MOVE_OK) { free(out->weights); out->weights = NULL; }
+    if (status != MOVE_OK) {
+        free(out->weights); out->weights = NULL;
+        if (kept) { kept_free(*kept); *kept = NULL; }
+    }
     if (L.entries > FOLD_KEEP) free_buffers();
     layers_free(&L);
     return status;
+}
+
+#define KEPT_NAME "sweeplab.analysis._chain.Kept"
+
+static void kept_destroy(PyObject *capsule) { kept_free(PyCapsule_GetPointer(capsule, KEPT_NAME)); }
+
+/* The Python result of a fold: (low, weights, log_scale, means), or with keep (low, weights, log_scale, kept, bytes),
+   kept the layers' capsule (None when no layout fits); NULL with an exception set. Takes the kept layers (freed on
+   failure). */
+static PyObject *fold_result(const Folded *out, Py_ssize_t n, Kept *kept, int keep) {
+    PyObject *ws = PyList_New(out->len), *tail = NULL, *result = NULL;
+    Py_ssize_t bytes = kept ? (Py_ssize_t)kept->bytes : 0;
+    int ok = ws != NULL;
+    for (int q = 0; ok && q < out->len; q++) {
+        PyObject *item = PyFloat_FromDouble(out->weights[q]);
+        if (!item) ok = 0; else PyList_SET_ITEM(ws, q, item);
+    }
+    if (ok && keep && kept) {
+        tail = PyCapsule_New(kept, KEPT_NAME, kept_destroy);
+        if (tail) kept = NULL; /* the capsule owns it */
+    } else if (ok && keep) {
+        tail = Py_None;
+        Py_INCREF(tail);
+    } else if (ok) {
+        tail = PyList_New(n);
+        for (Py_ssize_t t = 0; tail && t < n; t++) {
+            PyObject *item = PyFloat_FromDouble(out->means[t]);
+            if (!item) { Py_CLEAR(tail); break; }
+            PyList_SET_ITEM(tail, t, item);
+        }
+    }
+    if (ok && tail) result = keep ? Py_BuildValue("(iNdNn)", out->low, ws, out->log_scale, tail, bytes)
+                                  : Py_BuildValue("(iNdN)", out->low, ws, out->log_scale, tail);
+    else { Py_XDECREF(ws); Py_XDECREF(tail); }
+    kept_free(kept);
+    return result;
+}
+
+/* fold's and fold_keep's work: the steps parsed, the fold run without the GIL, its result (None past its limits). */
+static PyObject *run_fold(PyObject *sizes, PyObject *plan, PyObject *need_list, PyObject *weights, int max_states,
+                          long long max_entries, double seconds, int keep) {
+    if (max_entries < 1) max_entries = 1;
+    Py_ssize_t n = 0, n_weights = 0;
+    Step *steps = NULL;
+    int *pool = NULL;
+    double *hw = NULL;
+    PyObject *result = NULL;
+    Kept *kept = NULL;
+    if (!sequence_steps(sizes, plan, need_list, &steps, &pool, &n) || (weights != Py_None && !(hw = read_weights(weights, &n_weights))))
+        goto done;
+    Folded out = {malloc(sizeof(double) * ((size_t)n + 1)), NULL, 0, 0, 0.0};
+    if (!out.means) { PyErr_NoMemory(); goto done; }
+    int status;
+    double deadline = clock_now() + (seconds > 0 ? seconds : 0.0);
+    Py_BEGIN_ALLOW_THREADS
+    status = compute_fold(steps, n, hw, n_weights, max_states, (size_t)max_entries, deadline, &out, keep ? &kept : NULL);
+    Py_END_ALLOW_THREADS
+    if (status == MOVE_NOMEM) {
+        PyErr_NoMemory();
+    } else if (status != MOVE_OK) {
+        result = Py_None;
+        Py_INCREF(result);
+    } else {
+        if (kept) { kept->steps = steps; kept->pool = pool; steps = NULL; pool = NULL; } /* the backward passes' */
+        result = fold_result(&out, n, kept, keep);
+        kept = NULL;
+    }
+    free(out.means); free(out.weights);
+done:
+    kept_free(kept);
+    free(steps); free(pool); free(hw);
+    return result;
 }
 
 /* fold(sizes, steps, needs, log_weights, max_states, max_entries, seconds) -> (low, weights, log_scale, means) | None */
@@ -99,43 +224,45 @@ static PyObject *fold(PyObject *self, PyObject *args) {
     long long max_entries;
     double seconds;
     if (!PyArg_ParseTuple(args, "OOOOiLd", &sizes, &plan, &need_list, &weights, &max_states, &max_entries, &seconds)) return NULL;
-    if (max_entries < 1) max_entries = 1;
-    Py_ssize_t n = 0, n_weights = 0;
-    Step *steps = NULL;
-    int *pool = NULL;
-    double *hw = NULL;
+    return run_fold(sizes, plan, need_list, weights, max_states, max_entries, seconds, 0);
+}
+
+/* fold_keep(sizes, steps, needs, max_states, max_entries, seconds) -> (low, weights, log_scale, kept, bytes) | None */
+static PyObject *fold_keep(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *sizes, *plan, *need_list;
+    int max_states;
+    long long max_entries;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "OOOiLd", &sizes, &plan, &need_list, &max_states, &max_entries, &seconds)) return NULL;
+    return run_fold(sizes, plan, need_list, Py_None, max_states, max_entries, seconds, 1);
+}
+
+/* fold_back(kept, log_weights, seconds) -> (low, weights, log_scale, means) | None */
+static PyObject *fold_back(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *weights;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "OOd", &capsule, &weights, &seconds)) return NULL;
+    Kept *K = PyCapsule_GetPointer(capsule, KEPT_NAME);
+    if (!K) return NULL;
+    Py_ssize_t n_weights = 0;
+    double *hw = read_weights(weights, &n_weights);
+    if (!hw) return NULL;
+    size_t f = K->off[K->n];
+    Folded out = {malloc(sizeof(double) * ((size_t)K->n + 1)), K->alpha + K->at[f], K->low[f], K->len[f], K->log_scale};
     PyObject *result = NULL;
-    if (!sequence_steps(sizes, plan, need_list, &steps, &pool, &n) || (weights != Py_None && !(hw = read_weights(weights, &n_weights))))
-        goto done;
-    Folded out = {malloc(sizeof(double) * ((size_t)n + 1)), NULL, 0, 0, 0.0};
-    if (!out.means) { PyErr_NoMemory(); goto done; }
+    if (!out.means) { free(hw); return PyErr_NoMemory(); }
     int status;
     double deadline = clock_now() + (seconds > 0 ? seconds : 0.0);
+    Arrays A = kept_arrays(K);
     Py_BEGIN_ALLOW_THREADS
-    status = compute_fold(steps, n, hw, n_weights, max_states, (size_t)max_entries, deadline, &out);
+    status = fold_back_pass(&A, K->off, K->steps, K->n, hw, n_weights, deadline, &out);
     Py_END_ALLOW_THREADS
-    if (status == MOVE_NOMEM) {
-        PyErr_NoMemory();
-    } else if (status != MOVE_OK) {
-        result = Py_None;
-        Py_INCREF(result);
-    } else {
-        PyObject *ws = PyList_New(out.len), *means = PyList_New(n);
-        int ok = ws && means;
-        for (int q = 0; ok && q < out.len; q++) {
-            PyObject *item = PyFloat_FromDouble(out.weights[q]);
-            if (!item) ok = 0; else PyList_SET_ITEM(ws, q, item);
-        }
-        for (Py_ssize_t t = 0; ok && t < n; t++) {
-            PyObject *item = PyFloat_FromDouble(out.means[t]);
-            if (!item) ok = 0; else PyList_SET_ITEM(means, t, item);
-        }
-        if (ok) result = Py_BuildValue("(iNdN)", out.low, ws, out.log_scale, means);
-        else { Py_XDECREF(ws); Py_XDECREF(means); }
-    }
-    free(out.means); free(out.weights);
-done:
-    free(steps); free(pool); free(hw);
+    if (status == MOVE_NOMEM) PyErr_NoMemory();
+    else if (status != MOVE_OK) { result = Py_None; Py_INCREF(result); }
+    else result = fold_result(&out, K->n, NULL, 0);
+    free(out.means); free(hw);
     return result;
 }
 

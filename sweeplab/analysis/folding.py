@@ -39,7 +39,7 @@ from sweeplab.analysis.counting import Tally, _order
 from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.weighting import _lowest_count, _weigh_numeric
 
-_FOLD = getattr(CHAIN, "fold", None)  # None without the C chain (or with one built before folds)
+_FOLD = getattr(CHAIN, "fold_keep", None) and getattr(CHAIN, "fold", None)  # None without the C chain (or an old one)
 FOLD_STATES = 1 << 20  # needs states one step of a fold may hold (its hash table: 8 MiB of ints)
 ENTRY_BYTES = 8  # a fold keeps one double per entry of its weight vectors (and two layers of completions)
 # a fold's time, predicted from its count's states and their vectors' entries (fitted ad hoc to 40 folds of the
@@ -51,6 +51,9 @@ ENTRY_SECONDS = 1.6e-8
 PLAN_SHARE = 0.35  # the share of the planned time that choosing the orders may take (it fails fast: the chain's time)
 QUICK_SECONDS = 0.002  # a component whose fold in the banded order is predicted this quick is not ordered again
 WEIGHTS_ONLY = 0.7  # the share of that a fold for the weights alone takes (no backward pass: fitted, 250 and 9 ns)
+BACK_ONLY = 0.25  # ... and its backward pass alone, from the layers kept by the fold for its weights (ad hoc: 0.15-0.2)
+KEEP = 2  # the layers kept between a fold's two passes, all folds together, may hold this many times max_bytes
+STATE_BYTES = 36  # what a kept state holds beside its vector: its offsets and its transitions (about two and a half)
 
 R = TypeVar("R")
 Plan = tuple[list[int], list[int], list, list[int]]  # the order of the super-cells, their sizes, the steps, the needs
@@ -73,7 +76,10 @@ class Folds:
         self.max_entries = max(max_bytes // ENTRY_BYTES, 1)
         self.plans: dict[int, Plan] = {}
         self.costs: dict[int, float] = {}
+        self.bytes: dict[int, int] = {}  # what each planned fold's layers would hold, kept
         self.counted: dict[int, Counted] = {}
+        self.kept: dict[int, object] = {}  # the layers kept by the folds for their weights, for their backward passes
+        self.keep_bytes = KEEP * max_bytes
         self.proof: int | None = None  # a component no layout fits, when a fold found one
         self.threads = max(1, min(runs.THREADS, runs.cores()))
         start = time.perf_counter()
@@ -94,46 +100,88 @@ class Folds:
             found = _parallel(partial(self._plan_one, orders, limit, give_up), pending, self.threads)
             for i, plan in zip(pending, found, strict=True):
                 if plan is not None:
-                    self.plans[i], self.costs[i] = plan
+                    self.plans[i], self.costs[i], self.bytes[i] = plan
             pending = [i for i, plan in zip(pending, found, strict=True) if plan is None]
             # planned at once, the round's plans may together pass the time planned: the costliest go to the chain
             while self.costs and self.cost() > planned - time.perf_counter():
                 drop = max(self.costs, key=lambda i: self.costs[i])
-                del self.plans[drop], self.costs[drop]
+                del self.plans[drop], self.costs[drop], self.bytes[drop]
             if cap >= room:
                 break
             cap *= 4
         self.left = [i for i in range(len(components)) if i not in self.plans]
 
-    def _plan_one(self, orders: dict[int, list[Plan | None]], limit: float, give_up: float, i: int) -> tuple[Plan, float] | None:
+    def _plan_one(
+        self, orders: dict[int, list[Plan | None]], limit: float, give_up: float, i: int
+    ) -> tuple[Plan, float, int] | None:
         """Component ``i``'s plan in the cheaper order within ``limit`` (:func:`_cheaper_plan`)."""
         return _cheaper_plan(self.components[i], orders[i], self.max_entries, limit, give_up)
 
+    def _keeping(self, which: list[int]) -> set[int]:
+        """Those of ``which`` (not yet counted) whose folds for their weights keep their layers: the costliest first,
+        while the layers kept in all fit in :data:`KEEP` times ``max_bytes``."""
+        room = self.keep_bytes - sum(self.bytes[i] for i in self.kept)
+        keep = set()
+        for i in sorted(which, key=lambda i: -self.costs[i]):
+            if self.bytes[i] <= room:
+                keep.add(i)
+                room -= self.bytes[i]
+        return keep
+
+    def _schedule(self) -> tuple[set[int], int | None]:
+        """How :meth:`finish` folds the planned components not yet counted: those whose layers are kept (for their
+        weights first, then their backward passes), and the costliest of the others, folded once, alone, against
+        the rest (the others are folded twice)."""
+        missing = [i for i in self.plans if i not in self.counted]
+        keep = self._keeping(missing)
+        rest = [i for i in missing if i not in keep]
+        return keep, max(rest, key=lambda i: self.costs[i]) if rest else None
+
+    def _against_cost(self, i: int, keep: set[int]) -> float:
+        return self.costs[i] * (BACK_ONLY if i in keep or i in self.kept else 1.0)
+
     def cost(self) -> float:
-        """The predicted wall time of the planned folds in the threads: each twice (for its weights, then against
-        the rest) but the costliest, which :meth:`finish` folds once, alone, when its weights are not yet counted."""
-        if not self.costs:
-            return 0.0
-        big = max(self.costs.values())
-        others = list(self.costs.values())
-        others.remove(big)
-        return _wall([c * WEIGHTS_ONLY for c in others], self.threads) + big + _wall(others, self.threads)
+        """The predicted wall time of :meth:`finish`, in the threads: the planned folds for their weights (keeping
+        their layers where :meth:`_schedule` keeps them), the costliest of the others alone, then every other
+        against the rest (its backward pass alone where its layers are kept)."""
+        keep, big = self._schedule()
+        first = [self.costs[i] * WEIGHTS_ONLY for i in self.plans if i != big and i not in self.counted]
+        last = [self._against_cost(i, keep) for i in self.plans if i != big]
+        return _wall(first, self.threads) + (self.costs[big] if big is not None else 0.0) + _wall(last, self.threads)
 
     def finish_cost(self) -> float:
         """The predicted wall time of :meth:`finish` once every planned component's weights are counted."""
-        return _wall(list(self.costs.values()), self.threads)
+        return _wall([self._against_cost(i, set()) for i in self.plans], self.threads)
 
     def weights(self, which: list[int]) -> bool:
-        """Fold the components ``which`` for their weights per count alone, in the threads at once; False when the
-        time ran out or one holds no layout (:attr:`proof`)."""
+        """Fold the components ``which`` for their weights per count alone, in the threads at once, keeping their
+        layers where they fit (:meth:`_keeping`); False when the time ran out or one holds no layout
+        (:attr:`proof`)."""
+        keep = self._keeping(which)
         which = sorted(which, key=lambda i: -self.costs[i])
-        found = _parallel(lambda i: _run(self.plans[i], None, self.max_entries, self.deadline), which, self.threads)
-        for i, out in zip(which, found, strict=True):
-            if out is not None and not out[1]:
-                self.proof = i
-            elif out is not None:
-                self.counted[i] = out
-        return all(out is not None and out[1] for out in found)
+        found = _parallel(partial(self._weigh, keep), which, self.threads)
+        return all(found)
+
+    def _weigh(self, keep: set[int], i: int) -> bool:
+        """Fold component ``i`` for its weights (keeping its layers when in ``keep``); False as :meth:`weights`."""
+        plan, left = self.plans[i], self.deadline - time.perf_counter()
+        if left <= 0:
+            return False
+        assert CHAIN is not None  # folds run only with the C chain
+        if i in keep:
+            out = CHAIN.fold_keep(plan[1], plan[2], plan[3], FOLD_STATES, self.max_entries, left)
+            if out is not None and out[3] is not None:
+                self.kept[i] = out[3]
+            counted: Counted | None = None if out is None else (out[0], out[1], out[2], [])
+        else:
+            counted = _run(plan, None, self.max_entries, self.deadline)
+        if counted is None:
+            return False
+        if not counted[1]:
+            self.proof = i
+            return False
+        self.counted[i] = counted
+        return True
 
     def tally(self, i: int) -> Tally:
         """Component ``i``'s weights per count (folded for them), as a tally the weighting reads."""
@@ -150,10 +198,16 @@ class Folds:
         layouts (a proof), and the others none."""
         if deadline is not None:
             self.deadline = deadline
+        try:
+            return self._finish(rest, unconstrained, mines_left)
+        finally:
+            self.kept.clear()  # their memory: every backward pass is done
+
+    def _finish(self, rest: list[Tally], unconstrained: int, mines_left: int) -> list[Tally | None] | None:
         planned = sorted(self.plans)
-        missing = [i for i in planned if i not in self.counted]
-        big = max(missing, key=lambda i: self.costs[i]) if missing else None
-        if not self.weights([i for i in missing if i != big]):
+        keep, big = self._schedule()
+        missing = [i for i in planned if i not in self.counted and i != big]
+        if not self.weights(missing):
             return self.proved()
         tallies: dict[int, Tally] = {}
         if big is not None:  # alone: the others' rest needs its weights, which this fold gives
@@ -161,7 +215,7 @@ class Folds:
             log_h = completions([*rest, *weights], len(self.components[big].cells), unconstrained, mines_left)
             if not self._against(big, log_h, tallies):
                 return self.proved()
-        others = sorted((j for j in planned if j != big), key=lambda j: -self.costs[j])
+        others = sorted((j for j in planned if j != big), key=lambda j: -self._against_cost(j, keep))
         if others:  # the rest of each holds every other planned component's weights, now known
             comps = [self.components[j] for j in planned]
             found = _all_completions([self.counted[j] for j in planned], rest, comps, unconstrained, mines_left)
@@ -176,7 +230,12 @@ class Folds:
         time ran out, the rest completes no count it can hold, or no layout fits it (:attr:`proof`)."""
         if all(v == -math.inf for v in log_h):
             return False
-        out = _run(self.plans[i], log_h, self.max_entries, self.deadline)
+        if i in self.kept:
+            assert CHAIN is not None  # folds run only with the C chain
+            left = self.deadline - time.perf_counter()
+            out = CHAIN.fold_back(self.kept[i], log_h, left) if left > 0 else None
+        else:
+            out = _run(self.plans[i], log_h, self.max_entries, self.deadline)
         if out is None or not out[1]:
             if out is not None:
                 self.proof = i
@@ -269,15 +328,15 @@ def _all_completions(
 
 def _cheaper_plan(
     comp: Component, orders: list[Plan | None], max_entries: int, seconds: float, give_up: float
-) -> tuple[Plan, float] | None:
+) -> tuple[Plan, float, int] | None:
     """The plan of the order (greedy or banded, each built once into ``orders``) whose fold is predicted quicker
-    (:func:`_cost`), and that time; None when neither's weight vectors fit in ``max_entries`` or its predicted time
-    in ``seconds``, or when ``give_up`` (a ``time.perf_counter`` value) passes first. The banded order (built in
-    Python, a millisecond or more a component) is not tried when the greedy one (built in C) is predicted under
-    :data:`QUICK_SECONDS`; its states are counted only up to the greedy one's time (one order's count may hold a
-    thousand times the other's states)."""
+    (:func:`_cost`), that time and the bytes its layers hold, kept; None when neither's weight vectors fit in
+    ``max_entries`` or its predicted time in ``seconds``, or when ``give_up`` (a ``time.perf_counter`` value) passes
+    first. The banded order (built in Python, a millisecond or more a component) is not tried when the greedy one
+    (built in C) is predicted under :data:`QUICK_SECONDS`; its states are counted only up to the greedy one's time
+    (one order's count may hold a thousand times the other's states)."""
     assert CHAIN is not None  # fold runs only with the C chain
-    best: tuple[Plan, float] | None = None
+    best: tuple[Plan, float, int] | None = None
     for k in (1, 0):
         limit = seconds if best is None else best[1]
         if limit <= 0 or (k == 0 and best is not None and best[1] < QUICK_SECONDS):
@@ -294,7 +353,7 @@ def _cheaper_plan(
             plan[1], plan[2], plan[3], FOLD_STATES, entries, int(limit / STATE_SECONDS) + 1, give_up - time.perf_counter()
         )
         if found is not None and _cost(*found) <= limit:
-            best = plan, _cost(*found)
+            best = plan, _cost(*found), found[1] * ENTRY_BYTES + found[0] * STATE_BYTES
     return best
 
 

@@ -2,6 +2,7 @@
 probabilities as the exact count, up to rounding, and a fold that gives up leaves nothing behind."""
 
 import functools
+import math
 import random
 import time
 
@@ -266,3 +267,22 @@ def test_parallel_work_keeps_the_order_and_raises_a_threads_error():
     with pytest.raises(ValueError, match="seven"):
         folding._parallel(fail_on_seven, list(range(1000)), 2)
     assert len(started) < 20  # no thread takes another item once one has failed
+
+
+def test_kept_layers_give_the_folds_answer_to_the_bit():
+    """A fold for its weights that keeps its layers (fold_keep), then its backward pass alone from them (fold_back,
+    twice, as two threads may), gives what one fold against the rest gives; a component no layout fits keeps none."""
+    plan = _plan(_grid_component(24, 24, 6))
+    order, sizes, steps, needs = plan
+    log_h = [random.Random(6).uniform(-2, 0) - 0.3 * k for k in range(len(order) + 1)]
+    whole = CHAIN.fold(sizes, steps, needs, log_h, folding.FOLD_STATES, 10**8, 10.0)
+    weights = CHAIN.fold(sizes, steps, needs, None, folding.FOLD_STATES, 10**8, 10.0)
+    low, ws, log_scale, kept, nbytes = CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 10**8, 10.0)
+    assert (low, ws, log_scale) == weights[:3] and nbytes > 8 * len(ws)
+    assert CHAIN.fold_back(kept, log_h, 10.0) == whole
+    assert CHAIN.fold_back(kept, log_h, 10.0) == whole
+    assert CHAIN.fold_back(kept, [-math.inf] * len(log_h), 10.0) is None  # the rest completes no count
+    none = _plan(Component([(0,), (1,)], [((0, 1), 1, 5), ((0, 1), 2, 6)]))
+    assert CHAIN.fold_keep(none[1], none[2], none[3], folding.FOLD_STATES, 10**8, 10.0)[1:4:2] == ([], None)
+    big = _plan(_grid_component(40, 40, 3))
+    assert CHAIN.fold_keep(big[1], big[2], big[3], folding.FOLD_STATES, 10**9, 1e-6) is None
