@@ -124,13 +124,14 @@ typedef struct {
 } Moved;
 
 /* The layers of a count over parsed steps, left in the thread's buffers by forward(): layer t holds the states
-   before step t (off[t] .. off[t + 1] - 1), their keys (klen[t] bytes each, from key_off[t]) and, unless only the
-   keys were wanted, each state's vector of weights in alpha_buf (scaled: each layer's largest is 1). */
+   before step t (off[t] .. off[t + 1] - 1), their keys (klen[t] bytes each, from key_off[t]) and each state's vector
+   of weights in alpha_buf (scaled: each layer's largest is 1). */
 typedef struct {
     size_t *off, *key_off;
     int *klen;
     size_t entries, states; /* the vectors' entries and the states over every layer (the layers done, on a give-up) */
-    double log_scale;      /* the natural log of the factor the last layer's weights were divided by */
+    Py_ssize_t done;        /* the steps done (all of them on MOVE_OK) */
+    double log_scale;       /* the natural log of the factor the last layer's weights were divided by */
 } Layers;
 
 static void layers_free(Layers *L) { free(L->off); free(L->key_off); free(L->klen); }
@@ -149,12 +150,10 @@ enum { MOVE_OK, MOVE_NONE, MOVE_NOMEM, MOVE_NOPICK, MOVE_TIME };
    GIL). A state is the needs of the open numbers; it holds a vector over the mines so far (from low to low + len - 1:
    the counts its paths reach, gaps held as 0), so a step's hashing and its transitions are per needs, not per
    (mines, needs), and the vectors add up element by element. Past max_states states in a step, layer_cap entries
-   of a layer's vectors, total_cap entries in all or state_cap states in all it returns MOVE_NONE (keys_only: the
-   states and the entries their vectors would hold are counted, with no vectors and no layer_cap); past deadline
-   (when positive; checked every 4,096 states) MOVE_TIME. L is filled in on MOVE_OK (its counts on any return), and
-   its arrays are the caller's to free (layers_free) whatever it returns. */
-static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, size_t total_cap, size_t state_cap,
-                   double deadline, int keys_only, Layers *L) {
+   of a layer's vectors or total_cap entries in all it returns MOVE_NONE; past deadline (when positive; checked
+   every 4,096 states) MOVE_TIME. L is filled in on MOVE_OK (its counts on any return), and its arrays are the
+   caller's to free (layers_free) whatever it returns. */
+static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, size_t total_cap, double deadline, Layers *L) {
     if (max_states < 1) max_states = 1;
     size_t *off = L->off = calloc((size_t)n + 2, sizeof(size_t)), *key_off = L->key_off = calloc((size_t)n + 2, sizeof(size_t));
     int *klen = L->klen = calloc((size_t)n + 2, sizeof(int));
@@ -172,10 +171,10 @@ static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, 
         table_size = size;
     }
     /* layer t holds the states before step t (off[t] .. off[t + 1] - 1); keys: the open needs, a byte each */
-    if (!ensure_states(2) || !ensure_keys(1) || !ensure_transitions(16) || (!keys_only && !ensure_entries(1))) goto done;
+    if (!ensure_states(2) || !ensure_keys(1) || !ensure_transitions(16) || !ensure_entries(1)) goto done;
     klen[0] = 0;
     low_buf[0] = 0; len_buf[0] = 1; at_buf[0] = 0;
-    if (!keys_only) alpha_buf[0] = 1.0;
+    alpha_buf[0] = 1.0;
     off[0] = 0; off[1] = 1; key_off[0] = 0; key_off[1] = 0;
     size_t tr_n = 0, entries = 1, states = 1, checked = 0;
     L->entries = entries; L->states = states;
@@ -259,13 +258,8 @@ static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, 
             at_buf[j] = entries + layer;
             layer += (size_t)len_buf[j];
         }
-        if ((!keys_only && layer > layer_cap) || entries + layer > total_cap || states > state_cap) {
+        if (layer > layer_cap || entries + layer > total_cap) {
             status = MOVE_NONE; goto done;
-        }
-        if (keys_only) {
-            entries += layer;
-            L->entries = entries; L->states = states; /* so far, also when a later layer gives up */
-            continue;
         }
         if (!ensure_entries(entries + layer)) goto done;
         memset(alpha_buf + entries, 0, layer * sizeof(double));
@@ -288,7 +282,7 @@ static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, 
             L->log_scale += log(peak);
         }
         entries += layer;
-        L->entries = entries; L->states = states;
+        L->entries = entries; L->states = states; L->done = t + 1;
     }
     status = MOVE_OK;
 done:
@@ -339,7 +333,7 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
                         int log_weights, Moved *out) {
     if (max_states < 1) max_states = 1;
     Layers L = {0};
-    int status = forward(steps, n, max_states, (size_t)ENTRIES_PER_STATE * (size_t)max_states, MAX_ENTRIES, SIZE_MAX, 0, 0, &L);
+    int status = forward(steps, n, max_states, (size_t)ENTRIES_PER_STATE * (size_t)max_states, MAX_ENTRIES, 0, &L);
     size_t *off = L.off;
     if (status != MOVE_OK) goto done;
     status = MOVE_NOMEM;
@@ -1280,18 +1274,13 @@ static PyMethodDef methods[] = {
      "past max_states states in a step, max_entries entries of the weight vectors in all, or seconds, or when no count\n"
      "the component can hold has weight. Runs without the GIL."},
     {"fold_keep", fold_keep, METH_VARARGS,
-     "fold_keep(sizes, steps, needs, max_states, max_entries, seconds) -> (low, weights, log_scale, kept, bytes) | None\n"
+     "fold_keep(sizes, steps, needs, max_states, max_entries, seconds) -> (low, weights, log_scale, kept, bytes) | done\n"
      "fold's weights alone (log_weights None), its layers kept (a capsule holding bytes of memory; None when no layout\n"
-     "fits) for fold_back."},
+     "fits) for fold_back; where fold gives None, the steps it did before it gave up (an int)."},
     {"fold_back", fold_back, METH_VARARGS,
      "fold_back(kept, log_weights, seconds) -> (low, weights, log_scale, means) | None\n"
      "What fold gives with these log_weights, from the layers fold_keep kept: the backward pass alone. Runs without\n"
      "the GIL; threads may share kept layers."},
-    {"plan_states", plan_states, METH_VARARGS,
-     "plan_states(sizes, steps, needs, max_states, entry_cap, state_cap, seconds) -> (states, entries) | None\n"
-     "The needs states over every layer of the count over the steps and the entries of their weight vectors (keys\n"
-     "only), None past max_states states in a step, entry_cap entries or state_cap states in all, or seconds: what an\n"
-     "order costs fold."},
     {"greedy_order", greedy_order, METH_VARARGS,
      "greedy_order(sizes, constraints) -> order\n"
      "The super-cells in an order whose count keeps the open numbers' ranges narrow (constraints: (indices, mines))."},

@@ -1,8 +1,8 @@
 /* A whole component counted in floating point and folded against the rest of the position (analysis/folding.py):
  * the chain's count (forward() in _chain.c, whose buffers, steps and binomials it shares: _chain.c includes this
  * file) over every super-cell at once, each final mine count weighted by the rest's completions, then a backward
- * pass that keeps two layers of completions. Also the two things that choose the order it counts in: the needs
- * states an order's count holds (plan_states) and a greedy order (greedy_order). */
+ * pass that keeps two layers of completions; the layers of a fold for the weights alone may be kept for later
+ * backward passes (fold_keep, fold_back). Also a greedy order to count in (greedy_order). */
 
 typedef struct {
     double *means;    /* per step: its super-cell's expected mines given the rest (n entries, the caller's) */
@@ -11,7 +11,7 @@ typedef struct {
     double log_scale; /* the natural log of the factor the weights were divided by */
 } Folded;
 
-#define FOLD_KEEP ((size_t)1 << 22) /* a fold or a plan that reached more entries than this frees the thread's buffers */
+#define FOLD_KEEP ((size_t)1 << 22) /* a fold that reached more entries than this frees the thread's buffers */
 
 /* The buffers of the calling thread, freed (they are kept between calls, and a fold's may be large). */
 static void free_buffers(void) {
@@ -97,12 +97,13 @@ static int fold_back_pass(const Arrays *A, const size_t *off, const Step *steps,
    kept not NULL the layers are kept in *kept for later backward passes (fold_back_pass; NULL when no layout fits).
    Returns MOVE_OK with out filled in (out->len 0: no layout fits the component's numbers, a proof), MOVE_NONE past
    max_states states in a step or max_entries entries in all, or when the rest completes no count the component can
-   hold; MOVE_TIME past deadline; MOVE_NOMEM. */
+   hold; MOVE_TIME past deadline; MOVE_NOMEM. *done: the steps its count did. */
 static int compute_fold(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, size_t max_entries,
-                        double deadline, Folded *out, Kept **kept) {
+                        double deadline, Folded *out, Kept **kept, Py_ssize_t *done) {
     Layers L = {0};
-    int status = forward(steps, n, max_states, max_entries, max_entries, SIZE_MAX, deadline, 0, &L);
+    int status = forward(steps, n, max_states, max_entries, max_entries, deadline, &L);
     size_t *off = L.off;
+    *done = L.done;
     out->weights = NULL; out->len = 0; out->low = 0; out->log_scale = L.log_scale;
     if (status != MOVE_OK) goto done;
     if (off[n + 1] == off[n]) goto done; /* no state reached the end: no layout */
@@ -195,15 +196,16 @@ static PyObject *run_fold(PyObject *sizes, PyObject *plan, PyObject *need_list, 
     Folded out = {malloc(sizeof(double) * ((size_t)n + 1)), NULL, 0, 0, 0.0};
     if (!out.means) { PyErr_NoMemory(); goto done; }
     int status;
+    Py_ssize_t done_steps = 0;
     double deadline = clock_now() + (seconds > 0 ? seconds : 0.0);
     Py_BEGIN_ALLOW_THREADS
-    status = compute_fold(steps, n, hw, n_weights, max_states, (size_t)max_entries, deadline, &out, keep ? &kept : NULL);
+    status = compute_fold(steps, n, hw, n_weights, max_states, (size_t)max_entries, deadline, &out, keep ? &kept : NULL, &done_steps);
     Py_END_ALLOW_THREADS
     if (status == MOVE_NOMEM) {
         PyErr_NoMemory();
     } else if (status != MOVE_OK) {
-        result = Py_None;
-        Py_INCREF(result);
+        result = keep ? PyLong_FromSsize_t(done_steps) : Py_None;
+        if (!keep) Py_INCREF(result);
     } else {
         if (kept) { kept->steps = steps; kept->pool = pool; steps = NULL; pool = NULL; } /* the backward passes' */
         result = fold_result(&out, n, kept, keep);
@@ -227,7 +229,7 @@ static PyObject *fold(PyObject *self, PyObject *args) {
     return run_fold(sizes, plan, need_list, weights, max_states, max_entries, seconds, 0);
 }
 
-/* fold_keep(sizes, steps, needs, max_states, max_entries, seconds) -> (low, weights, log_scale, kept, bytes) | None */
+/* fold_keep(sizes, steps, needs, max_states, max_entries, seconds) -> (low, weights, log_scale, kept, bytes) | done */
 static PyObject *fold_keep(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *sizes, *plan, *need_list;
@@ -264,35 +266,6 @@ static PyObject *fold_back(PyObject *self, PyObject *args) {
     else result = fold_result(&out, K->n, NULL, 0);
     free(out.means); free(hw);
     return result;
-}
-
-/* plan_states(sizes, steps, needs, max_states, entry_cap, state_cap, seconds) -> (states, entries) | None: the needs
- * states of every layer of the count over the steps and the entries their weight vectors would hold (no weights are
- * counted), None past max_states states in a step, entry_cap entries or state_cap states in all, or seconds. */
-static PyObject *plan_states(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *sizes, *plan, *need_list;
-    int max_states;
-    long long cap, state_cap;
-    double seconds;
-    if (!PyArg_ParseTuple(args, "OOOiLLd", &sizes, &plan, &need_list, &max_states, &cap, &state_cap, &seconds)) return NULL;
-    Py_ssize_t n = 0;
-    Step *steps = NULL;
-    int *pool = NULL;
-    if (!sequence_steps(sizes, plan, need_list, &steps, &pool, &n)) return NULL;
-    Layers L = {0};
-    int status;
-    double deadline = clock_now() + (seconds > 0 ? seconds : 0.0);
-    Py_BEGIN_ALLOW_THREADS
-    status = forward(steps, n, max_states, 0, cap < 1 ? 1 : (size_t)cap, state_cap < 1 ? 1 : (size_t)state_cap, deadline, 1, &L);
-    Py_END_ALLOW_THREADS
-    size_t states = L.states, entries = L.entries;
-    layers_free(&L);
-    free(steps); free(pool);
-    if (entries > FOLD_KEEP) free_buffers(); /* its keys and transitions: tens of MiB kept for the thread otherwise */
-    if (status == MOVE_NOMEM) return PyErr_NoMemory();
-    if (status != MOVE_OK) Py_RETURN_NONE;
-    return Py_BuildValue("(nn)", (Py_ssize_t)states, (Py_ssize_t)entries);
 }
 
 static const double LOG_RANGE[10] = {0.0, 0.0, 0.69314718055994531, 1.0986122886681098, 1.3862943611198906,

@@ -14,6 +14,7 @@ from sweeplab.analysis.budget import (
     ESTIMATE_RESERVE,
     EXACT_AFTER_FOLD,
     FOLD_SHARE,
+    MIXED_SHARE,
     PATIENCE,
     PROBE_CELLS,
     PROBE_CPU,
@@ -185,7 +186,7 @@ class Analyzer:
         beside = counted + [folds.tally(j) for j in folded] if folds is not None else counted
         merged = _merge([components[which[j]] for j in (folds.left if folds is not None else range(len(which)))])
         if folds is not None:  # time to fold them against the rest after the chain, which may run a move past its end
-            end -= folds.finish_cost() + FINISH_SHARE * clock.seconds
+            end -= folds.cost() + FINISH_SHARE * clock.seconds
         if possible and len(beside) > WEIGH_TIMED:  # the error weighs every batch with all of them: time for it
             weighing = time.perf_counter()
             _weigh_numeric(beside, unconstrained, mines_left)
@@ -218,13 +219,14 @@ class Analyzer:
             return None
         now = time.perf_counter()
         end = clock.end - ESTIMATE_RESERVE * clock.seconds
-        folds = folding.Folds([components[i] for i in which], self.budget.max_bytes, now + FOLD_SHARE * (end - now), end)
+        planned, mixed = (now + share * (end - now) for share in (FOLD_SHARE, MIXED_SHARE))
+        folds = folding.Folds([components[i] for i in which], self.budget.max_bytes, planned, end, mixed)
         chosen = set(which)
         counted = [t for i, t in enumerate(tallies) if i not in chosen and t is not None]
-        if not folds.left:
+        if folds.proof is None and not folds.left:
             done = folds.finish(counted, unconstrained, mines_left)
-        elif folds.plans and folds.weights(sorted(folds.plans)):
-            return folds
+        elif folds.proof is None and folds.counted:
+            return folds  # some folded for their weights: the chain estimates the others beside them
         else:
             done = folds.proved()
         if done is None:

@@ -6,22 +6,26 @@ kernel as one block (``_chain.fold``): states keyed by the needs alone, each hol
 in doubles rescaled layer by layer; each final mine count k weighted by h(k), the ways the rest of the position (the
 other components and the free cells) completes a layout with k mines in this component; then a backward pass gives
 each super-cell's expected mines under that weighting, which is its probability times its size. The rest's h needs
-the other wide components' weights per count, which the same count gives: the costliest is folded once, after the
-others' weights are known, and the others twice. Components that do not fold in the time planned for them
-(:attr:`Folds.left`) are left to the chain, beside the weights of those that do.
+the other wide components' weights per count, which a fold for the weights alone gives: each component is folded for
+its weights first, keeping its layers (``_chain.fold_keep``, where they fit in :data:`KEEP` times the budget's
+``max_bytes``), then against the rest by its backward pass alone (``_chain.fold_back``, a fifth of the time; a
+component whose layers were not kept is folded again). The folds run in the chain's threads at once. Components
+that do not fold in the time given them (:attr:`Folds.left`) are left to the chain, beside the weights of those
+that do.
 
 The result is exact up to floating-point rounding (tested against exact integer counts), so it is reported as
 ``exact=False`` with the error :data:`~sweeplab.analysis.probabilities.ROUNDING`, as are exact counts weighed in
 floating point. It claims no certain cell: a probability of 0 or 1 in floating point is no proof (on large boards the
 single-point and subset passes settle the certain cells before the count).
 
-Each component is counted in the cheaper of two orders of its super-cells, by the predicted time of its fold
-(:func:`_cost`, from the states and entries that ``_chain.plan_states`` counts, keys only): the count's banded
-order, and a greedy one that keeps the open numbers' ranges of mine counts narrow (``_chain.greedy_order``).
-Neither is always the better: on the 34 wide components of 256x256 with 16,384 mines and a fifth of the safe cells
-revealed (seed 1), the greedy order's count holds from a twelfth to fourteen times the banded one's states. The
-planning runs in rounds under a cap on the predicted time that grows fourfold, so the quick components are planned
-first and a hopeless one costs little; it stops at :data:`PLAN_SHARE` of the planned time."""
+The folds for the weights run in rounds, smallest component first, each fold under a time cap four times the last
+round's: the quick ones fold first, and one too wide costs no more than its cap each round. A component is first
+folded in a greedy order that keeps the open numbers' ranges of mine counts narrow (``_chain.greedy_order``) and,
+if that gives up, in the count's banded order; later rounds use the order whose fold looked quicker by the steps it
+did before it gave up. Neither order is always the better: on the 34 wide components of 256x256 with 16,384 mines
+and a fifth of the safe cells revealed (seed 1), the greedy order's count holds from a twelfth to fourteen times the
+banded one's states. Beside the chain, the rounds stop at the time planned for that (``mixed``); they go on to the
+time planned for folds alone only while every component left looks as if it folds in time."""
 
 from __future__ import annotations
 
@@ -33,7 +37,6 @@ from functools import partial
 from typing import TypeVar
 
 from sweeplab.analysis import batches as runs
-from sweeplab.analysis.chain import completions
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.counting import Tally, _order
 from sweeplab.analysis.kernel import CHAIN
@@ -42,18 +45,17 @@ from sweeplab.analysis.weighting import _lowest_count, _weigh_numeric
 _FOLD = getattr(CHAIN, "fold_keep", None) and getattr(CHAIN, "fold", None)  # None without the C chain (or an old one)
 FOLD_STATES = 1 << 20  # needs states one step of a fold may hold (its hash table: 8 MiB of ints)
 ENTRY_BYTES = 8  # a fold keeps one double per entry of its weight vectors (and two layers of completions)
-# a fold's time, predicted from its count's states and their vectors' entries (fitted ad hoc to 40 folds of the
-# components of 256x256 and 512x128 with 16,384 mines and 1024x64 with 14,417: 290 ns a state and 16 ns an entry,
-# every fold within 1.05 times the fit); a slower machine runs past the share of the budget planned for it, into
-# the chain's, but not past the deadline
-STATE_SECONDS = 3e-7
-ENTRY_SECONDS = 1.6e-8
-PLAN_SHARE = 0.35  # the share of the planned time that choosing the orders may take (it fails fast: the chain's time)
-QUICK_SECONDS = 0.002  # a component whose fold in the banded order is predicted this quick is not ordered again
-WEIGHTS_ONLY = 0.7  # the share of that a fold for the weights alone takes (no backward pass: fitted, 250 and 9 ns)
-BACK_ONLY = 0.25  # ... and its backward pass alone, from the layers kept by the fold for its weights (ad hoc: 0.15-0.2)
+QUICK_SECONDS = 0.002  # the first round's time for each component's fold for its weights (four times more each round)
+# a fold against the rest, predicted from its fold for the weights (ad hoc, 10 components of 1024x64 with 14,417 mines
+# and a tenth to 2 % of the time: 0.22 to 0.25 from kept layers, 1.25 without)
+BACK_SHARE = 0.35
+WHOLE_SHARE = 1.5
+# a fold that gave up after a share of its steps takes longer than that share suggests (its widest are often later):
+# to go past the time planned beside the chain, it must have done SURE_SHARE of them, and have GUESS_SLACK times the
+# time they suggest
+SURE_SHARE = 0.8
+GUESS_SLACK = 2
 KEEP = 2  # the layers kept between a fold's two passes, all folds together, may hold this many times max_bytes
-STATE_BYTES = 36  # what a kept state holds beside its vector: its offsets and its transitions (about two and a half)
 
 R = TypeVar("R")
 Plan = tuple[list[int], list[int], list, list[int]]  # the order of the super-cells, their sizes, the steps, the needs
@@ -66,122 +68,95 @@ def available() -> bool:
 
 
 class Folds:
-    """The folds of some components: each planned in the cheaper order when its predicted time fits (the others,
-    :attr:`left`, do not fold in time), then folded for its weights per count (:meth:`weights`, which the rest's
-    completions of the others need) and against the rest (:meth:`finish`)."""
+    """The folds of some components: each folded for its weights per count in the cheaper-looking order where it
+    folds in the time planned (the others, :attr:`left`, do not fold in time), its layers kept where they fit, then
+    against the rest (:meth:`finish`: its backward pass alone where its layers are kept)."""
 
-    def __init__(self, components: list[Component], max_bytes: int, planned: float, deadline: float) -> None:
+    def __init__(
+        self, components: list[Component], max_bytes: int, planned: float, deadline: float, mixed: float = math.inf
+    ) -> None:
+        """Fold ``components`` for their weights by ``planned`` (a ``time.perf_counter`` value; by ``mixed`` when
+        some look as if they do not fold), the time their folds against the rest are predicted to take kept back;
+        ``deadline``: the end of every fold, :meth:`finish` included."""
         self.components = components
         self.deadline = deadline
         self.max_entries = max(max_bytes // ENTRY_BYTES, 1)
-        self.plans: dict[int, Plan] = {}
-        self.costs: dict[int, float] = {}
-        self.bytes: dict[int, int] = {}  # what each planned fold's layers would hold, kept
+        self.keep_bytes = KEEP * max_bytes
+        self.plans: dict[int, Plan] = {}  # the order each component was folded in
+        self.costs: dict[int, float] = {}  # the seconds each one's fold for its weights took
         self.counted: dict[int, Counted] = {}
         self.kept: dict[int, object] = {}  # the layers kept by the folds for their weights, for their backward passes
-        self.keep_bytes = KEEP * max_bytes
+        self.kept_bytes = 0
         self.proof: int | None = None  # a component no layout fits, when a fold found one
         self.threads = max(1, min(runs.THREADS, runs.cores()))
-        start = time.perf_counter()
-        give_up = start + PLAN_SHARE * (planned - start)
-        orders: dict[int, list[Plan | None]] = {}  # per component: its plan in the banded order, then the greedy one
-        pending = sorted(range(len(components)), key=lambda i: -len(components[i].cells))
-        for i in pending:
-            orders[i] = [None, None]
+        self._lock = threading.Lock()
+        # (component, order): how long its fold looked when it gave up, and whether it had done SURE_SHARE of its steps
+        self._guess: dict[tuple[int, int], tuple[float, bool]] = {}
+        orders: dict[int, list[Plan | None]] = {i: [None, None] for i in range(len(components))}
+        pending = sorted(range(len(components)), key=lambda i: len(components[i].cells))
         cap = QUICK_SECONDS
-        # rounds over the components still unplanned, each under a cap on the predicted time four times the last's:
-        # the quick ones are planned first, and one too wide for its orders costs no more than its cap each round;
-        # a round plans its components in the threads at once (their counts of states run without the GIL)
-        while pending and time.perf_counter() < give_up:
-            room = planned - time.perf_counter() - self.cost()
-            limit = min(cap, room)
-            if limit <= 0:
+        # rounds over the components not yet folded, smallest first, in the threads at once, each fold for the
+        # weights under a time cap four times the last round's; past ``mixed`` only while every component left looks
+        # as if it folds in the time left (else the chain estimates those beside the folds, and needs the rest)
+        while pending and self.proof is None:
+            now = time.perf_counter()
+            stop = planned if self._all_fold(pending, planned - now) else min(mixed, planned)
+            room = stop - now - self.cost()
+            if room <= 0:
                 break
-            found = _parallel(partial(self._plan_one, orders, limit, give_up), pending, self.threads)
-            for i, plan in zip(pending, found, strict=True):
-                if plan is not None:
-                    self.plans[i], self.costs[i], self.bytes[i] = plan
-            pending = [i for i, plan in zip(pending, found, strict=True) if plan is None]
-            # planned at once, the round's plans may together pass the time planned: the costliest go to the chain
-            while self.costs and self.cost() > planned - time.perf_counter():
-                drop = max(self.costs, key=lambda i: self.costs[i])
-                del self.plans[drop], self.costs[drop], self.bytes[drop]
+            done = _parallel(partial(self._first_fold, orders, cap, now + room), pending, self.threads)
+            pending = [i for i, ok in zip(pending, done, strict=True) if not ok]
             if cap >= room:
                 break
             cap *= 4
-        self.left = [i for i in range(len(components)) if i not in self.plans]
+        self.left = [i for i in range(len(components)) if i not in self.counted]
 
-    def _plan_one(
-        self, orders: dict[int, list[Plan | None]], limit: float, give_up: float, i: int
-    ) -> tuple[Plan, float, int] | None:
-        """Component ``i``'s plan in the cheaper order within ``limit`` (:func:`_cheaper_plan`)."""
-        return _cheaper_plan(self.components[i], orders[i], self.max_entries, limit, give_up)
+    def _first_fold(self, orders: dict[int, list[Plan | None]], seconds: float, end: float, i: int) -> bool:
+        """Fold component ``i`` for its weights within ``seconds`` and by ``end`` (a ``time.perf_counter`` value),
+        keeping its layers where they fit; True when it folded, or found no layout fits it (:attr:`proof`). The
+        first time, in the greedy order, then, if that gives up, in the banded one (:func:`_orders`); after that,
+        only in the one whose fold looks quicker, by the steps each did before it gave up, and not at all when
+        that fold looks longer than the time left."""
+        assert CHAIN is not None  # folds run only with the C chain
+        ks = [k for k in (1, 0) if (i, k) not in self._guess]
+        if not ks:
+            k = min((1, 0), key=lambda k: self._guess[i, k][0])
+            if self._guess[i, k][0] > end - time.perf_counter():
+                return False
+            ks = [k]
+        for k in ks:
+            left = min(seconds, end - time.perf_counter())
+            if left <= 0:
+                return False
+            plan = _orders(self.components[i], orders[i], k)
+            start = time.perf_counter()
+            out = CHAIN.fold_keep(plan[1], plan[2], plan[3], FOLD_STATES, self.max_entries, left)
+            took = time.perf_counter() - start
+            if isinstance(out, int):  # gave up after out steps: the whole fold would take about this long, or more
+                self._guess[i, k] = (took * len(plan[0]) / out if out else math.inf, out >= SURE_SHARE * len(plan[0]))
+                continue
+            if not out[1]:
+                self.proof = i
+                return True
+            low, weights, log_scale, kept, nbytes = out
+            with self._lock:
+                if self.kept_bytes + nbytes <= self.keep_bytes:
+                    self.kept[i] = kept
+                    self.kept_bytes += nbytes
+            self.plans[i], self.costs[i], self.counted[i] = plan, took, (low, weights, log_scale, [])
+            return True
+        return False
 
-    def _keeping(self, which: list[int]) -> set[int]:
-        """Those of ``which`` (not yet counted) whose folds for their weights keep their layers: the costliest first,
-        while the layers kept in all fit in :data:`KEEP` times ``max_bytes``."""
-        room = self.keep_bytes - sum(self.bytes[i] for i in self.kept)
-        keep = set()
-        for i in sorted(which, key=lambda i: -self.costs[i]):
-            if self.bytes[i] <= room:
-                keep.add(i)
-                room -= self.bytes[i]
-        return keep
-
-    def _schedule(self) -> tuple[set[int], int | None]:
-        """How :meth:`finish` folds the planned components not yet counted: those whose layers are kept (for their
-        weights first, then their backward passes), and the costliest of the others, folded once, alone, against
-        the rest (the others are folded twice)."""
-        missing = [i for i in self.plans if i not in self.counted]
-        keep = self._keeping(missing)
-        rest = [i for i in missing if i not in keep]
-        return keep, max(rest, key=lambda i: self.costs[i]) if rest else None
-
-    def _against_cost(self, i: int, keep: set[int]) -> float:
-        return self.costs[i] * (BACK_ONLY if i in keep or i in self.kept else 1.0)
+    def _all_fold(self, pending: list[int], seconds: float) -> bool:
+        """Whether every component of ``pending`` looks as if it folds in ``seconds``, in the threads, by how long
+        its quicker-looking fold looked when it gave up (False for one not yet tried in both orders)."""
+        guesses = [min(self._guess.get((i, k), (math.inf, False)) for k in (0, 1)) for i in pending]
+        return all(sure for _, sure in guesses) and _wall([g for g, _ in guesses], self.threads) * GUESS_SLACK <= seconds
 
     def cost(self) -> float:
-        """The predicted wall time of :meth:`finish`, in the threads: the planned folds for their weights (keeping
-        their layers where :meth:`_schedule` keeps them), the costliest of the others alone, then every other
-        against the rest (its backward pass alone where its layers are kept)."""
-        keep, big = self._schedule()
-        first = [self.costs[i] * WEIGHTS_ONLY for i in self.plans if i != big and i not in self.counted]
-        last = [self._against_cost(i, keep) for i in self.plans if i != big]
-        return _wall(first, self.threads) + (self.costs[big] if big is not None else 0.0) + _wall(last, self.threads)
-
-    def finish_cost(self) -> float:
-        """The predicted wall time of :meth:`finish` once every planned component's weights are counted."""
-        return _wall([self._against_cost(i, set()) for i in self.plans], self.threads)
-
-    def weights(self, which: list[int]) -> bool:
-        """Fold the components ``which`` for their weights per count alone, in the threads at once, keeping their
-        layers where they fit (:meth:`_keeping`); False when the time ran out or one holds no layout
-        (:attr:`proof`)."""
-        keep = self._keeping(which)
-        which = sorted(which, key=lambda i: -self.costs[i])
-        found = _parallel(partial(self._weigh, keep), which, self.threads)
-        return all(found)
-
-    def _weigh(self, keep: set[int], i: int) -> bool:
-        """Fold component ``i`` for its weights (keeping its layers when in ``keep``); False as :meth:`weights`."""
-        plan, left = self.plans[i], self.deadline - time.perf_counter()
-        if left <= 0:
-            return False
-        assert CHAIN is not None  # folds run only with the C chain
-        if i in keep:
-            out = CHAIN.fold_keep(plan[1], plan[2], plan[3], FOLD_STATES, self.max_entries, left)
-            if out is not None and out[3] is not None:
-                self.kept[i] = out[3]
-            counted: Counted | None = None if out is None else (out[0], out[1], out[2], [])
-        else:
-            counted = _run(plan, None, self.max_entries, self.deadline)
-        if counted is None:
-            return False
-        if not counted[1]:
-            self.proof = i
-            return False
-        self.counted[i] = counted
-        return True
+        """The predicted wall time of :meth:`finish`, in the threads: each folded component against the rest (its
+        backward pass alone where its layers are kept)."""
+        return _wall([self.costs[i] * (BACK_SHARE if i in self.kept else WHOLE_SHARE) for i in self.counted], self.threads)
 
     def tally(self, i: int) -> Tally:
         """Component ``i``'s weights per count (folded for them), as a tally the weighting reads."""
@@ -190,44 +165,32 @@ class Folds:
     def finish(
         self, rest: list[Tally], unconstrained: int, mines_left: int, deadline: float | None = None
     ) -> list[Tally | None] | None:
-        """Every planned component folded against the rest of the position: the tallies ``rest`` and the other
-        planned components' weights (folded for them first where not yet counted, but for the costliest, whose fold
-        against the rest gives its own), by ``deadline`` when given (else the one the folds were planned for), in
-        the threads at once. Returns a tally per component (None for those not planned); None when the time ran out
-        or the rest completes no count one of them can hold; a component no layout fits gets an exact tally of no
-        layouts (a proof), and the others none."""
+        """Every folded component against the rest of the position: the tallies ``rest`` and the other folded
+        components' weights, by ``deadline`` when given (else the one the folds were planned for), in the threads at
+        once. Returns a tally per component (None for those not folded); None when the time ran out or the rest
+        completes no count one of them can hold; a component no layout fits gets an exact tally of no layouts (a
+        proof), and the others none."""
         if deadline is not None:
             self.deadline = deadline
         try:
-            return self._finish(rest, unconstrained, mines_left)
+            if self.proof is not None:
+                return self.proved()
+            folded = sorted(self.counted)
+            comps = [self.components[j] for j in folded]
+            found = _all_completions([self.counted[j] for j in folded], rest, comps, unconstrained, mines_left)
+            log_hs = dict(zip(folded, found, strict=True))
+            tallies: dict[int, Tally] = {}
+            order = sorted(folded, key=lambda j: -self.costs[j] * (BACK_SHARE if j in self.kept else WHOLE_SHARE))
+            if not all(_parallel(lambda j: self._against(j, log_hs[j], tallies), order, self.threads)):
+                return self.proved()
+            return [tallies.get(i) for i in range(len(self.components))]
         finally:
             self.kept.clear()  # their memory: every backward pass is done
 
-    def _finish(self, rest: list[Tally], unconstrained: int, mines_left: int) -> list[Tally | None] | None:
-        planned = sorted(self.plans)
-        keep, big = self._schedule()
-        missing = [i for i in planned if i not in self.counted and i != big]
-        if not self.weights(missing):
-            return self.proved()
-        tallies: dict[int, Tally] = {}
-        if big is not None:  # alone: the others' rest needs its weights, which this fold gives
-            weights = [self.tally(j) for j in planned if j != big]
-            log_h = completions([*rest, *weights], len(self.components[big].cells), unconstrained, mines_left)
-            if not self._against(big, log_h, tallies):
-                return self.proved()
-        others = sorted((j for j in planned if j != big), key=lambda j: -self._against_cost(j, keep))
-        if others:  # the rest of each holds every other planned component's weights, now known
-            comps = [self.components[j] for j in planned]
-            found = _all_completions([self.counted[j] for j in planned], rest, comps, unconstrained, mines_left)
-            log_hs = dict(zip(planned, found, strict=True))
-            done = _parallel(lambda j: self._against(j, log_hs[j], tallies), others, self.threads)
-            if not all(done):
-                return self.proved()
-        return [tallies.get(i) for i in range(len(self.components))]
-
     def _against(self, i: int, log_h: list[float], tallies: dict[int, Tally]) -> bool:
-        """Fold component ``i`` against the rest's completions ``log_h``, its tally into ``tallies``; False when the
-        time ran out, the rest completes no count it can hold, or no layout fits it (:attr:`proof`)."""
+        """Fold component ``i`` against the rest's completions ``log_h`` (from its kept layers, the backward pass
+        alone), its tally into ``tallies``; False when the time ran out, the rest completes no count it can hold,
+        or no layout fits it (:attr:`proof`)."""
         if all(v == -math.inf for v in log_h):
             return False
         if i in self.kept:
@@ -326,40 +289,16 @@ def _all_completions(
     return out
 
 
-def _cheaper_plan(
-    comp: Component, orders: list[Plan | None], max_entries: int, seconds: float, give_up: float
-) -> tuple[Plan, float, int] | None:
-    """The plan of the order (greedy or banded, each built once into ``orders``) whose fold is predicted quicker
-    (:func:`_cost`), that time and the bytes its layers hold, kept; None when neither's weight vectors fit in
-    ``max_entries`` or its predicted time in ``seconds``, or when ``give_up`` (a ``time.perf_counter`` value) passes
-    first. The banded order (built in Python, a millisecond or more a component) is not tried when the greedy one
-    (built in C) is predicted under :data:`QUICK_SECONDS`; its states are counted only up to the greedy one's time
-    (one order's count may hold a thousand times the other's states)."""
-    assert CHAIN is not None  # fold runs only with the C chain
-    best: tuple[Plan, float, int] | None = None
-    for k in (1, 0):
-        limit = seconds if best is None else best[1]
-        if limit <= 0 or (k == 0 and best is not None and best[1] < QUICK_SECONDS):
-            break
-        if orders[k] is None:
-            sizes = [len(cells) for cells in comp.supercells]
-            greedy = k == 1
-            order = CHAIN.greedy_order(sizes, [(js, m) for js, m, _ in comp.constraints]) if greedy else _order(comp)
-            orders[k] = _plan(comp, order)
-        plan = orders[k]
-        assert plan is not None
-        entries = min(max_entries, int(limit / ENTRY_SECONDS))
-        found = CHAIN.plan_states(
-            plan[1], plan[2], plan[3], FOLD_STATES, entries, int(limit / STATE_SECONDS) + 1, give_up - time.perf_counter()
-        )
-        if found is not None and _cost(*found) <= limit:
-            best = plan, _cost(*found), found[1] * ENTRY_BYTES + found[0] * STATE_BYTES
-    return best
-
-
-def _cost(states: int, entries: int) -> float:
-    """A fold's predicted seconds, from its count's states and their vectors' entries."""
-    return STATE_SECONDS * states + ENTRY_SECONDS * entries
+def _orders(comp: Component, orders: list[Plan | None], k: int) -> Plan:
+    """``comp``'s plan in its greedy order (``k`` 1: ``_chain.greedy_order``, built in C) or its banded one (0:
+    built in Python, a millisecond or more a component), each built once into ``orders``."""
+    plan = orders[k]
+    if plan is None:
+        assert CHAIN is not None  # folds run only with the C chain
+        sizes = [len(cells) for cells in comp.supercells]
+        order = CHAIN.greedy_order(sizes, [(js, m) for js, m, _ in comp.constraints]) if k else _order(comp)
+        plan = orders[k] = _plan(comp, order)
+    return plan
 
 
 def _plan(comp: Component, order: list[int]) -> Plan:

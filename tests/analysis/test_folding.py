@@ -130,14 +130,15 @@ def test_components_that_do_not_fold_are_estimated_beside_those_that_do(monkeypa
     monkeypatch.setattr(front, "PROBE_CELLS", 0)
     monkeypatch.setattr(front, "PROBE_STATES", 2)
     monkeypatch.setattr(front, "FIX_CELLS", 10**9)
-    real, planned = folding._cheaper_plan, []
+    real, planned = folding.Folds._first_fold, []
 
-    def refuse_the_wide_one(comp, *args):
-        found = None if len(comp.cells) > 1000 else real(comp, *args)
-        planned.append((len(comp.cells), found is not None))
-        return found
+    def refuse_the_wide_one(self, orders, seconds, end, i):
+        cells = len(self.components[i].cells)
+        folded = cells <= 1000 and real(self, orders, seconds, end, i)
+        planned.append((cells, folded))
+        return folded
 
-    monkeypatch.setattr(folding, "_cheaper_plan", refuse_the_wide_one)
+    monkeypatch.setattr(folding.Folds, "_first_fold", refuse_the_wide_one)
     chain = front.estimate
 
     def late(*args, **kwargs):  # the chain may make a move past its deadline: the folds' last pass still has time
@@ -180,16 +181,15 @@ def _grid_component(width, height, seed):
     return Component([(i,) for i in range(len(cells))], constraints)
 
 
-def test_plan_states_counts_what_the_fold_holds_and_stops_at_its_caps():
+def test_a_fold_stops_at_its_caps_and_a_fold_for_the_weights_alone_has_no_means():
     comp = _grid_component(20, 20, 1)
     order, sizes, steps, needs = _plan(comp)
-    states, entries = CHAIN.plan_states(sizes, steps, needs, folding.FOLD_STATES, 10**9, 10**9, 10.0)
-    assert 0 < states <= entries
-    assert CHAIN.plan_states(sizes, steps, needs, folding.FOLD_STATES, entries - 1, 10**9, 10.0) is None
-    assert CHAIN.plan_states(sizes, steps, needs, folding.FOLD_STATES, 10**9, states - 1, 10.0) is None
-    assert CHAIN.fold(sizes, steps, needs, None, folding.FOLD_STATES, entries - 1, 10.0) is None
-    _, weights, _, means = CHAIN.fold(sizes, steps, needs, None, folding.FOLD_STATES, entries, 10.0)
+    _, weights, _, means = CHAIN.fold(sizes, steps, needs, None, folding.FOLD_STATES, 10**9, 10.0)
     assert max(weights) == 1.0 and len(means) == len(order) and not any(means)  # weights alone: no backward pass
+    assert CHAIN.fold(sizes, steps, needs, None, folding.FOLD_STATES, 100, 10.0) is None  # past its entries
+    assert CHAIN.fold(sizes, steps, needs, None, 2, 10**9, 10.0) is None  # past its states in a step
+    done = CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 100, 10.0)
+    assert isinstance(done, int) and done < len(order)
 
 
 def test_greedy_order_is_an_order_of_every_super_cell():
@@ -209,7 +209,7 @@ def test_a_fold_out_of_time_leaves_the_next_count_unchanged():
     log_h = [0.0] * 145
     before = CHAIN.fold(small[1], small[2], small[3], log_h, folding.FOLD_STATES, 10**8, 10.0)
     assert CHAIN.fold(big[1], big[2], big[3], [0.0] * 1601, folding.FOLD_STATES, 10**9, 1e-6) is None
-    assert CHAIN.plan_states(big[1], big[2], big[3], folding.FOLD_STATES, 10**9, 10**9, 1e-6) is None
+    assert isinstance(CHAIN.fold_keep(big[1], big[2], big[3], folding.FOLD_STATES, 10**9, 1e-6), int)
     assert CHAIN.fold(small[1], small[2], small[3], log_h, folding.FOLD_STATES, 10**8, 10.0) == before
 
 
@@ -219,7 +219,7 @@ def test_a_component_no_layout_fits_gets_an_exact_tally_of_none():
     comp = Component([(0,), (1,)], [((0, 1), 1, 5), ((0, 1), 2, 6)])
     deadline = time.perf_counter() + 10
     folds = folding.Folds([comp], 2**20, deadline, deadline)
-    assert not folds.left
+    assert folds.proof == 0 and not folds.counted
     tally = folds.finish([], 0, 2)[0]
     assert tally.exact and tally.weight == {}
 
@@ -233,7 +233,8 @@ def test_a_fold_that_would_not_fit_in_its_time_gives_up_at_once():
 
 def test_folds_in_two_threads_give_what_one_thread_gives(monkeypatch):
     """The folds of a dense board's many components run in two threads at once (their weights, then against the
-    rest): each fold is the same count whichever thread runs it, so the answer is the one thread's, to the bit."""
+    rest): the answer is the one thread's, up to rounding (a component may be folded in another order when its
+    first fold gives up in the other run)."""
     obs, _ = strewn(1024, 64, 14417, 0.2, 2)
     answers, real = [], folding.Folds.finish
     for threads in (1, 2):
@@ -249,7 +250,7 @@ def test_folds_in_two_threads_give_what_one_thread_gives(monkeypatch):
         assert seen and seen[0][0] == min(threads, runs.cores()) and seen[0][1] > 1, seen
     one, two = answers
     assert one.error == two.error == ROUNDING
-    assert all(one.probability(c) == two.probability(c) for c in obs.covered())
+    assert max(abs(one.probability(c) - two.probability(c)) for c in obs.covered()) < 1e-12
 
 
 def test_parallel_work_keeps_the_order_and_raises_a_threads_error():
@@ -285,4 +286,5 @@ def test_kept_layers_give_the_folds_answer_to_the_bit():
     none = _plan(Component([(0,), (1,)], [((0, 1), 1, 5), ((0, 1), 2, 6)]))
     assert CHAIN.fold_keep(none[1], none[2], none[3], folding.FOLD_STATES, 10**8, 10.0)[1:4:2] == ([], None)
     big = _plan(_grid_component(40, 40, 3))
-    assert CHAIN.fold_keep(big[1], big[2], big[3], folding.FOLD_STATES, 10**9, 1e-6) is None
+    done = CHAIN.fold_keep(big[1], big[2], big[3], folding.FOLD_STATES, 10**9, 1e-6)  # out of time: the steps it did
+    assert isinstance(done, int) and 0 < done < len(big[0])
