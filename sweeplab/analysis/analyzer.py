@@ -43,6 +43,7 @@ from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
 FINISH_SHARE = 0.02  # beside a chain, the share of the budget kept for the folds' last pass beyond its predicted time
 WEIGH_TIMED = 50  # with more exact components beside an estimate, the time its batches' weighing takes is kept back
+CHAIN_SHARE = 0.2  # the share of the budget a chain beside folds needs at least (else the folds may take its time)
 SUBSET_CELLS = 250  # ... and in a component of more cells that the probe leaves uncounted, subset simplification too
 FIX_CELLS = 4096  # on boards of this many cells or more, the cells the single-point pass decides are fixed first
 KNOWN_SAFE = -3 & 0xFF  # a covered cell known safe, in the kernel's view bytes: no unknown, and no number
@@ -187,10 +188,8 @@ class Analyzer:
         merged = _merge([components[which[j]] for j in (folds.left if folds is not None else range(len(which)))])
         if folds is not None:  # time to fold them against the rest after the chain, which may run a move past its end
             end -= folds.cost() + FINISH_SHARE * clock.seconds
-        if possible and len(beside) > WEIGH_TIMED:  # the error weighs every batch with all of them: time for it
-            weighing = time.perf_counter()
-            _weigh_numeric(beside, unconstrained, mines_left)
-            end -= (BATCHES + 2) * (time.perf_counter() - weighing)
+        if possible:  # the error weighs every batch with all of them: time for it
+            end -= _weighing(beside, unconstrained, mines_left)
         if possible and time.perf_counter() < end:
             tally = estimate(merged, beside, unconstrained, mines_left, end, use_kernel=self.use_kernel, width=width)
         finished: list[Tally | None] = [None] * len(which)
@@ -217,12 +216,14 @@ class Analyzer:
         out), or without the C kernels."""
         if not self.use_kernel or not folding.available():
             return None
+        chosen = set(which)
+        counted = [t for i, t in enumerate(tallies) if i not in chosen and t is not None]
         now = time.perf_counter()
         end = clock.end - ESTIMATE_RESERVE * clock.seconds
         planned, mixed = (now + share * (end - now) for share in (FOLD_SHARE, MIXED_SHARE))
+        if end - mixed < _weighing(counted, unconstrained, mines_left) + (FINISH_SHARE + CHAIN_SHARE) * clock.seconds:
+            mixed = planned  # the chain would not have its time beside the folds: they may take it
         folds = folding.Folds([components[i] for i in which], self.budget.max_bytes, planned, end, mixed)
-        chosen = set(which)
-        counted = [t for i, t in enumerate(tallies) if i not in chosen and t is not None]
         if folds.proof is None and not folds.left:
             done = folds.finish(counted, unconstrained, mines_left)
         elif folds.proof is None and folds.counted:
@@ -412,6 +413,16 @@ def _subset_settled(found: list) -> dict[int, int]:
     except InconsistentPositionError:
         return {}
     return dict.fromkeys(safe, 0) | dict.fromkeys(mines, 1)
+
+
+def _weighing(tallies: list[Tally], unconstrained: int, mines_left: int) -> float:
+    """The time kept back for weighing an estimate's batches with ``tallies`` beside it: :data:`BATCHES` and two more
+    weighings, timed on one when there are more than :data:`WEIGH_TIMED` (else none: it is quick)."""
+    if len(tallies) <= WEIGH_TIMED:
+        return 0.0
+    start = time.perf_counter()
+    _weigh_numeric(tallies, unconstrained, mines_left)
+    return (BATCHES + 2) * (time.perf_counter() - start)
 
 
 def _uncounted(out: tuple) -> int:

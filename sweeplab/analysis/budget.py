@@ -45,8 +45,9 @@ class Budget:
 
     ``seconds`` bounds the whole call on the wall clock (plus :data:`OVERHEAD_SECONDS`); ``max_states`` bounds
     the partial states one step of a component's count may hold; ``max_bytes`` bounds the memory of one
-    component's count tables (and of the particle filter's history); ``samples`` bounds the particles of an
-    estimate. The defaults keep every position met in real play exact.
+    component's count tables (and of the particle filter's history; the layers that folds keep between their two
+    passes hold up to :data:`~sweeplab.analysis.folding.KEEP` times as much, all together); ``samples`` bounds the
+    particles of an estimate. The defaults keep every position met in real play exact.
     """
 
     seconds: float = 2.0
