@@ -288,3 +288,14 @@ def test_kept_layers_give_the_folds_answer_to_the_bit():
     big = _plan(_grid_component(40, 40, 3))
     done = CHAIN.fold_keep(big[1], big[2], big[3], folding.FOLD_STATES, 10**9, 1e-6)  # out of time: the steps it did
     assert isinstance(done, int) and 0 < done < len(big[0])
+
+
+def test_folds_beside_the_chain_stop_at_their_share_when_one_does_not_look_like_folding():
+    """A component far too wide to fold beside a small one: the small one folds, and the rounds stop at the time
+    planned for folds beside the chain (mixed), not at the time planned for folds alone, which is the chain's."""
+    big, small = _grid_component(120, 120, 9), _grid_component(12, 12, 4)
+    start = time.perf_counter()
+    folds = folding.Folds([big, small], 2**28, start + 5.0, start + 10.0, mixed=start + 0.3)
+    took = time.perf_counter() - start
+    assert folds.left == [0] and list(folds.counted) == [1]
+    assert took < 1.0, took
