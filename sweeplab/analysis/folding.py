@@ -46,8 +46,8 @@ _FOLD = getattr(CHAIN, "fold_keep", None) and getattr(CHAIN, "fold", None)  # No
 FOLD_STATES = 1 << 20  # needs states one step of a fold may hold (its hash table: 8 MiB of ints)
 ENTRY_BYTES = 8  # a fold keeps one double per entry of its weight vectors (and two layers of completions)
 QUICK_SECONDS = 0.002  # the first round's time for each component's fold for its weights (four times more each round)
-# a fold against the rest, predicted from its fold for the weights (ad hoc, 10 components of 1024x64 with 14,417 mines
-# and a tenth to 2 % of the time: 0.22 to 0.25 from kept layers, 1.25 without)
+# a fold against the rest, predicted from its fold for the weights (ad hoc, on the largest components of 1024x64 with
+# 14,417 mines and 40 % revealed: 0.22 to 0.25 of its time from kept layers, 1.25 times it without)
 BACK_SHARE = 0.35
 WHOLE_SHARE = 1.5
 # a fold that gave up after a share of its steps takes longer than that share suggests (its widest are often later):
@@ -149,7 +149,8 @@ class Folds:
 
     def _all_fold(self, pending: list[int], seconds: float) -> bool:
         """Whether every component of ``pending`` looks as if it folds in ``seconds``, in the threads, by how long
-        its quicker-looking fold looked when it gave up (False for one not yet tried in both orders)."""
+        its quicker-looking fold looked when it gave up, after :data:`SURE_SHARE` of its steps (False for one not
+        yet tried)."""
         guesses = [min(self._guess.get((i, k), (math.inf, False)) for k in (0, 1)) for i in pending]
         return all(sure for _, sure in guesses) and _wall([g for g, _ in guesses], self.threads) * GUESS_SLACK <= seconds
 
