@@ -422,6 +422,8 @@ def _weighing(tallies: list[Tally], unconstrained: int, mines_left: int) -> floa
     weighings, timed on one when there are more than :data:`WEIGH_TIMED` (else none: it is quick)."""
     if len(tallies) <= WEIGH_TIMED:
         return 0.0
+    import numpy  # noqa: F401  # loaded by the weighing on its first call: in a fresh process, not a weighing's time
+
     start = time.perf_counter()
     _weigh_numeric(tallies, unconstrained, mines_left)
     return (BATCHES + 2) * (time.perf_counter() - start)
