@@ -15,7 +15,9 @@ honest).
 ``--strip-rows 24 36`` replaces the strips mode by one mode per strip height (``strips24``, ``strips36``), so that
 heights are compared on the same positions in the same run; ``--threads 1 2`` likewise makes one mode per number
 of chains run at once (``strips-threads1``, ``strips-threads2``); ``--no-balls`` leaves the balls out;
-``--position 256x256x13000@0.1`` (repeatable) analyses such positions instead of the built-in ones, unchecked.
+``--position 256x256x13000@0.1`` (repeatable) analyses such positions instead of the built-in ones, unchecked;
+``--cold`` runs each analysis as a user does, ``sweeplab analyze --json --seconds S`` in a fresh process (mode
+``cold``, unchecked: its wall and CPU seconds include the process's start and imports, about half a second here).
 
 Writes ``runs.csv`` (one row per position, mode and repeat) and ``summary.json`` (the medians per position and mode)
 under ``--out``. The machine is shared and the budget is wall-clock: the CPU seconds say how much of it the engine
@@ -27,8 +29,11 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,6 +44,7 @@ from sweeplab.analysis.probabilities import ROUNDING, Probabilities
 from sweeplab.bench.layouts import strewn_position
 from sweeplab.core.errors import UndecidedError
 from sweeplab.core.observation import Observation
+from sweeplab.formats.position import format_position
 
 # (width, height, mines, share of safe cells revealed)
 ANSWERED = [
@@ -108,6 +114,35 @@ def run(
     return result, time.process_time() - cpu, time.perf_counter() - wall
 
 
+def save(out: Path, rows: list[dict]) -> None:
+    """The rows so far, as ``runs.csv`` under ``out`` (after each analysis: a long run can be read as it goes)."""
+    with (out / "runs.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def run_cold(obs: Observation, seconds: float) -> tuple[str, float | None, float, float]:
+    """``sweeplab analyze --json`` on the position in a fresh process, as a user runs it: (the answer, its stated
+    error, the process's CPU seconds, the wall seconds, its start included)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "position.txt"
+        path.write_text(format_position(obs))
+        command = [sys.executable, "-m", "sweeplab.cli", "analyze", "--json", "--seconds", str(seconds), str(path)]
+        before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        wall, after = time.perf_counter() - wall, resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    if done.returncode == 4:
+        return "undecided", None, cpu, wall
+    if done.returncode != 0:
+        raise SystemExit(f"sweeplab analyze exited {done.returncode}: {done.stderr.strip()[-500:]}")
+    payload = json.loads(done.stdout)
+    error = payload["error"]
+    answer = "exact" if payload["exact"] else "rounding" if error <= ROUNDING else "estimate"
+    return answer, error, cpu, wall
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("results/large"), help="folder for runs.csv and summary.json")
@@ -137,6 +172,11 @@ def main(argv: list[str] | None = None) -> None:
         help="analyse this position instead of the built-in ones (repeatable; unchecked), such as 256x256x13000@0.1",
     )
     parser.add_argument("--no-balls", action="store_true", help="leave out the balls mode")
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="each analysis as sweeplab analyze --json in a fresh process (mode cold, unchecked; start-up included)",
+    )
     args = parser.parse_args(argv)
     if args.strip_rows and any(height < 8 or height % 4 for height in args.strip_rows):
         parser.error(f"--strip-rows {args.strip_rows}: each height must be a multiple of 4, at least 8")
@@ -150,11 +190,17 @@ def main(argv: list[str] | None = None) -> None:
             own.append((width, height, mines, float(share)))
         except ValueError:
             parser.error(f"--position {text!r}: expected WIDTHxHEIGHTxMINES@SHARE, such as 256x256x13000@0.1")
-    heights = [(f"strips{height}", height) for height in args.strip_rows] if args.strip_rows else [("strips", None)]
+    heights: list[tuple[str, int | None]] = (
+        [(f"strips{height}", height) for height in args.strip_rows] if args.strip_rows else [("strips", None)]
+    )
     counts = args.threads or [None]
-    modes = [(name + (f"-threads{n}" if args.threads else ""), height, n) for name, height in heights for n in counts]
+    modes: list[tuple[str, int | None, int | None]] = [
+        (name + (f"-threads{n}" if args.threads else ""), height, n) for name, height in heights for n in counts
+    ]
     if not args.no_balls:
         modes.append(("balls", None, None))
+    if args.cold:
+        modes, args.no_check = [("cold", None, None)], True
     print("$ python benchmarks/large_positions.py " + " ".join(sys.argv[1:] if argv is None else argv), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
@@ -174,12 +220,24 @@ def main(argv: list[str] | None = None) -> None:
                     continue
                 exact = {c: reference.probability(c) for c in obs.covered()}
             for repeat in range(args.repeats):
-                for mode, height, threads in modes:
-                    result, cpu, wall = run(obs, args.seconds, mode != "balls", height, threads)
-                    row = dict(zip(FIELDS[:4], shape, strict=True))
+                for mode, strip_rows, threads in modes:
+                    row: dict = dict(zip(FIELDS[:4], shape, strict=True))
                     row.update(seed=seed, mode=mode, repeat=repeat, covered=len(obs.covered()), frontier=frontier(obs))
-                    row.update(cpu_s=round(cpu, 3), wall_s=round(wall, 3), max_abs_error="", mean_abs_error="")
-                    row.update(within_stated="")
+                    row.update(max_abs_error="", mean_abs_error="", within_stated="")
+                    if mode == "cold":
+                        answer, stated, cpu, wall = run_cold(obs, args.seconds)
+                        row.update(answer=answer, stated_error="" if stated is None else round(stated, 5))
+                        row.update(cpu_s=round(cpu, 3), wall_s=round(wall, 3))
+                        rows.append(row)
+                        print(
+                            f"cold {shape[0]}x{shape[1]}x{shape[2]}@{shape[3]} seed {seed}: {answer} error "
+                            f"{row['stated_error']} cpu {cpu:.2f} s wall {wall:.2f} s",
+                            flush=True,
+                        )
+                        save(args.out, rows)
+                        continue
+                    result, cpu, wall = run(obs, args.seconds, mode != "balls", strip_rows, threads)
+                    row.update(cpu_s=round(cpu, 3), wall_s=round(wall, 3))
                     if isinstance(result, UndecidedError):
                         row.update(answer="undecided", stated_error="")
                     else:
@@ -200,10 +258,7 @@ def main(argv: list[str] | None = None) -> None:
                         f"error {row['stated_error']} (actual max {row['max_abs_error']}) cpu {cpu:.2f} s wall {wall:.2f} s",
                         flush=True,
                     )
-                    with (args.out / "runs.csv").open("w", newline="") as handle:
-                        writer = csv.DictWriter(handle, FIELDS)
-                        writer.writeheader()
-                        writer.writerows(rows)
+                    save(args.out, rows)
     summary = []
 
     def position(r: dict) -> tuple:
