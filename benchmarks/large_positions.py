@@ -130,7 +130,8 @@ def run_cold(obs: Observation, seconds: float) -> tuple[str, float | None, float
         path.write_text(format_position(obs))
         command = [sys.executable, "-m", "sweeplab.cli", "analyze", "--json", "--seconds", str(seconds), str(path)]
         before, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        # in the temporary folder, so that the sweeplab imported is the one on the path, not one in the working folder
+        done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=folder)
         wall, after = time.perf_counter() - wall, resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     if done.returncode == 4:
