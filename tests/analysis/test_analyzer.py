@@ -1,6 +1,9 @@
 """The engine's front (sweeplab.analysis.analyzer) against brute force over every layout, its component cache, a
 player's second try, and the budget kept on large true positions."""
 
+import subprocess
+import sys
+
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
@@ -390,3 +393,18 @@ def test_an_estimate_beside_many_exact_components_leaves_time_to_weigh_its_batch
     seen.clear()
     Analyzer()._estimate(few, tallies[:10] + tallies[-1:], [10], _Clock.starting(Budget(seconds=10)), 100, 40)
     assert seen["end"] > time.perf_counter() + 9  # a few components: nothing kept back
+
+
+def test_the_time_kept_for_weighing_leaves_out_numpys_import_in_a_fresh_process():
+    """The chain beside many exact components keeps back twelve weighings' time, timed on one. In a fresh process
+    the first weighing imports numpy (a tenth of a second or more): that import must not be taken for a weighing's
+    time, or twelve of it leave the chain nothing (sweeplab analyze was undecided on dense boards)."""
+    script = (
+        "import sys, time\n"
+        "from sweeplab.analysis import analyzer\n"
+        "from sweeplab.analysis.counting import Tally\n"
+        "assert 'numpy' not in sys.modules, 'numpy is loaded at import: this test no longer tests the first weighing'\n"
+        "print(analyzer._weighing([Tally({0: 1, 1: 2}, {}) for _ in range(60)], 100, 30))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert float(done.stdout) < 0.3, done.stdout
