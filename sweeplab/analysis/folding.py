@@ -157,7 +157,12 @@ class Folds:
     def cost(self) -> float:
         """The predicted wall time of :meth:`finish`, in the threads: each folded component against the rest (its
         backward pass alone where its layers are kept)."""
-        return _wall([self.costs[i] * (BACK_SHARE if i in self.kept else WHOLE_SHARE) for i in self.counted], self.threads)
+        return _wall([self._against_cost(i) for i in self.counted], self.threads)
+
+    def _against_cost(self, i: int) -> float:
+        """The predicted time of folding component ``i`` against the rest: from its fold for the weights, its
+        backward pass alone where its layers are kept, else the whole fold again."""
+        return self.costs[i] * (BACK_SHARE if i in self.kept else WHOLE_SHARE)
 
     def tally(self, i: int) -> Tally:
         """Component ``i``'s weights per count (folded for them), as a tally the weighting reads."""
@@ -181,7 +186,7 @@ class Folds:
             found = _all_completions([self.counted[j] for j in folded], rest, comps, unconstrained, mines_left)
             log_hs = dict(zip(folded, found, strict=True))
             tallies: dict[int, Tally] = {}
-            order = sorted(folded, key=lambda j: -self.costs[j] * (BACK_SHARE if j in self.kept else WHOLE_SHARE))
+            order = sorted(folded, key=lambda j: -self._against_cost(j))
             if not all(_parallel(lambda j: self._against(j, log_hs[j], tallies), order, self.threads)):
                 return self.proved()
             return [tallies.get(i) for i in range(len(self.components))]
