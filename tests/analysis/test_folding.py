@@ -299,3 +299,78 @@ def test_folds_beside_the_chain_stop_at_their_share_when_one_does_not_look_like_
     took = time.perf_counter() - start
     assert folds.left == [0] and list(folds.counted) == [1]
     assert took < 1.0, took
+
+
+def _shuffled(comp, seed):
+    """``comp`` with its super-cells numbered in a random order (an order found from their numbering is no proof)."""
+    n = len(comp.supercells)
+    new = list(range(n))
+    random.Random(seed).shuffle(new)
+    supercells = [None] * n
+    for j, sc in enumerate(comp.supercells):
+        supercells[new[j]] = sc
+    return Component(supercells, [(tuple(new[j] for j in js), m, s) for js, m, s in comp.constraints])
+
+
+def _widest_open(comp, order):
+    """The most numbers open at once in a count in ``order``: begun, not yet done."""
+    at = {j: t for t, j in enumerate(order)}
+    spans = [(min(at[j] for j in js), max(at[j] for j in js)) for js, _, _ in comp.constraints]
+    return max(sum(1 for lo, hi in spans if lo <= t < hi) for t in range(len(order)))
+
+
+def test_the_spectral_order_lays_a_path_out_along_its_length():
+    path = Component([(j,) for j in range(300)], [((j, j + 1, j + 2), 1, j) for j in range(298)])
+    comp = _shuffled(path, 1)
+    order = folding.spectral_order(comp)
+    along = [comp.supercells[j][0] for j in order]
+    assert along in (list(range(300)), list(range(299, -1, -1)))
+
+
+def test_the_spectral_order_keeps_few_numbers_open_on_a_long_band():
+    """A band 4 cells high and 150 long, numbered at random: the spectral order sweeps it end to end, so only the
+    numbers over a few columns are open at once, where the greedy order, started at its least connected cell,
+    leaves far more open."""
+    cells = {(x, y): x * 4 + y for x in range(150) for y in range(4)}
+    constraints = []
+    for (x, y), _ in cells.items():
+        around = tuple(cells[x + dx, y + dy] for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (x + dx, y + dy) in cells)
+        constraints.append((around, 2, len(constraints)))
+    comp = _shuffled(Component([(c,) for c in range(600)], constraints), 2)
+    order = folding.spectral_order(comp)
+    assert sorted(order) == list(range(600))
+    assert _widest_open(comp, order) <= 20  # about three columns of four numbers
+    assert _widest_open(comp, order[::-1]) <= 20
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_folds_in_every_order_give_the_same_weights(seed):
+    """The order changes a fold's cost, never its answer: the weights per count in the spectral orders equal those
+    in the greedy and banded ones (to rounding)."""
+    comp = _grid_component(18, 18, seed)
+    orders: list = [None] * 4
+    results = []
+    for k in (folding.GREEDY, folding.SPECTRAL, folding.REVERSED, folding.BANDED):
+        plan = folding._orders(comp, orders, k)
+        assert sorted(plan[0]) == list(range(len(comp.supercells)))
+        results.append(CHAIN.fold(plan[1], plan[2], plan[3], None, folding.FOLD_STATES, 10**9, 10.0))
+    assert orders[folding.REVERSED][0] == orders[folding.SPECTRAL][0][::-1]
+    low, weights, log_scale, _ = results[0]
+    for other in results[1:]:
+        assert other[0] == low and len(other[1]) == len(weights)
+        shift = other[2] - log_scale
+        for a, b in zip(weights, other[1], strict=True):
+            assert abs(a - b * math.exp(shift)) <= 1e-9 * max(weights)
+
+
+def test_components_past_the_spectral_limit_fold_in_the_greedy_and_banded_orders(monkeypatch):
+    comp = _grid_component(12, 12, 4)
+    assert folding._kinds(comp)[0] == (folding.GREEDY, folding.SPECTRAL, folding.REVERSED)
+    monkeypatch.setattr(folding, "SPECTRAL_MAX", 10)
+    assert folding._kinds(comp) == ((folding.GREEDY, folding.BANDED), (folding.GREEDY, folding.BANDED))
+    start = time.perf_counter()
+    folds = folding.Folds([comp], 2**28, start + 5.0, start + 10.0)
+    assert list(folds.counted) == [0] and folds.plans[0][0] in (
+        folding._orders(comp, [None] * 4, folding.GREEDY)[0],
+        folding._orders(comp, [None] * 4, folding.BANDED)[0],
+    )
