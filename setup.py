@@ -15,7 +15,7 @@ setup(
         Extension(
             "sweeplab.analysis._chain",
             ["sweeplab/analysis/_chain.c"],
-            depends=["sweeplab/analysis/_chain_fold.c"],
+            depends=["sweeplab/analysis/_chain_fold.c", "sweeplab/analysis/_chain_order.c"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

@@ -1240,6 +1240,7 @@ done:
 }
 
 #include "_chain_fold.c"
+#include "_chain_order.c"
 
 /* release() frees the calling thread's buffers (a thread that made moves calls it before it ends: they are its own). */
 static PyObject *release(PyObject *self, PyObject *args) {
@@ -1284,6 +1285,10 @@ static PyMethodDef methods[] = {
     {"greedy_order", greedy_order, METH_VARARGS,
      "greedy_order(sizes, constraints) -> order\n"
      "The super-cells in an order whose count keeps the open numbers' ranges narrow (constraints: (indices, mines))."},
+    {"spectral_order", spectral_order, METH_VARARGS,
+     "spectral_order(sizes, constraints, inverse, steps) -> order\n"
+     "The super-cells along the component's length: by an approximate Fiedler vector of their graph (inverse steps of\n"
+     "inverse iteration, each by steps of conjugate gradients), piece by piece. Runs its solve without the GIL."},
     {"move", move, METH_VARARGS,
      "move(sizes, steps, needs, weights, max_states, seed, log_weights=False) -> (values per step, expected mines per step,\n"
      "[P(block count k)], block count) | None\n"

@@ -2,7 +2,7 @@
  * the chain's count (forward() in _chain.c, whose buffers, steps and binomials it shares: _chain.c includes this
  * file) over every super-cell at once, each final mine count weighted by the rest's completions, then a backward
  * pass that keeps two layers of completions; the layers of a fold for the weights alone may be kept for later
- * backward passes (fold_keep, fold_back). Also a greedy order to count in (greedy_order). */
+ * backward passes (fold_keep, fold_back). The orders to count in are in _chain_order.c. */
 
 typedef struct {
     double *means;    /* per step: its super-cell's expected mines given the rest (n entries, the caller's) */
@@ -265,130 +265,5 @@ static PyObject *fold_back(PyObject *self, PyObject *args) {
     else if (status != MOVE_OK) { result = Py_None; Py_INCREF(result); }
     else result = fold_result(&out, K->n, NULL, 0);
     free(out.means); free(hw);
-    return result;
-}
-
-static const double LOG_RANGE[10] = {0.0, 0.0, 0.69314718055994531, 1.0986122886681098, 1.3862943611198906,
-                                     1.6094379124341003, 1.791759469228055, 1.9459101090932196, 2.0794415416798357,
-                                     2.1972245773362196};
-
-/* The log of how many mine counts a number needing `need` of its `cap` cells may hold in the `placed` of them that
-   are counted so far (0 before the first and after the last: it is not open then). */
-static inline double open_range(int need, int cap, int placed) {
-    if (placed <= 0 || placed >= cap) return 0.0;
-    int lo = need - (cap - placed), hi = need < placed ? need : placed;
-    if (lo < 0) lo = 0;
-    int r = hi - lo + 1;
-    return LOG_RANGE[r < 1 ? 1 : (r > 9 ? 9 : r)];
-}
-
-/* greedy_order(sizes, constraints) -> order: super-cells (of sizes[j] cells) in the order a count of them keeps few
- * needs: from the least connected (fewest neighbours, then the lowest index), each next one, among those sharing a
- * number with the ones placed, the one that least widens the open numbers' ranges of mine counts (the sum of their
- * logs; ties to the lowest index). constraints: (super-cell indices, mines) pairs. */
-static PyObject *greedy_order(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *sizes_obj, *cons_obj;
-    if (!PyArg_ParseTuple(args, "OO", &sizes_obj, &cons_obj)) return NULL;
-    Py_ssize_t n = PySequence_Size(sizes_obj), m = PySequence_Size(cons_obj);
-    if (n < 0 || m < 0) return NULL;
-    PyObject *result = NULL;
-    Ints members = {0}, touching = {0};
-    int *size = calloc((size_t)n + 1, sizeof(int)), *need = calloc((size_t)m + 1, sizeof(int));
-    int *cap = calloc((size_t)m + 1, sizeof(int)), *placed = calloc((size_t)m + 1, sizeof(int));
-    int *mem_start = calloc((size_t)m + 2, sizeof(int)), *t_start = calloc((size_t)n + 2, sizeof(int));
-    int *fill = calloc((size_t)n + 1, sizeof(int)), *mark = malloc(sizeof(int) * ((size_t)n + 1));
-    int *state = calloc((size_t)n + 1, sizeof(int)), *cand = malloc(sizeof(int) * ((size_t)n + 1)), *order = malloc(sizeof(int) * ((size_t)n + 1));
-    if (!size || !need || !cap || !placed || !mem_start || !t_start || !fill || !mark || !state || !cand || !order) { PyErr_NoMemory(); goto done; }
-    for (Py_ssize_t j = 0; j < n; j++) {
-        if (!int_at(sizes_obj, j, &size[j])) goto done;
-        mark[j] = -1;
-    }
-    for (Py_ssize_t i = 0; i < m; i++) { /* each number's super-cells, once each */
-        PyObject *con = PySequence_GetItem(cons_obj, i);
-        PyObject *js = con ? PySequence_GetItem(con, 0) : NULL;
-        Py_ssize_t len = js ? PySequence_Size(js) : -1;
-        int ok = len >= 0 && int_at(con, 1, &need[i]);
-        mem_start[i] = (int)members.n;
-        for (Py_ssize_t q = 0; ok && q < len; q++) {
-            int j = -1;
-            ok = int_at(js, q, &j);
-            if (ok && (j < 0 || j >= n)) {
-                PyErr_SetString(PyExc_ValueError, "greedy_order: a constraint names a super-cell out of range");
-                ok = 0;
-            }
-            if (ok && mark[j] != (int)i) {
-                mark[j] = (int)i;
-                cap[i] += size[j];
-                t_start[j + 1]++;
-                ok = ints_push(&members, j);
-            }
-        }
-        Py_XDECREF(js);
-        Py_XDECREF(con);
-        if (!ok) goto done;
-    }
-    mem_start[m] = (int)members.n;
-    for (Py_ssize_t j = 0; j < n; j++) t_start[j + 1] += t_start[j];
-    for (Py_ssize_t q = 0; q < (Py_ssize_t)members.n; q++) if (!ints_push(&touching, 0)) goto done;
-    for (Py_ssize_t i = 0; i < m; i++) /* each super-cell's numbers */
-        for (int p = mem_start[i]; p < mem_start[i + 1]; p++) {
-            int j = members.v[p];
-            touching.v[t_start[j] + fill[j]++] = (int)i;
-        }
-    int start = -1, best_degree = 0;
-    for (Py_ssize_t j = 0; j < n; j++) mark[j] = -1;
-    for (Py_ssize_t j = 0; j < n; j++) { /* the least connected: fewest other super-cells sharing a number */
-        int degree = 0;
-        for (int p = t_start[j]; p < t_start[j + 1]; p++) {
-            int i = touching.v[p];
-            for (int r = mem_start[i]; r < mem_start[i + 1]; r++) {
-                int k = members.v[r];
-                if (k != j && mark[k] != (int)j) { mark[k] = (int)j; degree++; }
-            }
-        }
-        if (start < 0 || degree < best_degree) { start = (int)j; best_degree = degree; }
-    }
-    int n_cand = 0, n_order = 0;
-    if (n) { cand[n_cand++] = start; state[start] = 1; } /* state: 0 waiting, 1 candidate, 2 placed */
-    while (n_order < n) {
-        if (!n_cand) { /* a part no number joins to the rest: its lowest super-cell */
-            int j = 0;
-            while (state[j]) j++;
-            cand[n_cand++] = j; state[j] = 1;
-        }
-        int pick = -1;
-        double pick_score = 0.0;
-        for (int c = 0; c < n_cand; c++) {
-            int j = cand[c];
-            double score = 0.0;
-            for (int p = t_start[j]; p < t_start[j + 1]; p++) {
-                int i = touching.v[p];
-                score += open_range(need[i], cap[i], placed[i] + size[j]) - open_range(need[i], cap[i], placed[i]);
-            }
-            if (pick < 0 || score < pick_score - 1e-12 || (score <= pick_score + 1e-12 && j < cand[pick])) { pick = c; pick_score = score; }
-        }
-        int j = cand[pick];
-        cand[pick] = cand[--n_cand];
-        state[j] = 2;
-        order[n_order++] = j;
-        for (int p = t_start[j]; p < t_start[j + 1]; p++) {
-            int i = touching.v[p];
-            placed[i] += size[j];
-            for (int r = mem_start[i]; r < mem_start[i + 1]; r++) {
-                int k = members.v[r];
-                if (!state[k]) { state[k] = 1; cand[n_cand++] = k; }
-            }
-        }
-    }
-    result = PyList_New(n);
-    for (Py_ssize_t t = 0; result && t < n; t++) {
-        PyObject *item = PyLong_FromLong(order[t]);
-        if (!item) { Py_CLEAR(result); break; }
-        PyList_SET_ITEM(result, t, item);
-    }
-done:
-    free(size); free(need); free(cap); free(placed); free(mem_start); free(t_start); free(fill); free(mark); free(state);
-    free(cand); free(order); free(members.v); free(touching.v);
     return result;
 }

@@ -24,9 +24,7 @@ WIDE_SUPERCELLS = 2000  # ... if it has at most this many super-cells (a larger 
 # plan alone would take much of that share, and a count over so many open numbers is unlikely to finish)
 EXACT_AFTER_FOLD = 0.75  # after a fold, the full count runs for exact fractions when this much of its time is left
 FOLD_SHARE = 0.7  # the share of the time left for estimates that counts in floating point may take when all of them fold
-# ... and when some look as if they do not (the chain estimates those beside them in the rest; with the folds' spectral
-# orders, 0.55 let all 8 of the densest positions of benchmarks/large_positions.py fold at 2 s in two runs, 0.4 not)
-MIXED_SHARE = 0.55
+MIXED_SHARE = 0.4  # ... and when some look as if they do not (the chain estimates those beside them in the rest)
 ESTIMATE_RESERVE = 0.05  # the share kept back from the estimate for weighting and building the result
 OVERHEAD_SECONDS = 0.25  # stated overhead past the budget: finishing a check interval, weighting, building results
 PROBE_CELLS = 4096  # boards of this many cells or more are probed before the full exact count (Analyzer._tally)

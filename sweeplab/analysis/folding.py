@@ -59,11 +59,11 @@ WHOLE_SHARE = 1.5
 SURE_SHARE = 0.8
 GUESS_SLACK = 2
 KEEP = 2  # the layers kept between a fold's two passes, all folds together, may hold this many times max_bytes
-# components of up to this many super-cells are also folded in their spectral orders, each built in SPECTRAL_STEPS
-# steps of conjugate gradients (ad hoc: about 10 ms at 1,000 super-cells, growing with the super-cells)
+# components of up to this many super-cells are also folded in their spectral orders, built by INVERSE_STEPS solves of
+# SPECTRAL_STEPS steps of conjugate gradients each (ad hoc: about 4 ms at 800 super-cells, growing with them)
 SPECTRAL_MAX = 10_000
 SPECTRAL_STEPS = 200
-INVERSE_STEPS = 2
+INVERSE_STEPS = 4
 GREEDY, SPECTRAL, REVERSED, BANDED = range(4)  # the orders a component may be folded in (_kinds)
 
 R = TypeVar("R")
@@ -307,14 +307,14 @@ def _all_completions(
 
 def _kinds(comp: Component) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The orders ``comp`` is folded in: those of its first fold, in the order they are tried, and those its later
-    folds choose from. Up to :data:`SPECTRAL_MAX` super-cells, the greedy order first (built in C, it folds the many
-    small components at once, without the spectral order's solve), then the spectral order and its reverse, and
-    later only those two: on the widest components they fold from a few times to a hundred times quicker, and a
-    guess from a fold's first few steps is too rough to overrule that (ad hoc, on the 8 densest positions of
-    ``benchmarks/large_positions.py``, with the banded order as a fourth or the greedy one among the later, some of
-    them did not fold in time). Past it, the greedy and banded orders."""
+    folds choose from. Up to :data:`SPECTRAL_MAX` super-cells, the greedy order first (it folds the many small
+    components at once), then the spectral order and its reverse, and later only those two: on the widest components
+    they fold from a few times to a hundred times quicker, and the greedy order's guess from the first round's few
+    steps is too rough to overrule that (ad hoc, on 10 of the densest positions of ``benchmarks/large_positions.py``
+    at 2 s: with the greedy order among the later ones, one of them chose it and did not fold in time). Past it, the
+    greedy and banded orders."""
     if len(comp.supercells) <= SPECTRAL_MAX:
-        return (GREEDY, SPECTRAL, REVERSED), (GREEDY, SPECTRAL, REVERSED)
+        return (GREEDY, SPECTRAL, REVERSED), (SPECTRAL, REVERSED)
     return (GREEDY, BANDED), (GREEDY, BANDED)
 
 
@@ -338,77 +338,21 @@ def _orders(comp: Component, orders: list[Plan | None], k: int) -> Plan:
 
 
 def spectral_order(comp: Component) -> list[int]:
-    """``comp``'s super-cells by a smooth coordinate along the component: :data:`INVERSE_STEPS` steps of inverse
-    iteration towards the Fiedler vector of its graph (super-cells joined where they share a number), from the
-    breadth-first distance to a far super-cell, each solved approximately by :data:`SPECTRAL_STEPS` steps of
-    conjugate gradients. Sorting by the
-    Fiedler vector lays a graph out along its length, so few numbers are open at each step of a count in that order:
-    on the widest components of 65,536-cell boards with a quarter of mines and 40 % of the safe cells revealed, folds
-    in this order (or its reverse) take from a few times to a hundred times less than in the greedy or banded orders.
-    Ad hoc, on the 22 components of more than 400 super-cells of the 8 densest positions of
-    ``benchmarks/large_positions.py``, the quicker of the two folds took 0.70 s in all after one step, 0.44 s after
-    two and 0.45 s after four; a dense solve gave no quicker folds and grows as the cube of the super-cells."""
-    import numpy as np  # numpy is a dependency; imported here as folds are rare
+    """``comp``'s super-cells by a smooth coordinate along the component (``_chain.spectral_order``, in C): an
+    approximate Fiedler vector of its graph (super-cells joined where they share a number), by :data:`INVERSE_STEPS`
+    steps of inverse iteration from the breadth-first distance to a far super-cell, each solved by
+    :data:`SPECTRAL_STEPS` steps of conjugate gradients. Sorting by the Fiedler vector lays a graph out along its
+    length, so few numbers are open at each step of a count in that order: on the widest components of 65,536-cell
+    boards with a quarter of mines and 40 % of the safe cells revealed, folds in this order (or its reverse) take from
+    a few times to a hundred times less than in the greedy or banded orders.
 
-    n = len(comp.supercells)
-    if n < 3:
-        return list(range(n))
-    joined: list[set[int]] = [set() for _ in range(n)]
-    for js, _, _ in comp.constraints:
-        for j in js:
-            joined[j].update(js)
-    neighbours = [sorted(others - {j}) for j, others in enumerate(joined)]
-    # the distance in each piece (a component has one; the helper's callers may pass more) from a far super-cell:
-    # the farthest from its least connected one
-    piece, distance = [-1] * n, [0] * n
-    for start in sorted(range(n), key=lambda j: (len(neighbours[j]), j)):
-        if piece[start] < 0:
-            reached = _distances(neighbours, start)
-            far = max((j for j in range(n) if reached[j] >= 0), key=lambda j: (reached[j], -j))
-            for j, d in enumerate(_distances(neighbours, far)):
-                if d >= 0:
-                    piece[j], distance[j] = start, d
-    rows = np.array([j for j, ks in enumerate(neighbours) for _ in ks], dtype=np.intp)
-    cols = np.array([k for ks in neighbours for k in ks], dtype=np.intp)
-    degree = np.array([len(ks) for ks in neighbours], dtype=float)
-
-    def laplacian(v: np.ndarray) -> np.ndarray:
-        return degree * v - np.bincount(rows, weights=v[cols], minlength=n)
-
-    pieces = np.unique(np.array(piece), return_inverse=True)[1]
-    sizes = np.bincount(pieces)
-
-    # each step: conjugate gradients for L x = b, b the distance centred in each piece, then the last x normalised
-    # (L is singular only along each piece's constant vector, which b and every step leave out)
-    x = np.array(distance, dtype=float)
-    for _ in range(INVERSE_STEPS):
-        b = x - (np.bincount(pieces, weights=x) / sizes)[pieces]
-        b /= max(math.sqrt(b @ b), 1e-300)
-        x, r, p = np.zeros(n), b.copy(), b.copy()
-        rr = r @ r
-        for _ in range(SPECTRAL_STEPS):
-            if rr <= 1e-20:
-                break
-            lp = laplacian(p)
-            alpha = rr / (p @ lp)
-            x += alpha * p
-            r -= alpha * lp
-            rr, last = r @ r, rr
-            p = r + (rr / last) * p
-    return np.lexsort((x, pieces)).tolist()  # piece by piece, each along its length
-
-
-def _distances(neighbours: list[list[int]], start: int) -> list[int]:
-    """The breadth-first distance of each node from ``start`` (-1 where unreached)."""
-    distance = [-1] * len(neighbours)
-    distance[start] = 0
-    queue = [start]
-    for j in queue:
-        for k in neighbours[j]:
-            if distance[k] < 0:
-                distance[k] = distance[j] + 1
-                queue.append(k)
-    return distance
+    Ad hoc, on the 51 components of 300 super-cells or more of 10 of the densest positions of
+    ``benchmarks/large_positions.py`` (65,536 cells, 40 % revealed), the quicker of the two folds took 10.0 s in all
+    after one step (one component did not fold in 2 s), 1.66 s after two, 1.09 s after four and 1.10 s after eight,
+    the slowest 0.92, 0.31 and 0.24 s. A dense solve gave no quicker folds, and grows as the cube of the super-cells."""
+    assert CHAIN is not None  # folds run only with the C chain
+    sizes = [len(cells) for cells in comp.supercells]
+    return CHAIN.spectral_order(sizes, [(js, m) for js, m, _ in comp.constraints], INVERSE_STEPS, SPECTRAL_STEPS)
 
 
 def _plan(comp: Component, order: list[int]) -> Plan:

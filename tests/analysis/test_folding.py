@@ -319,6 +319,20 @@ def _widest_open(comp, order):
     return max(sum(1 for lo, hi in spans if lo <= t < hi) for t in range(len(order)))
 
 
+def test_the_spectral_order_is_an_order_of_every_super_cell_piece_by_piece():
+    """Pieces no number joins (a component has one; the kernel takes any): each is laid out whole, each from its
+    least connected super-cell, the pieces by that super-cell's index; one no number names is a piece of its own."""
+    sizes = [1] * 7
+    constraints = [((0, 2), 1), ((2, 4), 1), ((1, 3, 5), 1)]
+    order = CHAIN.spectral_order(sizes, constraints, 4, 200)
+    assert sorted(order) == list(range(7))
+    assert set(order[:3]) == {0, 2, 4} and order[1] == 2  # a path 0-2-4 along its length, then the triangle 1-3-5
+    assert set(order[3:6]) == {1, 3, 5} and order[6] == 6
+    assert CHAIN.spectral_order([], [], 4, 200) == []
+    with pytest.raises(ValueError, match="spectral_order: a constraint names a super-cell out of range"):
+        CHAIN.spectral_order(sizes, [((0, 7), 1)], 4, 200)
+
+
 def test_the_spectral_order_lays_a_path_out_along_its_length():
     path = Component([(j,) for j in range(300)], [((j, j + 1, j + 2), 1, j) for j in range(298)])
     comp = _shuffled(path, 1)
