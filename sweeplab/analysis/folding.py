@@ -113,28 +113,40 @@ class Folds:
             room = stop - now - self.cost()
             if room <= 0:
                 break
-            done = _parallel(partial(self._first_fold, orders, cap, now + room), pending, self.threads)
-            pending = [i for i, ok in zip(pending, done, strict=True) if not ok]
+            work = self._work(pending)
+            _parallel(partial(self._first_fold, orders, cap, now + room), work, self.threads)
+            pending = [i for i in pending if i not in self.counted and self.proof is None]
             if cap >= room:
                 break
             cap *= 4
         self.left = [i for i in range(len(components)) if i not in self.counted]
 
-    def _first_fold(self, orders: dict[int, list[Plan | None]], seconds: float, end: float, i: int) -> bool:
+    def _work(self, pending: list[int]) -> list[tuple[int, int | None]]:
+        """A round's folds: each pending component in the order :meth:`_first_fold` chooses (None); but when fewer
+        components are pending than there are threads, and each has been folded in all its first orders, each in
+        all its later orders at once (a race: the first to fold wins), as the threads would otherwise idle."""
+        if len(pending) >= self.threads or any((i, k) not in self._guess for i in pending for k in _kinds(self.components[i])[0]):
+            return [(i, None) for i in pending]
+        return [(i, k) for i in pending for k in _kinds(self.components[i])[1]]
+
+    def _first_fold(self, orders: dict[int, list[Plan | None]], seconds: float, end: float, item: tuple[int, int | None]) -> bool:
         """Fold component ``i`` for its weights within ``seconds`` and by ``end`` (a ``time.perf_counter`` value),
-        keeping its layers where they fit; True when it folded, or found no layout fits it (:attr:`proof`). The
-        first time, in each of its first orders (:func:`_kinds`) until one folds; after that, only in the one of its
-        later orders whose fold looks quickest, by the steps each did before it gave up, and not at all when that
-        fold looks longer than the time left."""
+        keeping its layers where they fit; True when it folded, or found no layout fits it (:attr:`proof`). In order
+        ``k`` when ``item`` is ``(i, k)``; for ``(i, None)``, the first time, in each of its first orders
+        (:func:`_kinds`) until one folds; after that, only in the one of its later orders whose fold looks quickest,
+        by the steps each did before it gave up. Not at all in an order whose fold looks longer than the time left,
+        or once the component is folded (in another order, by another thread)."""
         assert CHAIN is not None  # folds run only with the C chain
+        i, k = item
         first, later = _kinds(self.components[i])
-        ks = [k for k in first if (i, k) not in self._guess]
+        ks = [k] if k is not None else [k for k in first if (i, k) not in self._guess]
         if not ks:
-            k = min(later, key=lambda k: self._guess[i, k][0])
-            if self._guess[i, k][0] > end - time.perf_counter():
-                return False
-            ks = [k]
+            ks = [min(later, key=lambda k: self._guess[i, k][0])]
+        if (i, ks[0]) in self._guess and self._guess[i, ks[0]][0] > end - time.perf_counter():
+            return False
         for k in ks:
+            if i in self.counted or self.proof is not None:
+                return i in self.counted
             left = min(seconds, end - time.perf_counter())
             if left <= 0:
                 return False
@@ -150,10 +162,12 @@ class Folds:
                 return True
             low, weights, log_scale, kept, nbytes = out
             with self._lock:
+                if i in self.counted:  # another thread folded it first (in another order)
+                    return True
                 if self.kept_bytes + nbytes <= self.keep_bytes:
                     self.kept[i] = kept
                     self.kept_bytes += nbytes
-            self.plans[i], self.costs[i], self.counted[i] = plan, took, (low, weights, log_scale, [])
+                self.plans[i], self.costs[i], self.counted[i] = plan, took, (low, weights, log_scale, [])
             return True
         return False
 

@@ -261,9 +261,10 @@ def _combine(
         frontier = sum(len(comp.cells) for comp in missing)
         raise UndecidedError(
             f"undecided within the budget of {clock.seconds:g} s: {len(missing)} component(s) of {frontier} frontier cells "
-            f"(the largest around {board.name(max(missing, key=lambda c: len(c.cells)).constraints[0][2])}) could be "
-            "neither counted nor estimated in time (the estimate found no first solution, or too few moves, before the "
-            "deadline); the position is not proved inconsistent, and more time would help"
+            f"(the largest around {board.name(max(missing, key=lambda c: len(c.cells)).constraints[0][2])}) were left "
+            "without probabilities in time (the estimate found no first solution, or too few moves, before the deadline, "
+            "and any component folded beside it needs its answer); the position is not proved inconsistent, and more "
+            "time would help"
         )
     counted: list[Tally] = [t for t in tallies if t is not None]
     exact = all(t.exact for t in counted)

@@ -132,9 +132,9 @@ def test_components_that_do_not_fold_are_estimated_beside_those_that_do(monkeypa
     monkeypatch.setattr(front, "FIX_CELLS", 10**9)
     real, planned = folding.Folds._first_fold, []
 
-    def refuse_the_wide_one(self, orders, seconds, end, i):
-        cells = len(self.components[i].cells)
-        folded = cells <= 1000 and real(self, orders, seconds, end, i)
+    def refuse_the_wide_one(self, orders, seconds, end, item):
+        cells = len(self.components[item[0]].cells)
+        folded = cells <= 1000 and real(self, orders, seconds, end, item)
         planned.append((cells, folded))
         return folded
 
@@ -157,6 +157,26 @@ def test_components_that_do_not_fold_are_estimated_beside_those_that_do(monkeypa
     check_against_layout(obs, result, layout)
     worst = max(abs(result.probability(c) - exact.probability(c)) for c in obs.covered())
     assert worst <= 2 * result.error, (worst, result.error)
+
+
+def test_a_chain_that_finds_nothing_beside_folds_says_so_and_that_more_time_would_help(monkeypatch):
+    """The same position, the chain finding no first solution: the answer is undecided, and its message names what
+    was left (the folded components wait on the chain's answer) and that more time would help."""
+    obs, _, _ = _wide()
+    monkeypatch.setattr(front, "PROBE_CELLS", 0)
+    monkeypatch.setattr(front, "PROBE_STATES", 2)
+    monkeypatch.setattr(front, "FIX_CELLS", 10**9)
+    real = folding.Folds._first_fold
+    monkeypatch.setattr(
+        folding.Folds,
+        "_first_fold",
+        lambda self, orders, seconds, end, item: (
+            len(self.components[item[0]].cells) <= 1000 and real(self, orders, seconds, end, item)
+        ),
+    )
+    monkeypatch.setattr(front, "estimate", lambda *args, **kwargs: None)
+    with pytest.raises(UndecidedError, match=r"left without probabilities in time .* more time would help"):
+        Analyzer(Budget(seconds=2.0)).analyze(obs)
 
 
 def _plan(comp):
@@ -388,3 +408,21 @@ def test_components_past_the_spectral_limit_fold_in_the_greedy_and_banded_orders
         folding._orders(comp, [None] * 4, folding.GREEDY)[0],
         folding._orders(comp, [None] * 4, folding.BANDED)[0],
     )
+
+
+def test_idle_threads_race_a_components_later_orders_and_the_first_to_fold_wins():
+    comp, other = _grid_component(12, 12, 4), _grid_component(10, 10, 5)
+    start = time.perf_counter()
+    folds = folding.Folds([comp, other], 2**28, start, start + 10)  # no time planned: no round runs
+    folds.threads = 2
+    assert folds.left == [0, 1] and folds._work([0]) == [(0, None)]  # its first orders not yet tried
+    for k in folding._kinds(comp)[0]:
+        folds._guess[0, k] = (0.01, False)
+    assert folds._work([0]) == [(0, folding.SPECTRAL), (0, folding.REVERSED)]  # one component, two threads: a race
+    assert folds._work([0, 1]) == [(0, None), (1, None)]  # as many components as threads: no race
+    orders: dict = {0: [None] * 4}
+    end = time.perf_counter() + 10
+    assert folds._first_fold(orders, 10.0, end, (0, folding.SPECTRAL))
+    won = folds.plans[0], folds.counted[0]
+    assert folds._first_fold(orders, 10.0, end, (0, folding.REVERSED))  # folded already: the first one stands
+    assert (folds.plans[0], folds.counted[0]) == won and won[0][0] == orders[0][folding.SPECTRAL][0]
