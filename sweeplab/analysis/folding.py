@@ -67,6 +67,7 @@ INVERSE_STEPS = 4
 GREEDY, SPECTRAL, REVERSED, BANDED = range(4)  # the orders a component may be folded in (_kinds)
 
 R = TypeVar("R")
+T = TypeVar("T")
 Plan = tuple[list[int], list[int], list, list[int]]  # the order of the super-cells, their sizes, the steps, the needs
 Counted = tuple[int, list[float], float, list[float]]  # _chain.fold's (low, weights, log_scale, means per step)
 
@@ -250,7 +251,7 @@ def _wall(costs: list[float], threads: int) -> float:
     return max(max(costs, default=0.0), sum(costs) / threads)
 
 
-def _parallel(work: Callable[[int], R], items: list[int], threads: int) -> list[R]:
+def _parallel(work: Callable[[T], R], items: list[T], threads: int) -> list[R]:
     """``work(item)`` for each item, in ``threads`` threads at once (this one among them), each taking the next item
     in the order given; the results in that order. An error in one is raised here once all have stopped, and no
     thread takes another item after it. The other threads free their kernel buffers as they end."""
