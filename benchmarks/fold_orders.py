@@ -4,8 +4,9 @@ Run from a checkout with the C kernels built: ``python benchmarks/fold_orders.py
 results/large/spectral/orders-timed`` (each position takes a few seconds to a minute). Each position WxHxM@SHARE:SEED
 is dealt as ``benchmarks/large_positions.py`` deals it and analysed at ``--seconds`` as ``sweeplab analyze`` does;
 the components its analysis hands to the folds (those the exact count left) are recorded, and each of at least
-``--min-supercells`` super-cells is folded for its weights (``_chain.fold_keep``, one thread, no other work) in the
-greedy, banded, spectral and reversed spectral orders, each under ``--cap`` seconds. Writes ``runs.csv``: the
+``--min-supercells`` super-cells is folded for its weights (``_chain.fold_keep``, one thread, no other work) in each
+order a fold may use (greedy, banded, and the spectral ones after 8 and after 1 inverse steps, forwards and
+backwards), each under ``--cap`` seconds. Writes ``runs.csv``: the
 position, the component's super-cells, the order, the seconds its order took to build and its fold took (empty
 where the fold gave up at the cap) and the steps the fold did."""
 
@@ -28,7 +29,14 @@ from sweeplab.bench.layouts import strewn_position
 from sweeplab.core.errors import UndecidedError
 
 FIELDS = ["width", "height", "mines", "share", "seed", "supercells", "order", "order_s", "fold_s", "steps_done"]
-ORDERS = {"greedy": folding.GREEDY, "banded": folding.BANDED, "spectral": folding.SPECTRAL, "reversed": folding.REVERSED}
+ORDERS = {
+    "greedy": folding.GREEDY,
+    "banded": folding.BANDED,
+    "spectral": folding.SPECTRAL,
+    "reversed": folding.REVERSED,
+    "rough": folding.ROUGH,
+    "rough-reversed": folding.ROUGH_REVERSED,
+}
 
 
 def handed(obs: object, seconds: float) -> list[Component]:
@@ -68,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             obs, _ = strewn_position(width, height, mines, share, seed)
             wide = [c for c in handed(obs, args.seconds) if len(c.supercells) >= args.min_supercells]
             for comp in sorted(wide, key=lambda c: -len(c.supercells)):
-                plans: list = [None] * 4
+                plans: list = [None] * 6
                 for name, k in ORDERS.items():
                     start = time.perf_counter()
                     plan = folding._orders(comp, plans, k)

@@ -59,12 +59,15 @@ WHOLE_SHARE = 1.5
 SURE_SHARE = 0.8
 GUESS_SLACK = 2
 KEEP = 2  # the layers kept between a fold's two passes, all folds together, may hold this many times max_bytes
-# components of up to this many super-cells are also folded in their spectral orders, built by INVERSE_STEPS solves of
-# SPECTRAL_STEPS steps of conjugate gradients each (ad hoc: about 4 ms at 800 super-cells, growing with them)
+# components of up to this many super-cells are also folded in their spectral orders, each built by a few solves of
+# SPECTRAL_STEPS steps of conjugate gradients (ad hoc: about 1 ms a solve at 800 super-cells, growing with them)
 SPECTRAL_MAX = 10_000
 SPECTRAL_STEPS = 200
-INVERSE_STEPS = 4
-GREEDY, SPECTRAL, REVERSED, BANDED = range(4)  # the orders a component may be folded in (_kinds)
+# the orders a component may be folded in (_kinds): the greedy and banded ones, and the spectral ones, forwards and
+# backwards, after INVERSE_STEPS[k] steps of inverse iteration
+GREEDY, BANDED, SPECTRAL, REVERSED, ROUGH, ROUGH_REVERSED = range(6)
+INVERSE_STEPS = {SPECTRAL: 8, ROUGH: 1}
+BACKWARDS = {REVERSED: SPECTRAL, ROUGH_REVERSED: ROUGH}
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -102,7 +105,7 @@ class Folds:
         self._lock = threading.Lock()
         # (component, order): how long its fold looked when it gave up, and whether it had done SURE_SHARE of its steps
         self._guess: dict[tuple[int, int], tuple[float, bool]] = {}
-        orders: dict[int, list[Plan | None]] = {i: [None] * 4 for i in range(len(components))}
+        orders: dict[int, list[Plan | None]] = {i: [None] * 6 for i in range(len(components))}
         pending = sorted(range(len(components)), key=lambda i: len(components[i].cells))
         cap = QUICK_SECONDS
         # rounds over the components not yet folded, smallest first, in the threads at once, each fold for the
@@ -125,10 +128,12 @@ class Folds:
     def _work(self, pending: list[int]) -> list[tuple[int, int | None]]:
         """A round's folds: each pending component in the order :meth:`_first_fold` chooses (None); but when fewer
         components are pending than there are threads, and each has been folded in all its first orders, each in
-        all its later orders at once (a race: the first to fold wins), as the threads would otherwise idle."""
+        as many of its later orders at once as the threads allow, those whose folds looked quickest first (a race:
+        the first to fold wins), as the threads would otherwise idle."""
         if len(pending) >= self.threads or any((i, k) not in self._guess for i in pending for k in _kinds(self.components[i])[0]):
             return [(i, None) for i in pending]
-        return [(i, k) for i in pending for k in _kinds(self.components[i])[1]]
+        each = self.threads // len(pending)
+        return [(i, k) for i in pending for k in sorted(_kinds(self.components[i])[1], key=lambda k: self._guess[i, k][0])[:each]]
 
     def _first_fold(self, orders: dict[int, list[Plan | None]], seconds: float, end: float, item: tuple[int, int | None]) -> bool:
         """Fold component ``i`` for its weights within ``seconds`` and by ``end`` (a ``time.perf_counter`` value),
@@ -323,51 +328,54 @@ def _all_completions(
 def _kinds(comp: Component) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The orders ``comp`` is folded in: those of its first fold, in the order they are tried, and those its later
     folds choose from. Up to :data:`SPECTRAL_MAX` super-cells, the greedy order first (it folds the many small
-    components at once), then the spectral order and its reverse, and later only those two: on the widest components
-    they fold from a few times to a hundred times quicker, and the greedy order's guess from the first round's few
-    steps is too rough to overrule that (ad hoc, on 10 of the densest positions of ``benchmarks/large_positions.py``
-    at 2 s: with the greedy order among the later ones, one of them chose it and did not fold in time). Past it, the
-    greedy and banded orders."""
+    components at once), then the spectral orders, and later only those: on the widest components they fold from a
+    few times to a hundred times quicker, and the greedy order's guess from the first round's few steps is too rough
+    to overrule that (ad hoc, on 10 of the densest positions of ``benchmarks/large_positions.py`` at 2 s: with the
+    greedy order among the later ones, one of them chose it and did not fold in time). Past it, the greedy and banded
+    orders."""
     if len(comp.supercells) <= SPECTRAL_MAX:
-        return (GREEDY, SPECTRAL, REVERSED), (SPECTRAL, REVERSED)
+        spectral = (SPECTRAL, REVERSED, ROUGH, ROUGH_REVERSED)
+        return (GREEDY, *spectral), spectral
     return (GREEDY, BANDED), (GREEDY, BANDED)
 
 
 def _orders(comp: Component, orders: list[Plan | None], k: int) -> Plan:
-    """``comp``'s plan in an order (``k``): :data:`GREEDY` (``_chain.greedy_order``, built in C), :data:`SPECTRAL`
-    (:func:`spectral_order`) or :data:`REVERSED` (the spectral one backwards), or :data:`BANDED` (built in Python, a
-    millisecond or more a component), each built once into ``orders``."""
+    """``comp``'s plan in an order (``k``): :data:`GREEDY` (``_chain.greedy_order``, built in C), :data:`BANDED`
+    (built in Python, a millisecond or more a component), a spectral one (:func:`spectral_order`, after
+    :data:`INVERSE_STEPS` steps) or one of those backwards (:data:`BACKWARDS`), each built once into ``orders``."""
     plan = orders[k]
     if plan is None:
         assert CHAIN is not None  # folds run only with the C chain
         if k == GREEDY:
             order = CHAIN.greedy_order([len(cells) for cells in comp.supercells], [(js, m) for js, m, _ in comp.constraints])
-        elif k == SPECTRAL:
-            order = spectral_order(comp)
-        elif k == REVERSED:
-            order = _orders(comp, orders, SPECTRAL)[0][::-1]
+        elif k in INVERSE_STEPS:
+            order = spectral_order(comp, INVERSE_STEPS[k])
+        elif k in BACKWARDS:
+            order = _orders(comp, orders, BACKWARDS[k])[0][::-1]
         else:
             order = _order(comp)
         plan = orders[k] = _plan(comp, order)
     return plan
 
 
-def spectral_order(comp: Component) -> list[int]:
+def spectral_order(comp: Component, inverse: int = INVERSE_STEPS[SPECTRAL]) -> list[int]:
     """``comp``'s super-cells by a smooth coordinate along the component (``_chain.spectral_order``, in C): an
-    approximate Fiedler vector of its graph (super-cells joined where they share a number), by :data:`INVERSE_STEPS`
-    steps of inverse iteration from the breadth-first distance to a far super-cell, each solved by
-    :data:`SPECTRAL_STEPS` steps of conjugate gradients. Sorting by the Fiedler vector lays a graph out along its
-    length, so few numbers are open at each step of a count in that order: on the widest components of 65,536-cell
-    boards with a quarter of mines and 40 % of the safe cells revealed, folds in this order (or its reverse) take from
-    a few times to a hundred times less than in the greedy or banded orders.
+    approximate Fiedler vector of its graph (super-cells joined where they share a number), by ``inverse`` steps of
+    inverse iteration from the breadth-first distance to a far super-cell, each solved by :data:`SPECTRAL_STEPS` steps
+    of conjugate gradients. Sorting by the Fiedler vector lays a graph out along its length, so few numbers are open at
+    each step of a count in that order: on the widest components of 65,536-cell boards with a quarter of mines and 40 %
+    of the safe cells revealed, folds in this order (or its reverse) take from a few times to a hundred times less than
+    in the greedy or banded orders.
 
-    Ad hoc, on the 51 components of 300 super-cells or more of 10 of the densest positions of
-    ``benchmarks/large_positions.py`` (65,536 cells, 40 % revealed), the quicker of the two folds took 10.0 s in all
-    after one step (one component did not fold in 2 s), 1.66 s after two, 1.09 s after four and 1.10 s after eight,
-    the slowest 0.92, 0.31 and 0.24 s. A dense solve gave no quicker folds, and grows as the cube of the super-cells."""
+    Which number of steps folds quickest varies by component, by over ten times either way, so a component is folded
+    after 8 steps and after 1 (:data:`INVERSE_STEPS`). Ad hoc, on the 99 components of 300 super-cells or more of 15
+    dense positions (65,536 cells, 30 to 50 % revealed), the quicker of each order and its reverse, folds capped at
+    1.5 s: after 1, 2, 4 or 8 steps, 13.6, 6.9, 5.8 and 3.2 s in all (4, 1, 1 and 0 not folded); the quickest after 1
+    or 8 steps, 2.1 s in all, the slowest 0.47 s; after any of the four, 2.0 s. A dense solve gave no quicker folds, and
+    grows as the cube of the super-cells."""
     assert CHAIN is not None  # folds run only with the C chain
     sizes = [len(cells) for cells in comp.supercells]
-    return CHAIN.spectral_order(sizes, [(js, m) for js, m, _ in comp.constraints], INVERSE_STEPS, SPECTRAL_STEPS)
+    return CHAIN.spectral_order(sizes, [(js, m) for js, m, _ in comp.constraints], inverse, SPECTRAL_STEPS)
 
 
 def _plan(comp: Component, order: list[int]) -> Plan:

@@ -382,13 +382,14 @@ def test_folds_in_every_order_give_the_same_weights(seed):
     """The order changes a fold's cost, never its answer: the weights per count in the spectral orders equal those
     in the greedy and banded ones (to rounding)."""
     comp = _grid_component(18, 18, seed)
-    orders: list = [None] * 4
+    orders: list = [None] * 6
     results = []
-    for k in (folding.GREEDY, folding.SPECTRAL, folding.REVERSED, folding.BANDED):
+    for k in range(6):
         plan = folding._orders(comp, orders, k)
         assert sorted(plan[0]) == list(range(len(comp.supercells)))
         results.append(CHAIN.fold(plan[1], plan[2], plan[3], None, folding.FOLD_STATES, 10**9, 10.0))
     assert orders[folding.REVERSED][0] == orders[folding.SPECTRAL][0][::-1]
+    assert orders[folding.ROUGH_REVERSED][0] == orders[folding.ROUGH][0][::-1]
     low, weights, log_scale, _ = results[0]
     for other in results[1:]:
         assert other[0] == low and len(other[1]) == len(weights)
@@ -399,14 +400,15 @@ def test_folds_in_every_order_give_the_same_weights(seed):
 
 def test_components_past_the_spectral_limit_fold_in_the_greedy_and_banded_orders(monkeypatch):
     comp = _grid_component(12, 12, 4)
-    assert folding._kinds(comp)[0] == (folding.GREEDY, folding.SPECTRAL, folding.REVERSED)
+    spectral = (folding.SPECTRAL, folding.REVERSED, folding.ROUGH, folding.ROUGH_REVERSED)
+    assert folding._kinds(comp) == ((folding.GREEDY, *spectral), spectral)
     monkeypatch.setattr(folding, "SPECTRAL_MAX", 10)
     assert folding._kinds(comp) == ((folding.GREEDY, folding.BANDED), (folding.GREEDY, folding.BANDED))
     start = time.perf_counter()
     folds = folding.Folds([comp], 2**28, start + 5.0, start + 10.0)
     assert list(folds.counted) == [0] and folds.plans[0][0] in (
-        folding._orders(comp, [None] * 4, folding.GREEDY)[0],
-        folding._orders(comp, [None] * 4, folding.BANDED)[0],
+        folding._orders(comp, [None] * 6, folding.GREEDY)[0],
+        folding._orders(comp, [None] * 6, folding.BANDED)[0],
     )
 
 
@@ -418,9 +420,11 @@ def test_idle_threads_race_a_components_later_orders_and_the_first_to_fold_wins(
     assert folds.left == [0, 1] and folds._work([0]) == [(0, None)]  # its first orders not yet tried
     for k in folding._kinds(comp)[0]:
         folds._guess[0, k] = (0.01, False)
-    assert folds._work([0]) == [(0, folding.SPECTRAL), (0, folding.REVERSED)]  # one component, two threads: a race
+    folds._guess[0, folding.ROUGH] = (0.005, False)
+    # one component, two threads: a race between the two orders whose folds looked quickest
+    assert folds._work([0]) == [(0, folding.ROUGH), (0, folding.SPECTRAL)]
     assert folds._work([0, 1]) == [(0, None), (1, None)]  # as many components as threads: no race
-    orders: dict = {0: [None] * 4}
+    orders: dict = {0: [None] * 6}
     end = time.perf_counter() + 10
     assert folds._first_fold(orders, 10.0, end, (0, folding.SPECTRAL))
     won = folds.plans[0], folds.counted[0]
