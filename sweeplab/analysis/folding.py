@@ -22,13 +22,14 @@ The folds for the weights run in rounds, smallest component first, each fold und
 round's: the quick ones fold first, and one too wide costs no more than its cap each round. The order a component is
 counted in decides its cost, by up to a hundred times. A component is first folded in a greedy order that keeps the
 open numbers' ranges of mine counts narrow (``_chain.greedy_order``), which folds the many small ones at once; if
-that gives up, in its spectral order (:func:`spectral_order`: the super-cells along the component's length, by an
-approximate Fiedler vector) and its reverse; later rounds use whichever of the two looked quicker by the steps it did
-before it gave up. On the widest components of the densest large boards, folds in the spectral orders take from a
-few times to a hundred times less than in the greedy or the count's banded order (which remains, with the greedy
-one, for components past :data:`SPECTRAL_MAX` super-cells). Beside the chain, the rounds stop at the time planned
-for that (``mixed``); they go on to the time planned for folds alone only while every component left looks as if it
-folds in time."""
+that gives up, in its spectral orders (:func:`spectral_order`: the super-cells along the component's length, by an
+approximate Fiedler vector, after 8 and after 1 steps of inverse iteration) and their reverses; later rounds use
+whichever looked quickest by the steps it did before it gave up, and when fewer components are left than threads,
+the idle threads race the next quickest-looking. On the widest components of the densest large boards, folds in the
+spectral orders take from a few times to a hundred times less than in the greedy or the count's banded order (which
+remains, with the greedy one, for components past :data:`SPECTRAL_MAX` super-cells). Beside the chain, the rounds
+stop at the time planned for that (``mixed``); they go on to the time planned for folds alone only while every
+component left looks as if it folds in time."""
 
 from __future__ import annotations
 
