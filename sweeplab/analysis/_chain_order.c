@@ -83,7 +83,7 @@ static int *graph_neighbours(const Graph *g, int **adj_start_out) {
     int *mark = malloc(sizeof(int) * ((size_t)n + 1)), *adj_start = malloc(sizeof(int) * ((size_t)n + 1));
     Ints adj = {0};
     int ok = mark && adj_start;
-    for (Py_ssize_t j = 0; j < n; j++) mark[j] = -1;
+    for (Py_ssize_t j = 0; ok && j < n; j++) mark[j] = -1;
     for (Py_ssize_t j = 0; ok && j < n; j++) {
         adj_start[j] = (int)adj.n;
         for (int p = g->t_start[j]; ok && p < g->t_start[j + 1]; p++) {
