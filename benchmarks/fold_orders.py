@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             obs, _ = strewn_position(width, height, mines, share, seed)
             wide = [c for c in handed(obs, args.seconds) if len(c.supercells) >= args.min_supercells]
             for comp in sorted(wide, key=lambda c: -len(c.supercells)):
-                plans: list = [None] * 6
+                plans: list = [None] * len(folding.ORDERS)
                 for name, k in ORDERS.items():
                     start = time.perf_counter()
                     plan = folding._orders(comp, plans, k)

@@ -66,7 +66,8 @@ SPECTRAL_MAX = 10_000
 SPECTRAL_STEPS = 200
 # the orders a component may be folded in (_kinds): the greedy and banded ones, and the spectral ones, forwards and
 # backwards, after INVERSE_STEPS[k] steps of inverse iteration
-GREEDY, BANDED, SPECTRAL, REVERSED, ROUGH, ROUGH_REVERSED = range(6)
+ORDERS = range(6)
+GREEDY, BANDED, SPECTRAL, REVERSED, ROUGH, ROUGH_REVERSED = ORDERS
 INVERSE_STEPS = {SPECTRAL: 8, ROUGH: 1}
 BACKWARDS = {REVERSED: SPECTRAL, ROUGH_REVERSED: ROUGH}
 
@@ -106,7 +107,7 @@ class Folds:
         self._lock = threading.Lock()
         # (component, order): how long its fold looked when it gave up, and whether it had done SURE_SHARE of its steps
         self._guess: dict[tuple[int, int], tuple[float, bool]] = {}
-        orders: dict[int, list[Plan | None]] = {i: [None] * 6 for i in range(len(components))}
+        self._built: dict[int, list[Plan | None]] = {i: [None] * len(ORDERS) for i in range(len(components))}  # _orders
         pending = sorted(range(len(components)), key=lambda i: len(components[i].cells))
         cap = QUICK_SECONDS
         # rounds over the components not yet folded, smallest first, in the threads at once, each fold for the
@@ -119,7 +120,7 @@ class Folds:
             if room <= 0:
                 break
             work = self._work(pending)
-            _parallel(partial(self._first_fold, orders, cap, now + room), work, self.threads)
+            _parallel(partial(self._first_fold, cap, now + room), work, self.threads)
             pending = [i for i in pending if i not in self.counted and self.proof is None]
             if cap >= room:
                 break
@@ -134,9 +135,14 @@ class Folds:
         if len(pending) >= self.threads or any((i, k) not in self._guess for i in pending for k in _kinds(self.components[i])[0]):
             return [(i, None) for i in pending]
         each = self.threads // len(pending)
-        return [(i, k) for i in pending for k in sorted(_kinds(self.components[i])[1], key=lambda k: self._guess[i, k][0])[:each]]
+        return [(i, k) for i in pending for k in self._ranked(i)[:each]]
 
-    def _first_fold(self, orders: dict[int, list[Plan | None]], seconds: float, end: float, item: tuple[int, int | None]) -> bool:
+    def _ranked(self, i: int) -> list[int]:
+        """Component ``i``'s later orders, those whose folds looked quickest (by the steps each did before it gave up)
+        first."""
+        return sorted(_kinds(self.components[i])[1], key=lambda k: self._guess[i, k][0])
+
+    def _first_fold(self, seconds: float, end: float, item: tuple[int, int | None]) -> bool:
         """Fold component ``i`` for its weights within ``seconds`` and by ``end`` (a ``time.perf_counter`` value),
         keeping its layers where they fit; True when it folded, or found no layout fits it (:attr:`proof`). In order
         ``k`` when ``item`` is ``(i, k)``; for ``(i, None)``, the first time, in each of its first orders
@@ -144,11 +150,10 @@ class Folds:
         by the steps each did before it gave up. Not at all in an order whose fold looks longer than the time left,
         or once the component is folded (in another order, by another thread)."""
         assert CHAIN is not None  # folds run only with the C chain
-        i, k = item
-        first, later = _kinds(self.components[i])
-        ks = [k] if k is not None else [k for k in first if (i, k) not in self._guess]
+        i, given = item
+        ks = [given] if given is not None else [k for k in _kinds(self.components[i])[0] if (i, k) not in self._guess]
         if not ks:
-            ks = [min(later, key=lambda k: self._guess[i, k][0])]
+            ks = self._ranked(i)[:1]
         if (i, ks[0]) in self._guess and self._guess[i, ks[0]][0] > end - time.perf_counter():
             return False
         for k in ks:
@@ -157,7 +162,7 @@ class Folds:
             left = min(seconds, end - time.perf_counter())
             if left <= 0:
                 return False
-            plan = _orders(self.components[i], orders[i], k)
+            plan = _orders(self.components[i], self._built[i], k)
             start = time.perf_counter()
             out = CHAIN.fold_keep(plan[1], plan[2], plan[3], FOLD_STATES, self.max_entries, left)
             took = time.perf_counter() - start
@@ -348,7 +353,7 @@ def _orders(comp: Component, orders: list[Plan | None], k: int) -> Plan:
     if plan is None:
         assert CHAIN is not None  # folds run only with the C chain
         if k == GREEDY:
-            order = CHAIN.greedy_order([len(cells) for cells in comp.supercells], [(js, m) for js, m, _ in comp.constraints])
+            order = CHAIN.greedy_order(*_graph(comp))
         elif k in INVERSE_STEPS:
             order = spectral_order(comp, INVERSE_STEPS[k])
         elif k in BACKWARDS:
@@ -375,8 +380,12 @@ def spectral_order(comp: Component, inverse: int = INVERSE_STEPS[SPECTRAL]) -> l
     or 8 steps, 2.1 s in all, the slowest 0.47 s; after any of the four, 2.0 s. A dense solve gave no quicker folds, and
     grows as the cube of the super-cells."""
     assert CHAIN is not None  # folds run only with the C chain
-    sizes = [len(cells) for cells in comp.supercells]
-    return CHAIN.spectral_order(sizes, [(js, m) for js, m, _ in comp.constraints], inverse, SPECTRAL_STEPS)
+    return CHAIN.spectral_order(*_graph(comp), inverse, SPECTRAL_STEPS)
+
+
+def _graph(comp: Component) -> tuple[list[int], list[tuple[tuple[int, ...], int]]]:
+    """``comp`` as the C orders read it: its super-cells' sizes, and its numbers as (super-cells, mines)."""
+    return [len(cells) for cells in comp.supercells], [(js, m) for js, m, _ in comp.constraints]
 
 
 def _plan(comp: Component, order: list[int]) -> Plan:

@@ -132,9 +132,9 @@ def test_components_that_do_not_fold_are_estimated_beside_those_that_do(monkeypa
     monkeypatch.setattr(front, "FIX_CELLS", 10**9)
     real, planned = folding.Folds._first_fold, []
 
-    def refuse_the_wide_one(self, orders, seconds, end, item):
+    def refuse_the_wide_one(self, seconds, end, item):
         cells = len(self.components[item[0]].cells)
-        folded = cells <= 1000 and real(self, orders, seconds, end, item)
+        folded = cells <= 1000 and real(self, seconds, end, item)
         planned.append((cells, folded))
         return folded
 
@@ -170,9 +170,7 @@ def test_a_chain_that_finds_nothing_beside_folds_says_so_and_that_more_time_woul
     monkeypatch.setattr(
         folding.Folds,
         "_first_fold",
-        lambda self, orders, seconds, end, item: (
-            len(self.components[item[0]].cells) <= 1000 and real(self, orders, seconds, end, item)
-        ),
+        lambda self, seconds, end, item: len(self.components[item[0]].cells) <= 1000 and real(self, seconds, end, item),
     )
     monkeypatch.setattr(front, "estimate", lambda *args, **kwargs: None)
     with pytest.raises(UndecidedError, match=r"left without probabilities in time .* more time would help"):
@@ -382,7 +380,7 @@ def test_folds_in_every_order_give_the_same_weights(seed):
     """The order changes a fold's cost, never its answer: the weights per count in the spectral orders equal those
     in the greedy and banded ones (to rounding)."""
     comp = _grid_component(18, 18, seed)
-    orders: list = [None] * 6
+    orders: list = [None] * len(folding.ORDERS)
     results = []
     for k in range(6):
         plan = folding._orders(comp, orders, k)
@@ -407,8 +405,8 @@ def test_components_past_the_spectral_limit_fold_in_the_greedy_and_banded_orders
     start = time.perf_counter()
     folds = folding.Folds([comp], 2**28, start + 5.0, start + 10.0)
     assert list(folds.counted) == [0] and folds.plans[0][0] in (
-        folding._orders(comp, [None] * 6, folding.GREEDY)[0],
-        folding._orders(comp, [None] * 6, folding.BANDED)[0],
+        folding._orders(comp, [None] * len(folding.ORDERS), folding.GREEDY)[0],
+        folding._orders(comp, [None] * len(folding.ORDERS), folding.BANDED)[0],
     )
 
 
@@ -424,9 +422,8 @@ def test_idle_threads_race_a_components_later_orders_and_the_first_to_fold_wins(
     # one component, two threads: a race between the two orders whose folds looked quickest
     assert folds._work([0]) == [(0, folding.ROUGH), (0, folding.SPECTRAL)]
     assert folds._work([0, 1]) == [(0, None), (1, None)]  # as many components as threads: no race
-    orders: dict = {0: [None] * 6}
     end = time.perf_counter() + 10
-    assert folds._first_fold(orders, 10.0, end, (0, folding.SPECTRAL))
+    assert folds._first_fold(10.0, end, (0, folding.SPECTRAL))
     won = folds.plans[0], folds.counted[0]
-    assert folds._first_fold(orders, 10.0, end, (0, folding.REVERSED))  # folded already: the first one stands
-    assert (folds.plans[0], folds.counted[0]) == won and won[0][0] == orders[0][folding.SPECTRAL][0]
+    assert folds._first_fold(10.0, end, (0, folding.REVERSED))  # folded already: the first one stands
+    assert (folds.plans[0], folds.counted[0]) == won and won[0][0] == folds._built[0][folding.SPECTRAL][0]
