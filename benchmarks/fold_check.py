@@ -42,11 +42,17 @@ def position(text: str) -> tuple[int, int, int, float, int]:
         raise argparse.ArgumentTypeError(f"{text!r} is not WxHxM@SHARE:SEED, such as 1024x64x14417@0.2:2") from None
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("positions", nargs="+", type=position, metavar="WxHxM@SHARE:SEED", help="positions to check")
-    parser.add_argument("--out", type=Path, default=Path("results/large/folded/check"), help="folder for runs.csv")
+def positions_parser(description: str, out: str) -> argparse.ArgumentParser:
+    """A parser of the positions to deal (WxHxM@SHARE:SEED), ``--out`` (default ``out``) and ``--seconds``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("positions", nargs="+", type=position, metavar="WxHxM@SHARE:SEED", help="positions to deal")
+    parser.add_argument("--out", type=Path, default=Path(out), help="folder for runs.csv")
     parser.add_argument("--seconds", type=float, default=2.0, help="the analysis budget (as analyze --seconds)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = positions_parser(__doc__.splitlines()[0], "results/large/folded/check")
     parser.add_argument("--reference-seconds", type=float, default=600.0, help="the reference's budget")
     parser.add_argument(
         "--reference",

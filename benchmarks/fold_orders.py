@@ -12,13 +12,11 @@ where the fold gave up at the cap) and the steps the fold did."""
 
 from __future__ import annotations
 
-import argparse
 import csv
 import sys
 import time
-from pathlib import Path
 
-from fold_check import position
+from fold_check import positions_parser
 
 from sweeplab.analysis import folding
 from sweeplab.analysis.analyzer import Analyzer
@@ -59,10 +57,7 @@ def handed(obs: object, seconds: float) -> list[Component]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("positions", nargs="+", type=position, metavar="WxHxM@SHARE:SEED", help="positions to deal")
-    parser.add_argument("--out", type=Path, default=Path("results/large/spectral/orders-timed"), help="folder for runs.csv")
-    parser.add_argument("--seconds", type=float, default=2.0, help="the analysis budget (as analyze --seconds)")
+    parser = positions_parser(__doc__.splitlines()[0], "results/large/spectral/orders-timed")
     parser.add_argument("--cap", type=float, default=2.0, help="the most seconds a fold may take")
     parser.add_argument("--min-supercells", type=int, default=300, help="fold components of at least this many")
     args = parser.parse_args(argv)
