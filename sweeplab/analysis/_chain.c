@@ -125,16 +125,75 @@ typedef struct {
 
 /* The layers of a count over parsed steps, left in the thread's buffers by forward(): layer t holds the states
    before step t (off[t] .. off[t + 1] - 1), their keys (klen[t] bytes each, from key_off[t]) and each state's vector
-   of weights in alpha_buf (scaled: each layer's largest is 1). */
+   of weights (scaled: each layer's largest is 1), state i's of layer t at alpha_buf + at_buf[i] - shift[t]. A thinned
+   count (stride > 1) keeps the vectors of layers 0, stride, 2 stride, ... and the last one alone; a backward pass
+   replays the others from them (replay), a segment at a time. */
 typedef struct {
     size_t *off, *key_off;
     int *klen;
+    size_t *shift;          /* per layer: where its vectors lie in alpha_buf (0 throughout unless thinned) */
+    double *peak;           /* per layer: the largest entry its vectors were divided by (0: not divided) */
+    size_t stride;          /* 1: every layer's vectors kept */
     size_t entries, states; /* the vectors' entries and the states over every layer (the layers done, on a give-up) */
+    size_t held;            /* the entries alpha_buf holds (entries, unless thinned) */
     Py_ssize_t done;        /* the steps done (all of them on MOVE_OK) */
     double log_scale;       /* the natural log of the factor the last layer's weights were divided by */
 } Layers;
 
-static void layers_free(Layers *L) { free(L->off); free(L->key_off); free(L->klen); }
+static void layers_free(Layers *L) { free(L->off); free(L->key_off); free(L->klen); free(L->shift); free(L->peak); }
+
+/* The arrays a backward pass reads, after forward(): the thread's buffers (thread_arrays), or a fold's kept ones. */
+typedef struct {
+    const int *start, *next, *low, *len;
+    const unsigned char *v;
+    const size_t *at;
+    const double *alpha;
+    const size_t *shift; /* the layers' (see Layers) */
+    const double *peak;
+    size_t stride;
+} Arrays;
+
+static Arrays thread_arrays(const Layers *L) {
+    return (Arrays){start_buf, next_buf, low_buf, len_buf, v_buf, at_buf, alpha_buf, L->shift, L->peak, L->stride};
+}
+
+/* Adds the vectors of layer t's states i0 .. i1 - 1 (state i's at src + at[i] - src_shift) into those of the next
+   layer's (at dst + at[j] - dst_shift) along their transitions, each weighted by the ways of its step's mines: the
+   count's step, done alike by forward() and replay(), so a replayed layer equals the one first counted. */
+static void advance(const Arrays *A, size_t i0, size_t i1, const double *bn, const double *src, size_t src_shift, double *dst,
+                    size_t dst_shift) {
+    for (size_t i = i0; i < i1; i++) {
+        const double *s = src + (A->at[i] - src_shift);
+        int len = A->len[i], from = A->low[i], end = A->start[i + 1];
+        for (int e = A->start[i]; e < end; e++) {
+            size_t j = (size_t)A->next[e];
+            int v = A->v[e];
+            double w = bn[v];
+            double *d = dst + (A->at[j] - dst_shift) + (from + v - A->low[j]);
+            for (int q = 0; q < len; q++) d[q] += s[q] * w;
+        }
+    }
+}
+
+/* Thins a count's layers at step t (layer t its last, the next step's source; every layer kept so far): alpha_buf
+   keeps layer 0, every stride-th layer (stride about the square root of the n steps) and layer t, moved down;
+   *held is what it holds then, and *source where layer t starts in it. */
+static void thin_layers(Layers *L, Py_ssize_t t, Py_ssize_t n, size_t entries, size_t *held, size_t *source) {
+    size_t stride = 2, w = 1;
+    while (stride * stride < (size_t)n) stride++;
+    L->stride = stride;
+    *source = 0;
+    for (Py_ssize_t s = 1; s <= t; s++) {
+        size_t from = at_buf[L->off[s]], to = s < t ? at_buf[L->off[s + 1]] : entries;
+        if (s == t || (size_t)s % stride == 0) {
+            memmove(alpha_buf + w, alpha_buf + from, (to - from) * sizeof(double));
+            L->shift[s] = from - w;
+            if (s == t) *source = w;
+            w += to - from;
+        }
+    }
+    *held = w;
+}
 
 static double clock_now(void) {
     struct timespec ts;
@@ -150,16 +209,21 @@ enum { MOVE_OK, MOVE_NONE, MOVE_NOMEM, MOVE_NOPICK, MOVE_TIME };
    GIL). A state is the needs of the open numbers; it holds a vector over the mines so far (from low to low + len - 1:
    the counts its paths reach, gaps held as 0), so a step's hashing and its transitions are per needs, not per
    (mines, needs), and the vectors add up element by element. Past max_states states in a step, layer_cap entries
-   of a layer's vectors or total_cap entries in all it returns MOVE_NONE; past deadline (when positive; checked
+   of a layer's vectors or total_cap entries held in all it returns MOVE_NONE, but with thin, where the vectors of
+   every layer would hold more than total_cap, it thins them first (thin_layers: a backward pass replays the others); past deadline (when positive; checked
    every 4,096 states) MOVE_TIME. L is filled in on MOVE_OK (its counts on any return), and its arrays are the
    caller's to free (layers_free) whatever it returns. */
-static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, size_t total_cap, double deadline, Layers *L) {
+static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, size_t total_cap, size_t thin_at, double deadline,
+                   Layers *L) {
     if (max_states < 1) max_states = 1;
     size_t *off = L->off = calloc((size_t)n + 2, sizeof(size_t)), *key_off = L->key_off = calloc((size_t)n + 2, sizeof(size_t));
     int *klen = L->klen = calloc((size_t)n + 2, sizeof(int));
+    L->shift = calloc((size_t)n + 2, sizeof(size_t));
+    L->peak = calloc((size_t)n + 2, sizeof(double));
+    L->stride = 1;
     L->log_scale = 0.0;
     int status = MOVE_NOMEM;
-    if (!off || !key_off || !klen) goto done;
+    if (!off || !key_off || !klen || !L->shift || !L->peak) goto done;
     if (table_size < 2 * max_states) {
         int size = 16;
         while (size < 2 * max_states) size <<= 1;
@@ -176,8 +240,8 @@ static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, 
     low_buf[0] = 0; len_buf[0] = 1; at_buf[0] = 0;
     alpha_buf[0] = 1.0;
     off[0] = 0; off[1] = 1; key_off[0] = 0; key_off[1] = 0;
-    size_t tr_n = 0, entries = 1, states = 1, checked = 0;
-    L->entries = entries; L->states = states;
+    size_t tr_n = 0, entries = 1, states = 1, checked = 0, held = 1, source = 0; /* source: where layer t starts */
+    L->entries = entries; L->states = states; L->held = held;
     int needs[2 * MAX_OPEN];
     unsigned char key[MAX_OPEN + 1];
     for (Py_ssize_t t = 0; t < n; t++) {
@@ -258,30 +322,36 @@ static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, 
             at_buf[j] = entries + layer;
             layer += (size_t)len_buf[j];
         }
-        if (layer > layer_cap || entries + layer > total_cap) {
+        if (layer > layer_cap) {
             status = MOVE_NONE; goto done;
         }
-        if (!ensure_entries(entries + layer)) goto done;
-        memset(alpha_buf + entries, 0, layer * sizeof(double));
-        for (size_t i = off[t]; i < off[t + 1]; i++) {
-            const double *src = alpha_buf + at_buf[i];
-            int len = len_buf[i], from = low_buf[i];
-            int end = start_buf[i + 1];
-            for (int e = start_buf[i]; e < end; e++) {
-                size_t j = (size_t)next_buf[e];
-                int v = v_buf[e];
-                double w = bn[v];
-                double *dst = alpha_buf + at_buf[j] + (from + v - low_buf[j]);
-                for (int q = 0; q < len; q++) dst[q] += src[q] * w;
-            }
+        if (thin_at && held + layer > thin_at && L->stride == 1) thin_layers(L, t, n, entries, &held, &source);
+        if (held + layer > total_cap) {
+            status = MOVE_NONE; goto done;
         }
+        size_t dst = held; /* where the new layer starts in alpha_buf */
+        L->shift[t + 1] = entries - dst;
+        if (!ensure_entries(held + layer)) goto done;
+        memset(alpha_buf + dst, 0, layer * sizeof(double));
+        Arrays A = thread_arrays(L);
+        advance(&A, off[t], off[t + 1], bn, alpha_buf, L->shift[t], alpha_buf, L->shift[t + 1]);
         double peak = 0.0;
-        for (size_t q = entries; q < entries + layer; q++) if (alpha_buf[q] > peak) peak = alpha_buf[q];
+        for (size_t q = dst; q < dst + layer; q++) if (alpha_buf[q] > peak) peak = alpha_buf[q];
         if (peak > 0) {
-            for (size_t q = entries; q < entries + layer; q++) alpha_buf[q] /= peak;
+            for (size_t q = dst; q < dst + layer; q++) alpha_buf[q] /= peak;
             L->log_scale += log(peak);
         }
+        L->peak[t + 1] = peak;
+        held = dst + layer;
+        if (L->stride > 1 && (size_t)t % L->stride != 0) { /* layer t is no checkpoint: the new one takes its place */
+            memmove(alpha_buf + source, alpha_buf + dst, layer * sizeof(double));
+            L->shift[t + 1] += dst - source;
+            dst = source;
+            held = dst + layer;
+        }
+        source = dst;
         entries += layer;
+        L->held = held;
         L->entries = entries; L->states = states; L->done = t + 1;
     }
     status = MOVE_OK;
@@ -289,23 +359,12 @@ done:
     return status;
 }
 
-/* The arrays a backward pass reads, after forward(): the thread's buffers (thread_arrays), or a fold's kept ones. */
-typedef struct {
-    const int *start, *next, *low, *len;
-    const unsigned char *v;
-    const size_t *at;
-    const double *alpha;
-} Arrays;
-
-static Arrays thread_arrays(void) { return (Arrays){start_buf, next_buf, low_buf, len_buf, v_buf, at_buf, alpha_buf}; }
-
 /* State i's completions, into b (its vector), from those of the next layer's states (state j's at next + at[j]
-   - next_base): adds its weight to *weighted and its weighted mines to *mines (the step's expected mines are their
-   ratio); returns its largest completion. */
-static inline double state_completions(const Arrays *A, size_t i, const double *bn, const double *next, size_t next_base,
-                                       double *b, double *weighted, double *mines) {
+   - next_base), a its vector of weights: adds its weight to *weighted and its weighted mines to *mines (the step's
+   expected mines are their ratio); returns its largest completion. */
+static inline double state_completions(const Arrays *A, size_t i, const double *a, const double *bn, const double *next,
+                                       size_t next_base, double *b, double *weighted, double *mines) {
     int end = A->start[i + 1], len = A->len[i], from = A->low[i];
-    const double *a = A->alpha + A->at[i];
     double top = 0.0;
     memset(b, 0, (size_t)len * sizeof(double));
     for (int e = A->start[i]; e < end; e++) {
@@ -333,7 +392,7 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
                         int log_weights, Moved *out) {
     if (max_states < 1) max_states = 1;
     Layers L = {0};
-    int status = forward(steps, n, max_states, (size_t)ENTRIES_PER_STATE * (size_t)max_states, MAX_ENTRIES, 0, &L);
+    int status = forward(steps, n, max_states, (size_t)ENTRIES_PER_STATE * (size_t)max_states, MAX_ENTRIES, 0, 0, &L);
     size_t *off = L.off;
     if (status != MOVE_OK) goto done;
     status = MOVE_NOMEM;
@@ -367,12 +426,12 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
                 if (c > 0) cnt[low_buf[i] + q] += c / z;
             }
         /* the transitions of state i run from start_buf[i] to start_buf[i + 1], in every layer */
-        Arrays A = thread_arrays();
+        Arrays A = thread_arrays(&L);
         for (Py_ssize_t t = n - 1; t >= 0; t--) {
             const double *bn = binom[steps[t].size];
             double weighted = 0.0, mines = 0.0, peak = 0.0;
             for (size_t i = off[t]; i < off[t + 1]; i++) {
-                double top = state_completions(&A, i, bn, beta_buf, 0, beta_buf + at_buf[i], &weighted, &mines);
+                double top = state_completions(&A, i, alpha_buf + at_buf[i], bn, beta_buf, 0, beta_buf + at_buf[i], &weighted, &mines);
                 if (top > peak) peak = top;
             }
             if (peak > 0)
@@ -1272,12 +1331,15 @@ static PyMethodDef methods[] = {
      "exp(log_weights[k]) (the rest's completions): the weight of each count from low (the largest 1, the true ones\n"
      "exp(log_scale) times larger) and each step's expected mines given the rest (log_weights None: the weights alone,\n"
      "every mean 0); weights [] when no layout fits. None\n"
-     "past max_states states in a step, max_entries entries of the weight vectors in all, or seconds, or when no count\n"
-     "the component can hold has weight. Runs without the GIL."},
+     "past max_states states in a step, max_entries entries of the weight vectors held (past 2^20, only about twice the\n"
+     "square root of the layers' vectors are held, the others replayed), or seconds, or when no count the component\n"
+     "can hold has weight. Runs without the GIL."},
     {"fold_keep", fold_keep, METH_VARARGS,
-     "fold_keep(sizes, steps, needs, max_states, max_entries, seconds) -> (low, weights, log_scale, kept, bytes) | done\n"
+     "fold_keep(sizes, steps, needs, max_states, max_entries, seconds) -> (low, weights, log_scale, kept, bytes, thinned)\n"
+     "| done\n"
      "fold's weights alone (log_weights None), its layers kept (a capsule holding bytes of memory; None when no layout\n"
-     "fits) for fold_back; where fold gives None, the steps it did before it gave up (an int)."},
+     "fits) for fold_back, thinned when only some layers' vectors are (fold_back replays the others); where fold gives\n"
+     "None, the steps it did before it gave up (an int)."},
     {"fold_back", fold_back, METH_VARARGS,
      "fold_back(kept, log_weights, seconds) -> (low, weights, log_scale, means) | None\n"
      "What fold gives with these log_weights, from the layers fold_keep kept: the backward pass alone. Runs without\n"

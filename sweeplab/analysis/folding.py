@@ -54,6 +54,10 @@ QUICK_SECONDS = 0.002  # the first round's time for each component's fold for it
 # 14,417 mines and 40 % revealed: 0.22 to 0.25 of its time from kept layers, 1.25 times it without)
 BACK_SHARE = 0.35
 WHOLE_SHARE = 1.5
+# the same for a thinned fold (past 2^20 entries, it keeps some layers alone and replays the others: ad hoc, on 10
+# components of 540 to 2,240 super-cells, the backward pass took 1.0 to 1.9 times the fold for the weights, median 1.5)
+THIN_BACK_SHARE = 1.6
+THIN_WHOLE_SHARE = 1 + THIN_BACK_SHARE
 # a fold that gave up after a share of its steps takes longer than that share suggests (its widest are often later):
 # to go past the time planned beside the chain, it must have done SURE_SHARE of them, and have GUESS_SLACK times the
 # time they suggest
@@ -99,6 +103,7 @@ class Folds:
         self.keep_bytes = KEEP * max_bytes
         self.plans: dict[int, Plan] = {}  # the order each component was folded in
         self.costs: dict[int, float] = {}  # the seconds each one's fold for its weights took
+        self.thinned: set[int] = set()  # those whose folds were thinned (their backward passes replay layers)
         self.counted: dict[int, Counted] = {}
         self.kept: dict[int, object] = {}  # the layers kept by the folds for their weights, for their backward passes
         self.kept_bytes = 0
@@ -172,13 +177,15 @@ class Folds:
             if not out[1]:
                 self.proof = i
                 return True
-            low, weights, log_scale, kept, nbytes = out
+            low, weights, log_scale, kept, nbytes, thinned = out
             with self._lock:
                 if i in self.counted:  # another thread folded it first (in another order)
                     return True
                 if self.kept_bytes + nbytes <= self.keep_bytes:
                     self.kept[i] = kept
                     self.kept_bytes += nbytes
+                if thinned:
+                    self.thinned.add(i)
                 self.plans[i], self.costs[i], self.counted[i] = plan, took, (low, weights, log_scale, [])
             return True
         return False
@@ -197,7 +204,10 @@ class Folds:
 
     def _against_cost(self, i: int) -> float:
         """The predicted time of folding component ``i`` against the rest: from its fold for the weights, its
-        backward pass alone where its layers are kept, else the whole fold again."""
+        backward pass alone where its layers are kept, else the whole fold again (each longer where it was
+        thinned)."""
+        if i in self.thinned:
+            return self.costs[i] * (THIN_BACK_SHARE if i in self.kept else THIN_WHOLE_SHARE)
         return self.costs[i] * (BACK_SHARE if i in self.kept else WHOLE_SHARE)
 
     def tally(self, i: int) -> Tally:

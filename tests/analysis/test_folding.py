@@ -296,8 +296,8 @@ def test_kept_layers_give_the_folds_answer_to_the_bit():
     log_h = [random.Random(6).uniform(-2, 0) - 0.3 * k for k in range(len(order) + 1)]
     whole = CHAIN.fold(sizes, steps, needs, log_h, folding.FOLD_STATES, 10**8, 10.0)
     weights = CHAIN.fold(sizes, steps, needs, None, folding.FOLD_STATES, 10**8, 10.0)
-    low, ws, log_scale, kept, nbytes = CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 10**8, 10.0)
-    assert (low, ws, log_scale) == weights[:3] and nbytes > 8 * len(ws)
+    low, ws, log_scale, kept, nbytes, thinned = CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 10**8, 10.0)
+    assert (low, ws, log_scale) == weights[:3] and nbytes > 8 * len(ws) and not thinned
     assert CHAIN.fold_back(kept, log_h, 10.0) == whole
     assert CHAIN.fold_back(kept, log_h, 10.0) == whole
     assert CHAIN.fold_back(kept, [-math.inf] * len(log_h), 10.0) is None  # the rest completes no count
@@ -306,6 +306,24 @@ def test_kept_layers_give_the_folds_answer_to_the_bit():
     big = _plan(_grid_component(40, 40, 3))
     done = CHAIN.fold_keep(big[1], big[2], big[3], folding.FOLD_STATES, 10**9, 1e-6)  # out of time: the steps it did
     assert isinstance(done, int) and 0 < done < len(big[0])
+
+
+def test_a_thinned_fold_replays_its_layers_to_the_bit():
+    """A fold whose vectors would hold more entries than it may (2^20, or max_entries when lower) keeps some layers'
+    vectors alone, and its backward passes replay the others: the same weights and means to the bit, in less memory;
+    past max_entries even then, it gives up."""
+    order, sizes, steps, needs = _plan(_grid_component(24, 24, 7))
+    log_h = [random.Random(7).uniform(-2, 0) - 0.3 * k for k in range(len(order) + 1)]
+    *weights, kept, nbytes, thinned = CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 2**16, 10.0)
+    assert not thinned
+    whole = CHAIN.fold(sizes, steps, needs, log_h, folding.FOLD_STATES, 2**16, 10.0)
+    assert CHAIN.fold_back(kept, log_h, 10.0) == whole and whole[:3] == tuple(weights)
+    *thin_weights, thin_kept, thin_bytes, thinned = CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 2**13, 10.0)
+    assert thinned and thin_weights == weights and thin_bytes < nbytes / 4
+    assert CHAIN.fold_back(thin_kept, log_h, 10.0) == whole
+    assert CHAIN.fold(sizes, steps, needs, log_h, folding.FOLD_STATES, 2**13, 10.0) == whole  # thinned, not kept
+    assert CHAIN.fold(sizes, steps, needs, None, folding.FOLD_STATES, 2**13, 10.0)[:3] == tuple(weights)
+    assert isinstance(CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 2**10, 10.0), int)
 
 
 def test_folds_beside_the_chain_stop_at_their_share_when_one_does_not_look_like_folding():
