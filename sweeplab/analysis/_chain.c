@@ -209,12 +209,13 @@ enum { MOVE_OK, MOVE_NONE, MOVE_NOMEM, MOVE_NOPICK, MOVE_TIME };
    GIL). A state is the needs of the open numbers; it holds a vector over the mines so far (from low to low + len - 1:
    the counts its paths reach, gaps held as 0), so a step's hashing and its transitions are per needs, not per
    (mines, needs), and the vectors add up element by element. Past max_states states in a step, layer_cap entries
-   of a layer's vectors or total_cap entries held in all it returns MOVE_NONE, but with thin, where the vectors of
-   every layer would hold more than total_cap, it thins them first (thin_layers: a backward pass replays the others); past deadline (when positive; checked
-   every 4,096 states) MOVE_TIME. L is filled in on MOVE_OK (its counts on any return), and its arrays are the
-   caller's to free (layers_free) whatever it returns. */
+   of a layer's vectors or total_cap entries held in all it returns MOVE_NONE; where the vectors would hold more
+   than thin_at (when not 0), it thins them first (thin_layers: a backward pass replays the others). Past deadline
+   (when positive), or once *stop is set (when not NULL: another thread's), it returns MOVE_TIME (both checked
+   every 4,096 states). L is filled in on MOVE_OK (its counts on any return), and its arrays are the caller's to
+   free (layers_free) whatever it returns. */
 static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, size_t total_cap, size_t thin_at, double deadline,
-                   Layers *L) {
+                   const volatile unsigned char *stop, Layers *L) {
     if (max_states < 1) max_states = 1;
     size_t *off = L->off = calloc((size_t)n + 2, sizeof(size_t)), *key_off = L->key_off = calloc((size_t)n + 2, sizeof(size_t));
     int *klen = L->klen = calloc((size_t)n + 2, sizeof(int));
@@ -257,7 +258,7 @@ static int forward(Step *steps, Py_ssize_t n, int max_states, size_t layer_cap, 
         /* the states after the step and each state's transitions; a new state's range of mines so far grows to
            cover every path into it (len_buf holds the range's top until the vectors are laid out) */
         for (size_t i = off[t]; i < off[t + 1]; i++) {
-            if (deadline > 0 && ++checked % 4096 == 0 && clock_now() > deadline) {
+            if (++checked % 4096 == 0 && ((deadline > 0 && clock_now() > deadline) || (stop && *stop))) {
                 for (int u = 0; u < n_used; u++) table_buf[used_buf[u]] = -1; /* the table is kept between calls */
                 status = MOVE_TIME;
                 goto done;
@@ -392,7 +393,7 @@ static int compute_move(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t 
                         int log_weights, Moved *out) {
     if (max_states < 1) max_states = 1;
     Layers L = {0};
-    int status = forward(steps, n, max_states, (size_t)ENTRIES_PER_STATE * (size_t)max_states, MAX_ENTRIES, 0, 0, &L);
+    int status = forward(steps, n, max_states, (size_t)ENTRIES_PER_STATE * (size_t)max_states, MAX_ENTRIES, 0, 0, NULL, &L);
     size_t *off = L.off;
     if (status != MOVE_OK) goto done;
     status = MOVE_NOMEM;
@@ -1335,11 +1336,12 @@ static PyMethodDef methods[] = {
      "square root of the layers' vectors are held, the others replayed), or seconds, or when no count the component\n"
      "can hold has weight. Runs without the GIL."},
     {"fold_keep", fold_keep, METH_VARARGS,
-     "fold_keep(sizes, steps, needs, max_states, max_entries, seconds) -> (low, weights, log_scale, kept, bytes, thinned)\n"
-     "| done\n"
+     "fold_keep(sizes, steps, needs, max_states, max_entries, seconds[, stop]) -> (low, weights, log_scale, kept, bytes,\n"
+     "thinned) | done\n"
      "fold's weights alone (log_weights None), its layers kept (a capsule holding bytes of memory; None when no layout\n"
      "fits) for fold_back, thinned when only some layers' vectors are (fold_back replays the others); where fold gives\n"
-     "None, the steps it did before it gave up (an int)."},
+     "None, the steps it did before it gave up (an int). stop: a bytearray (or other writable buffer) whose first byte,\n"
+     "once another thread sets it, stops the fold as its time running out would."},
     {"fold_back", fold_back, METH_VARARGS,
      "fold_back(kept, log_weights, seconds) -> (low, weights, log_scale, means) | None\n"
      "What fold gives with these log_weights, from the layers fold_keep kept: the backward pass alone. Runs without\n"

@@ -150,11 +150,13 @@ done:
    kept not NULL the layers are kept in *kept for later backward passes (fold_back_pass; NULL when no layout fits).
    Returns MOVE_OK with out filled in (out->len 0: no layout fits the component's numbers, a proof), MOVE_NONE past
    max_states states in a step or max_entries entries in all, or when the rest completes no count the component can
-   hold; MOVE_TIME past deadline; MOVE_NOMEM. *done: the steps its count did. */
+   hold; MOVE_TIME past deadline, or once *stop is set in its count (when not NULL); MOVE_NOMEM. *done: the steps its
+   count did. */
 static int compute_fold(Step *steps, Py_ssize_t n, const double *hw, Py_ssize_t n_weights, int max_states, size_t max_entries,
-                        double deadline, Folded *out, Kept **kept, Py_ssize_t *done) {
+                        double deadline, const volatile unsigned char *stop, Folded *out, Kept **kept, Py_ssize_t *done) {
     Layers L = {0};
-    int status = forward(steps, n, max_states, max_entries, max_entries, FOLD_THIN < max_entries ? FOLD_THIN : max_entries, deadline, &L);
+    size_t thin_at = FOLD_THIN < max_entries ? FOLD_THIN : max_entries;
+    int status = forward(steps, n, max_states, max_entries, max_entries, thin_at, deadline, stop, &L);
     size_t *off = L.off;
     *done = L.done;
     out->weights = NULL; out->len = 0; out->low = 0; out->log_scale = L.log_scale;
@@ -237,10 +239,21 @@ static PyObject *fold_result(const Folded *out, Py_ssize_t n, Kept *kept, int ke
     return result;
 }
 
-/* fold's and fold_keep's work: the steps parsed, the fold run without the GIL, its result (None past its limits). */
+/* fold's and fold_keep's work: the steps parsed, the fold run without the GIL, its result (None past its limits).
+   stop: NULL, None, or a writable buffer whose first byte, once set (by another thread), stops the fold. */
 static PyObject *run_fold(PyObject *sizes, PyObject *plan, PyObject *need_list, PyObject *weights, int max_states,
-                          long long max_entries, double seconds, int keep) {
+                          long long max_entries, double seconds, int keep, PyObject *stop) {
     if (max_entries < 1) max_entries = 1;
+    Py_buffer flag = {0};
+    if (stop && stop != Py_None) {
+        if (PyObject_GetBuffer(stop, &flag, PyBUF_WRITABLE) < 0) return NULL;
+        if (flag.len < 1) {
+            PyBuffer_Release(&flag);
+            PyErr_SetString(PyExc_ValueError, "fold_keep: stop must hold at least one byte");
+            return NULL;
+        }
+    }
+    const volatile unsigned char *stop_at = flag.buf ? (const volatile unsigned char *)flag.buf : NULL;
     Py_ssize_t n = 0, n_weights = 0;
     Step *steps = NULL;
     int *pool = NULL;
@@ -255,7 +268,8 @@ static PyObject *run_fold(PyObject *sizes, PyObject *plan, PyObject *need_list, 
     Py_ssize_t done_steps = 0;
     double deadline = clock_now() + (seconds > 0 ? seconds : 0.0);
     Py_BEGIN_ALLOW_THREADS
-    status = compute_fold(steps, n, hw, n_weights, max_states, (size_t)max_entries, deadline, &out, keep ? &kept : NULL, &done_steps);
+    status = compute_fold(steps, n, hw, n_weights, max_states, (size_t)max_entries, deadline, stop_at, &out, keep ? &kept : NULL,
+                          &done_steps);
     Py_END_ALLOW_THREADS
     if (status == MOVE_NOMEM) {
         PyErr_NoMemory();
@@ -271,6 +285,7 @@ static PyObject *run_fold(PyObject *sizes, PyObject *plan, PyObject *need_list, 
 done:
     kept_free(kept);
     free(steps); free(pool); free(hw);
+    if (flag.buf) PyBuffer_Release(&flag);
     return result;
 }
 
@@ -282,18 +297,19 @@ static PyObject *fold(PyObject *self, PyObject *args) {
     long long max_entries;
     double seconds;
     if (!PyArg_ParseTuple(args, "OOOOiLd", &sizes, &plan, &need_list, &weights, &max_states, &max_entries, &seconds)) return NULL;
-    return run_fold(sizes, plan, need_list, weights, max_states, max_entries, seconds, 0);
+    return run_fold(sizes, plan, need_list, weights, max_states, max_entries, seconds, 0, NULL);
 }
 
-/* fold_keep(sizes, steps, needs, max_states, max_entries, seconds) -> (low, weights, log_scale, kept, bytes, thinned) | done */
+/* fold_keep(sizes, steps, needs, max_states, max_entries, seconds[, stop]) -> (low, weights, log_scale, kept, bytes,
+   thinned) | done */
 static PyObject *fold_keep(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *sizes, *plan, *need_list;
+    PyObject *sizes, *plan, *need_list, *stop = NULL;
     int max_states;
     long long max_entries;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OOOiLd", &sizes, &plan, &need_list, &max_states, &max_entries, &seconds)) return NULL;
-    return run_fold(sizes, plan, need_list, Py_None, max_states, max_entries, seconds, 1);
+    if (!PyArg_ParseTuple(args, "OOOiLd|O", &sizes, &plan, &need_list, &max_states, &max_entries, &seconds, &stop)) return NULL;
+    return run_fold(sizes, plan, need_list, Py_None, max_states, max_entries, seconds, 1, stop);
 }
 
 /* fold_back(kept, log_weights, seconds) -> (low, weights, log_scale, means) | None */

@@ -25,7 +25,7 @@ open numbers' ranges of mine counts narrow (``_chain.greedy_order``), which fold
 that gives up, in its spectral orders (:func:`spectral_order`: the super-cells along the component's length, by an
 approximate Fiedler vector, after 8 and after 1 steps of inverse iteration) and their reverses; later rounds use
 whichever looked quickest by the steps it did before it gave up, and when fewer components are left than threads,
-the idle threads race the next quickest-looking. On the widest components of the densest large boards, folds in the
+the idle threads race the next quickest-looking (the first to fold stops the others). On the widest components of the densest large boards, folds in the
 spectral orders take from a few times to a hundred times less than in the greedy or the count's banded order (which
 remains, with the greedy one, for components past :data:`SPECTRAL_MAX` super-cells). Beside the chain, the rounds
 stop at the time planned for that (``mixed``); they go on to the time planned for folds alone only while every
@@ -113,6 +113,8 @@ class Folds:
         # (component, order): how long its fold looked when it gave up, and whether it had done SURE_SHARE of its steps
         self._guess: dict[tuple[int, int], tuple[float, bool]] = {}
         self._built: dict[int, list[Plan | None]] = {i: [None] * len(ORDERS) for i in range(len(components))}  # _orders
+        # per component, a flag its folds read in C: set once it is folded, it stops the race's other folds of it
+        self._stop = {i: bytearray(1) for i in range(len(components))}
         pending = sorted(range(len(components)), key=lambda i: len(components[i].cells))
         cap = QUICK_SECONDS
         # rounds over the components not yet folded, smallest first, in the threads at once, each fold for the
@@ -136,7 +138,7 @@ class Folds:
         """A round's folds: each pending component in the order :meth:`_first_fold` chooses (None); but when fewer
         components are pending than there are threads, and each has been folded in all its first orders, each in
         as many of its later orders at once as the threads allow, those whose folds looked quickest first (a race:
-        the first to fold wins), as the threads would otherwise idle."""
+        the first to fold wins and stops the others), as the threads would otherwise idle."""
         if len(pending) >= self.threads or any((i, k) not in self._guess for i in pending for k in _kinds(self.components[i])[0]):
             return [(i, None) for i in pending]
         each = self.threads // len(pending)
@@ -169,7 +171,7 @@ class Folds:
                 return False
             plan = _orders(self.components[i], self._built[i], k)
             start = time.perf_counter()
-            out = CHAIN.fold_keep(plan[1], plan[2], plan[3], FOLD_STATES, self.max_entries, left)
+            out = CHAIN.fold_keep(plan[1], plan[2], plan[3], FOLD_STATES, self.max_entries, left, self._stop[i])
             took = time.perf_counter() - start
             if isinstance(out, int):  # gave up after out steps: the whole fold would take about this long, or more
                 self._guess[i, k] = (took * len(plan[0]) / out if out else math.inf, out >= SURE_SHARE * len(plan[0]))
@@ -187,6 +189,7 @@ class Folds:
                 if thinned:
                     self.thinned.add(i)
                 self.plans[i], self.costs[i], self.counted[i] = plan, took, (low, weights, log_scale, [])
+                self._stop[i][0] = 1
             return True
         return False
 

@@ -4,6 +4,7 @@ probabilities as the exact count, up to rounding, and a fold that gives up leave
 import functools
 import math
 import random
+import threading
 import time
 
 import pytest
@@ -326,6 +327,24 @@ def test_a_thinned_fold_replays_its_layers_to_the_bit():
     assert isinstance(CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 2**10, 10.0), int)
 
 
+def test_a_fold_stops_once_another_thread_sets_its_flag():
+    """A race's other folds of a component stop once it is folded: fold_keep reads a flag (the first byte of a
+    writable buffer) where it reads its deadline, and gives up as if out of time."""
+    order, sizes, steps, needs = _plan(_grid_component(120, 120, 9))  # far too wide to fold in seconds
+    flag = bytearray(1)
+    threading.Timer(0.05, flag.__setitem__, (0, 1)).start()
+    start = time.perf_counter()
+    done = CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 2**28, 30.0, flag)
+    assert isinstance(done, int) and done < len(order) and time.perf_counter() - start < 5.0
+    start = time.perf_counter()
+    assert isinstance(CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 2**28, 30.0, flag), int)  # set before
+    assert time.perf_counter() - start < 1.0
+    with pytest.raises(ValueError, match="at least one byte"):
+        CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 2**28, 30.0, bytearray())
+    with pytest.raises(BufferError, match="not writable"):
+        CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 2**28, 30.0, b"\x00")
+
+
 def test_folds_beside_the_chain_stop_at_their_share_when_one_does_not_look_like_folding():
     """A component far too wide to fold beside a small one: the small one folds, and the rounds stop at the time
     planned for folds beside the chain (mixed), not at the time planned for folds alone, which is the chain's."""
@@ -441,7 +460,8 @@ def test_idle_threads_race_a_components_later_orders_and_the_first_to_fold_wins(
     assert folds._work([0]) == [(0, folding.ROUGH), (0, folding.SPECTRAL)]
     assert folds._work([0, 1]) == [(0, None), (1, None)]  # as many components as threads: no race
     end = time.perf_counter() + 10
-    assert folds._first_fold(10.0, end, (0, folding.SPECTRAL))
+    assert not folds._stop[0][0] and folds._first_fold(10.0, end, (0, folding.SPECTRAL))
+    assert folds._stop[0][0] and not folds._stop[1][0]  # the other folds of it stop
     won = folds.plans[0], folds.counted[0]
     assert folds._first_fold(10.0, end, (0, folding.REVERSED))  # folded already: the first one stands
     assert (folds.plans[0], folds.counted[0]) == won and won[0][0] == folds._built[0][folding.SPECTRAL][0]
