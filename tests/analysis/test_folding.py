@@ -327,6 +327,20 @@ def test_a_thinned_fold_replays_its_layers_to_the_bit():
     assert isinstance(CHAIN.fold_keep(sizes, steps, needs, folding.FOLD_STATES, 2**10, 10.0), int)
 
 
+def test_a_folds_progress_weighs_its_steps_by_the_numbers_open_and_the_cells_behind():
+    """A fold's guess of its whole time from the steps it did: each step weighs STEP_BASE to the power of the numbers
+    open after it, times the cells counted by then to the power CELLS_POWER."""
+    # super-cells 0, 1, 2 (sizes 1, 2, 1): number a over 0 and 2, number b over 1 alone
+    comp = Component([(0,), (1, 2), (3,)], [((0, 2), 1, 0), ((1,), 1, 1)])
+    plan = folding._plan(comp, [0, 1, 2])
+    base, power = folding.STEP_BASE, folding.CELLS_POWER
+    # after step 0, a is open; after step 1, a still (b opened and closed at it); after step 2, none
+    want = [base * 1**power, base * 3**power, 4**power]
+    assert folding._progress(comp, plan) == pytest.approx([sum(want[: t + 1]) for t in range(3)])
+    # the same steps in another order: a opens at step 0 and stays open while b is counted
+    assert folding._progress(comp, folding._plan(comp, [0, 2, 1]))[-1] < folding._progress(comp, plan)[-1]
+
+
 def test_a_fold_stops_once_another_thread_sets_its_flag():
     """A race's other folds of a component stop once it is folded: fold_keep reads a flag (the first byte of a
     writable buffer) where it reads its deadline, and gives up as if out of time."""
