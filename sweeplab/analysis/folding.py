@@ -69,11 +69,11 @@ THIN_WHOLE_SHARE = 1 + THIN_BACK_SHARE
 SURE_SHARE = 0.8
 GUESS_SLACK = 2
 # how much a fold's step costs, to guess its whole time from the steps it did (_progress): STEP_BASE to the power of
-# the numbers open after it (its states grow about geometrically with them) times the cells before it to the power
-# CELLS_POWER (its vectors over the mines so far grow with them). Ad hoc, on 87 folds that gave up (13 components of
-# 500 to 3,000 super-cells, each in its four spectral orders, capped at 0.01, 0.04 and 0.16 s): the guess was within
-# a factor of 1.5 of the whole fold's time for half of them (2 with every step costing the same), and the order
-# that looked quickest at a cap was the quickest in 13 of 24 (7)
+# the numbers open after it (its states grow about geometrically with them) times the cells counted by then to the power
+# CELLS_POWER (its vectors over the mines so far grow with them). Ad hoc, on the 27 components of 500 to 3,000
+# super-cells that 9 dense positions hand to their folds, each in its four spectral orders, capped at 0.008, 0.032 and
+# 0.128 s: the median factor between the guess and the whole fold's time was 1.55 (2.1 with every step costing the
+# same), and the order that looked quickest at a cap was the quickest in 21 of 32 comparisons (13)
 STEP_BASE = 1.6
 CELLS_POWER = 0.5
 KEEP = 2  # the layers kept between a fold's two passes, all folds together, may hold this many times max_bytes
