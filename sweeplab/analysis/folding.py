@@ -38,6 +38,7 @@ components that fold in seconds then hold tens of MiB rather than a GiB, and the
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 import time
@@ -421,7 +422,7 @@ def _plan(comp: Component, order: list[int]) -> Plan:
     assert CHAIN is not None
     at = {j: t for t, j in enumerate(order)}
     sizes = [len(comp.supercells[j]) for j in order]
-    steps = CHAIN.plan(sizes, [(tuple(sorted(at[j] for j in js)), i) for i, (js, _, _) in enumerate(comp.constraints)])
+    steps = CHAIN.plan(sizes, [(tuple(sorted(map(at.__getitem__, js))), i) for i, (js, _, _) in enumerate(comp.constraints)])
     return order, sizes, steps, [m for _, m, _ in comp.constraints]
 
 
@@ -437,21 +438,22 @@ def _run(plan: Plan, log_h: list[float] | None, max_entries: int, deadline: floa
 def _progress(comp: Component, plan: Plan) -> list[float]:
     """The predicted cost of a fold of ``comp`` in ``plan``'s order by the end of each step, in a unit of its own:
     each step costs :data:`STEP_BASE` to the power of the numbers open after it, times the cells counted by then to
-    the power :data:`CELLS_POWER`."""
+    the power :data:`CELLS_POWER` (in numpy: a component may hold thousands of numbers)."""
+    import numpy as np  # as the numeric weighting does
+
     order, sizes = plan[0], plan[1]
-    at = {j: t for t, j in enumerate(order)}
-    change = [0] * (len(order) + 1)
-    for js, _, _ in comp.constraints:
-        steps = [at[j] for j in js]
-        change[min(steps)] += 1
-        change[max(steps)] -= 1
-    total, cells, open_now, out = 0.0, 0, 0, []
-    for t, size in enumerate(sizes):
-        open_now += change[t]
-        cells += size
-        total += STEP_BASE**open_now * cells**CELLS_POWER
-        out.append(total)
-    return out
+    at = np.empty(len(order), dtype=np.int64)
+    at[order] = np.arange(len(order))
+    lengths = [len(js) for js, _, _ in comp.constraints]
+    change = np.zeros(len(order) + 1, dtype=np.int64)
+    if lengths:
+        steps = at[np.fromiter(itertools.chain.from_iterable(js for js, _, _ in comp.constraints), np.int64)]
+        starts = np.cumsum([0, *lengths[:-1]])
+        np.add.at(change, np.minimum.reduceat(steps, starts), 1)
+        np.add.at(change, np.maximum.reduceat(steps, starts), -1)
+    open_after = np.cumsum(change[:-1])
+    cells = np.cumsum(sizes)
+    return np.cumsum(STEP_BASE**open_after * cells**CELLS_POWER).tolist()
 
 
 def _weights(out: Counted) -> Tally:
