@@ -26,7 +26,10 @@ from sweeplab.analysis.kernel import CHAIN
 from sweeplab.bench.layouts import strewn_position
 from sweeplab.core.errors import UndecidedError
 
-FIELDS = ["width", "height", "mines", "share", "seed", "supercells", "order", "order_s", "fold_s", "steps_done"]
+FIELDS = [
+    *("width", "height", "mines", "share", "seed", "supercells", "order", "order_s", "fold_s", "steps_done"),
+    *("back_s", "kept_mib", "thinned"),
+]
 ORDERS = {
     "greedy": folding.GREEDY,
     "banded": folding.BANDED,
@@ -82,7 +85,13 @@ def main(argv: list[str] | None = None) -> int:
                     folded = not isinstance(done, int)
                     steps = len(plan[0]) if folded else done
                     row = [width, height, mines, share, seed, len(comp.supercells), name]
-                    out.writerow([*row, round(built, 4), round(took, 4) if folded else "", steps])
+                    row += [round(built, 4), round(took, 4) if folded else "", steps]
+                    if folded and done[3] is not None:
+                        start = time.perf_counter()
+                        CHAIN.fold_back(done[3], [0.0] * (len(comp.cells) + 1), args.cap)
+                        back = time.perf_counter() - start
+                        row += [round(back, 4), round(done[4] / 2**20, 1), len(done) > 5 and done[5]]
+                    out.writerow(row)
                 handle.flush()
             print(f"{width}x{height}x{mines}@{share}:{seed}: {len(wide)} components folded in each order", flush=True)
     return 0
