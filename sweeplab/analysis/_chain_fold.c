@@ -18,8 +18,8 @@ typedef struct {
    square root of its layers' vectors, and its backward pass replays the others. Ad hoc, on the 10 components of 500
    super-cells or more of three 65,536-cell positions at density 0.25 and 0.3 with 30 % revealed, each in its quickest
    order: thinned past 2^20 entries rather than past 2^25, the folds for the weights took 1.5 s in all rather than
-   2.4 s (fresh memory costs more than the replay saves), their backward passes 2.4 s rather than 2.1 s, and the
-   largest kept 36 MiB rather than 1 GiB. */
+   2.4 s (they write to far less fresh memory), their backward passes 2.4 s rather than 2.1 s, and the largest kept
+   36 MiB rather than 1 GiB. Against folds that keep every layer: results/large/thinned/orders-*. */
 #define FOLD_THIN ((size_t)1 << 20)
 
 /* The buffers of the calling thread, freed (they are kept between calls, and a fold's may be large). */

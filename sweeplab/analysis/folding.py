@@ -34,7 +34,7 @@ planned for folds alone only while every component left looks as if it folds in 
 A fold whose vectors would hold more than 2^20 entries (8 MiB) is thinned in C: it keeps the vectors of about twice
 the square root of its layers, and its backward pass replays the others from them, to the bit. The widest
 components that fold in seconds then hold tens of MiB rather than a GiB, and their folds for the weights are quicker
-(fresh memory costs more than the replay saves); their backward passes take longer (:data:`THIN_BACK_SHARE`)."""
+(they write to far less fresh memory); their backward passes take longer (:data:`THIN_BACK_SHARE`)."""
 
 from __future__ import annotations
 
@@ -444,10 +444,11 @@ def _progress(comp: Component, plan: Plan) -> list[float]:
     order, sizes = plan[0], plan[1]
     at = np.empty(len(order), dtype=np.int64)
     at[order] = np.arange(len(order))
-    lengths = [len(js) for js, _, _ in comp.constraints]
+    numbers = [js for js, _, _ in comp.constraints if js]
+    lengths = [len(js) for js in numbers]
     change = np.zeros(len(order) + 1, dtype=np.int64)
     if lengths:
-        steps = at[np.fromiter(itertools.chain.from_iterable(js for js, _, _ in comp.constraints), np.int64)]
+        steps = at[np.fromiter(itertools.chain.from_iterable(numbers), np.int64)]
         starts = np.cumsum([0, *lengths[:-1]])
         np.add.at(change, np.minimum.reduceat(steps, starts), 1)
         np.add.at(change, np.maximum.reduceat(steps, starts), -1)
