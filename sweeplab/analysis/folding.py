@@ -64,10 +64,10 @@ WHOLE_SHARE = 1.5
 # components of 540 to 2,240 super-cells, the backward pass took 1.0 to 1.9 times the fold for the weights, median 1.5)
 THIN_BACK_SHARE = 1.6
 THIN_WHOLE_SHARE = 1 + THIN_BACK_SHARE
-# a fold that gave up after a share of its steps takes longer than that share suggests (its widest are often later):
-# to go past the time planned beside the chain, it must have done SURE_SHARE of them, and have GUESS_SLACK times the
-# time they suggest
-SURE_SHARE = 0.8
+# to go past the time planned beside the chain, the folds left must look as if they take at most 1 / GUESS_SLACK of the
+# time to the end of the time planned for folds alone (a fold that gave up early once had to have done 80 % of its
+# steps too; since its guess weighs its steps, ad hoc on 21 dense positions three times in turn, 131 of 147 within
+# 0.02 without that condition, 121 with it)
 GUESS_SLACK = 2
 # how much a fold's step costs, to guess its whole time from the steps it did (_progress): STEP_BASE to the power of
 # the numbers open after it (its states grow about geometrically with them) times the cells counted by then to the power
@@ -124,8 +124,8 @@ class Folds:
         self.proof: int | None = None  # a component no layout fits, when a fold found one
         self.threads = max(1, min(runs.THREADS, runs.cores()))
         self._lock = threading.Lock()
-        # (component, order): how long its fold looked when it gave up, and whether it had done SURE_SHARE of its steps
-        self._guess: dict[tuple[int, int], tuple[float, bool]] = {}
+        # (component, order): how long its fold looked when it gave up
+        self._guess: dict[tuple[int, int], float] = {}
         self._built: dict[int, list[Plan | None]] = {i: [None] * len(ORDERS) for i in range(len(components))}  # _orders
         # per component, a flag its folds read in C: set once it is folded, it stops the race's other folds of it
         self._stop = {i: bytearray(1) for i in range(len(components))}
@@ -161,7 +161,7 @@ class Folds:
     def _ranked(self, i: int) -> list[int]:
         """Component ``i``'s later orders, those whose folds looked quickest (by the steps each did before it gave up)
         first."""
-        return sorted(_kinds(self.components[i])[1], key=lambda k: self._guess[i, k][0])
+        return sorted(_kinds(self.components[i])[1], key=lambda k: self._guess[i, k])
 
     def _first_fold(self, seconds: float, end: float, item: tuple[int, int | None]) -> bool:
         """Fold component ``i`` for its weights within ``seconds`` and by ``end`` (a ``time.perf_counter`` value),
@@ -175,7 +175,7 @@ class Folds:
         ks = [given] if given is not None else [k for k in _kinds(self.components[i])[0] if (i, k) not in self._guess]
         if not ks:
             ks = self._ranked(i)[:1]
-        if (i, ks[0]) in self._guess and self._guess[i, ks[0]][0] > end - time.perf_counter():
+        if (i, ks[0]) in self._guess and self._guess[i, ks[0]] > end - time.perf_counter():
             return False
         for k in ks:
             if i in self.counted or self.proof is not None:
@@ -189,8 +189,7 @@ class Folds:
             took = time.perf_counter() - start
             if isinstance(out, int):  # gave up after out steps: the whole fold would take about this long, or more
                 done = _progress(self.components[i], plan)
-                guess = took * done[-1] / done[out - 1] if out else math.inf
-                self._guess[i, k] = (guess, out >= SURE_SHARE * len(plan[0]))
+                self._guess[i, k] = took * done[-1] / done[out - 1] if out else math.inf
                 continue
             if not out[1]:
                 self.proof = i
@@ -210,11 +209,11 @@ class Folds:
         return False
 
     def _all_fold(self, pending: list[int], seconds: float) -> bool:
-        """Whether every component of ``pending`` looks as if it folds in ``seconds``, in the threads, by how long
-        its quicker-looking fold looked when it gave up, after :data:`SURE_SHARE` of its steps (False for one not
-        yet tried)."""
-        guesses = [min(self._guess.get((i, k), (math.inf, False)) for k in _kinds(self.components[i])[1]) for i in pending]
-        return all(sure for _, sure in guesses) and _wall([g for g, _ in guesses], self.threads) * GUESS_SLACK <= seconds
+        """Whether every component of ``pending`` looks as if it folds in ``seconds`` with :data:`GUESS_SLACK` to
+        spare, in the threads, by how long its quicker-looking fold looked when it gave up (False for one not yet
+        tried)."""
+        guesses = [min(self._guess.get((i, k), math.inf) for k in _kinds(self.components[i])[1]) for i in pending]
+        return _wall(guesses, self.threads) * GUESS_SLACK <= seconds
 
     def cost(self) -> float:
         """The predicted wall time of :meth:`finish`, in the threads: each folded component against the rest (its

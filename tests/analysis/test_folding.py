@@ -468,8 +468,8 @@ def test_idle_threads_race_a_components_later_orders_and_the_first_to_fold_wins(
     folds.threads = 2
     assert folds.left == [0, 1] and folds._work([0]) == [(0, None)]  # its first orders not yet tried
     for k in folding._kinds(comp)[0]:
-        folds._guess[0, k] = (0.01, False)
-    folds._guess[0, folding.ROUGH] = (0.005, False)
+        folds._guess[0, k] = 0.01
+    folds._guess[0, folding.ROUGH] = 0.005
     # one component, two threads: a race between the two orders whose folds looked quickest
     assert folds._work([0]) == [(0, folding.ROUGH), (0, folding.SPECTRAL)]
     assert folds._work([0, 1]) == [(0, None), (1, None)]  # as many components as threads: no race
