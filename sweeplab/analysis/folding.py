@@ -60,8 +60,9 @@ QUICK_SECONDS = 0.002  # the first round's time for each component's fold for it
 # 14,417 mines and 40 % revealed: 0.22 to 0.25 of its time from kept layers, 1.25 times it without)
 BACK_SHARE = 0.35
 WHOLE_SHARE = 1.5
-# the same for a thinned fold (past 2^20 entries, it keeps some layers alone and replays the others: ad hoc, on 10
-# components of 540 to 2,240 super-cells, the backward pass took 1.0 to 1.9 times the fold for the weights, median 1.5)
+# the same for a thinned fold (past 2^20 entries, it keeps some layers alone and replays the others): on the 60 thinned
+# folds of results/large/thinned/orders-after (12 components of 563 to 2,207 super-cells, every order), the backward
+# pass took 0.43 to 1.98 times the fold for the weights, median 1.09, and 1.28 for the 34 folds over 50 ms
 THIN_BACK_SHARE = 1.6
 THIN_WHOLE_SHARE = 1 + THIN_BACK_SHARE
 # to go past the time planned beside the chain, the folds left must look as if they take at most 1 / GUESS_SLACK of the
