@@ -18,7 +18,9 @@ import argparse
 import csv
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from sweeplab.analysis import folding
 from sweeplab.analysis.analyzer import Analyzer
@@ -31,7 +33,10 @@ from sweeplab.core.observation import Observation
 FIELDS = ["width", "height", "mines", "share", "seed", "answer", "stated_error", "reference", "reference_cpu_s", "max_abs_error"]
 
 
-def position(text: str) -> tuple[int, int, int, float, int]:
+Position = tuple[int, int, int, float, int]  # width, height, mines, share of safe cells revealed, seed
+
+
+def position(text: str) -> Position:
     """WxHxM@SHARE:SEED, such as 1024x64x14417@0.2:2."""
     try:
         dims, rest = text.split("@")
@@ -51,6 +56,18 @@ def positions_parser(description: str, out: str) -> argparse.ArgumentParser:
     return parser
 
 
+def dealt(args: argparse.Namespace, fields: list[str]) -> Iterator[tuple[Any, Position, Observation]]:
+    """Each of ``args.positions`` dealt, beside the writer of ``runs.csv`` under ``args.out`` (made, its header
+    ``fields`` written; flushed after each position)."""
+    args.out.mkdir(parents=True, exist_ok=True)
+    with open(args.out / "runs.csv", "w", newline="") as handle:
+        out = csv.writer(handle)
+        out.writerow(fields)
+        for spec in args.positions:
+            yield out, spec, strewn_position(*spec)[0]
+            handle.flush()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = positions_parser(__doc__.splitlines()[0], "results/large/folded/check")
     parser.add_argument("--reference-seconds", type=float, default=600.0, help="the reference's budget")
@@ -61,30 +78,25 @@ def main(argv: list[str] | None = None) -> int:
         help="exact: the exact count, folds off (default); orders: folds in the greedy and banded orders alone",
     )
     args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    with open(args.out / "runs.csv", "w", newline="") as handle:
-        out = csv.writer(handle)
-        out.writerow(FIELDS)
-        for width, height, mines, share, seed in args.positions:
-            obs, _ = strewn_position(width, height, mines, share, seed)
-            row: list[object] = [width, height, mines, share, seed]
-            try:
-                got = Analyzer(Budget(seconds=args.seconds)).analyze(obs)
-            except UndecidedError:
-                out.writerow([*row, "undecided", "", "", "", ""])
-                continue
-            answer = "exact" if got.exact else "rounding" if got.error <= ROUNDING else "estimate"
-            cpu = time.process_time()
-            reference = _reference(obs, args.reference, args.reference_seconds)
-            cpu = time.process_time() - cpu
-            wanted = reference is not None and (reference.exact or (args.reference == "orders" and reference.error <= ROUNDING))
-            exact = reference is not None and reference.exact
-            error = max(abs(got.probability(c) - reference.probability(c)) for c in obs.covered()) if wanted and reference else ""
-            kind = "exact" if exact else "rounding" if wanted else "none" if reference is None else "not exact"
-            out.writerow([*row, answer, got.error, kind, round(cpu, 1), error])
-            handle.flush()
-            name = f"{width}x{height}x{mines}@{share}:{seed}"
-            print(f"{name}: {answer}, reference {kind} ({cpu:.0f} s of CPU), largest difference {error}", flush=True)
+    for out, spec, obs in dealt(args, FIELDS):
+        row: list[object] = list(spec)
+        try:
+            got = Analyzer(Budget(seconds=args.seconds)).analyze(obs)
+        except UndecidedError:
+            out.writerow([*row, "undecided", "", "", "", ""])
+            continue
+        answer = "exact" if got.exact else "rounding" if got.error <= ROUNDING else "estimate"
+        cpu = time.process_time()
+        reference = _reference(obs, args.reference, args.reference_seconds)
+        cpu = time.process_time() - cpu
+        wanted = reference is not None and (reference.exact or (args.reference == "orders" and reference.error <= ROUNDING))
+        exact = reference is not None and reference.exact
+        error = max(abs(got.probability(c) - reference.probability(c)) for c in obs.covered()) if wanted and reference else ""
+        kind = "exact" if exact else "rounding" if wanted else "none" if reference is None else "not exact"
+        out.writerow([*row, answer, got.error, kind, round(cpu, 1), error])
+        width, height, mines, share, seed = spec
+        name = f"{width}x{height}x{mines}@{share}:{seed}"
+        print(f"{name}: {answer}, reference {kind} ({cpu:.0f} s of CPU), largest difference {error}", flush=True)
     return 0
 
 

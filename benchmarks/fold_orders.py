@@ -12,18 +12,16 @@ where the fold gave up at the cap) and the steps the fold did."""
 
 from __future__ import annotations
 
-import csv
 import sys
 import time
 
-from fold_check import positions_parser
+from fold_check import dealt, positions_parser
 
 from sweeplab.analysis import folding
 from sweeplab.analysis.analyzer import Analyzer
 from sweeplab.analysis.budget import Budget
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.kernel import CHAIN
-from sweeplab.bench.layouts import strewn_position
 from sweeplab.core.errors import UndecidedError
 
 FIELDS = [
@@ -66,34 +64,28 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if CHAIN is None or not folding.available():
         parser.error("the C chain is not built (python setup.py build_ext --inplace)")
-    args.out.mkdir(parents=True, exist_ok=True)
-    with open(args.out / "runs.csv", "w", newline="") as handle:
-        out = csv.writer(handle)
-        out.writerow(FIELDS)
-        for width, height, mines, share, seed in args.positions:
-            obs, _ = strewn_position(width, height, mines, share, seed)
-            wide = [c for c in handed(obs, args.seconds) if len(c.supercells) >= args.min_supercells]
-            for comp in sorted(wide, key=lambda c: -len(c.supercells)):
-                plans: list = [None] * len(folding.ORDERS)
-                for name, k in ORDERS.items():
+    for out, (width, height, mines, share, seed), obs in dealt(args, FIELDS):
+        wide = [c for c in handed(obs, args.seconds) if len(c.supercells) >= args.min_supercells]
+        for comp in sorted(wide, key=lambda c: -len(c.supercells)):
+            plans: list = [None] * len(folding.ORDERS)
+            for name, k in ORDERS.items():
+                start = time.perf_counter()
+                plan = folding._orders(comp, plans, k)
+                built = time.perf_counter() - start
+                start = time.perf_counter()
+                done = CHAIN.fold_keep(plan[1], plan[2], plan[3], folding.FOLD_STATES, 2**28, args.cap)
+                took = time.perf_counter() - start
+                folded = not isinstance(done, int)
+                steps = len(plan[0]) if folded else done
+                row = [width, height, mines, share, seed, len(comp.supercells), name]
+                row += [round(built, 4), round(took, 4) if folded else "", steps]
+                if folded and done[3] is not None:
                     start = time.perf_counter()
-                    plan = folding._orders(comp, plans, k)
-                    built = time.perf_counter() - start
-                    start = time.perf_counter()
-                    done = CHAIN.fold_keep(plan[1], plan[2], plan[3], folding.FOLD_STATES, 2**28, args.cap)
-                    took = time.perf_counter() - start
-                    folded = not isinstance(done, int)
-                    steps = len(plan[0]) if folded else done
-                    row = [width, height, mines, share, seed, len(comp.supercells), name]
-                    row += [round(built, 4), round(took, 4) if folded else "", steps]
-                    if folded and done[3] is not None:
-                        start = time.perf_counter()
-                        CHAIN.fold_back(done[3], [0.0] * (len(comp.cells) + 1), args.cap)
-                        back = time.perf_counter() - start
-                        row += [round(back, 4), round(done[4] / 2**20, 1), len(done) > 5 and done[5]]
-                    out.writerow(row)
-                handle.flush()
-            print(f"{width}x{height}x{mines}@{share}:{seed}: {len(wide)} components folded in each order", flush=True)
+                    CHAIN.fold_back(done[3], [0.0] * (len(comp.cells) + 1), args.cap)
+                    back = time.perf_counter() - start
+                    row += [round(back, 4), round(done[4] / 2**20, 1), len(done) > 5 and done[5]]
+                out.writerow(row)
+        print(f"{width}x{height}x{mines}@{share}:{seed}: {len(wide)} components folded in each order", flush=True)
     return 0
 
 
