@@ -189,6 +189,8 @@ class Folds:
             out = CHAIN.fold_keep(plan[1], plan[2], plan[3], FOLD_STATES, self.max_entries, left, self._stop[i])
             took = time.perf_counter() - start
             if isinstance(out, int):  # gave up after out steps: the whole fold would take about this long, or more
+                if i in self.counted:  # stopped: another thread folded it, and no guess is wanted
+                    continue
                 done = _progress(self.components[i], plan)
                 self._guess[i, k] = took * done[-1] / done[out - 1] if out else math.inf
                 continue
