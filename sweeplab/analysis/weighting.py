@@ -437,6 +437,35 @@ def _batch_error(components: list[Component], tallies: list[Tally], U: int, R: i
     """Two standard errors of the estimated probabilities over the chain's batches (the largest over the cells): each
     batch weighed with the exact tallies, as :func:`_cell_shares` does numerically, the exact tallies' expected rows
     scaled to floats once for all the batches."""
+    runs = min(len(t.batches) for t in tallies if not t.exact and not t.rounding)
+    estimates = _batch_estimates(components, tallies, U, R)
+    if len(estimates) < 2 or not sum(len(row) for row in estimates[0]):
+        return 0.5 if runs <= 1 else 1e-12  # a single run says nothing of its spread
+    return max(max(float(spread.max()) for spread in _spreads(estimates) if len(spread)), 1e-12)
+
+
+def _cell_spreads(components: list[Component], tallies: list[Tally], U: int, R: int) -> list[Any]:
+    """Per component, each super-cell's two standard errors of its probability over the batches (the terms whose
+    largest :func:`_batch_error` states), as a numpy array; empty arrays when fewer than two batches weigh."""
+    import numpy as np
+
+    estimates = _batch_estimates(components, tallies, U, R)
+    if len(estimates) < 2:
+        return [np.zeros(0) for _ in components]
+    return _spreads(estimates)
+
+
+def _spreads(estimates: list[list[Any]]) -> list[Any]:
+    """Per component, two standard errors over the batches' estimates (at least two)."""
+    import numpy as np
+
+    rows = len(estimates)
+    return [np.array([e[i] for e in estimates]).std(axis=0, ddof=1) * 2 / math.sqrt(rows) for i in range(len(estimates[0]))]
+
+
+def _batch_estimates(components: list[Component], tallies: list[Tally], U: int, R: int) -> list[list[Any]]:
+    """Per batch of the chain (whose weighing is not zero), each component's probabilities per super-cell: the
+    batch weighed with the exact tallies."""
     import numpy as np
 
     runs = min(len(t.batches) for t in tallies if not t.exact and not t.rounding)
@@ -460,12 +489,8 @@ def _batch_error(components: list[Component], tallies: list[Tally], U: int, R: i
                 inside = at < len(g)
                 factors = np.where(inside, np.asarray(g, dtype=float)[np.where(inside, at, 0)], 0.0) / weighing.z[i]
             row.append(np.clip(factors @ matrix, 0.0, sizes[i]) / sizes[i])
-        estimates.append(np.concatenate(row) if row else np.zeros(0))
-    if len(estimates) < 2 or not len(estimates[0]):
-        return 0.5 if runs <= 1 else 1e-12  # a single run says nothing of its spread
-    values = np.array(estimates)
-    spread = values.std(axis=0, ddof=1) * 2 / math.sqrt(len(estimates))
-    return max(float(spread.max()), 1e-12) if runs > 1 else 0.5
+        estimates.append(row)
+    return estimates
 
 
 def _scaled_rows(tally: Tally) -> tuple[Any, Any]:
