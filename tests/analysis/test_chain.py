@@ -14,6 +14,7 @@ from sweeplab.analysis.constraints import constraints_from
 from sweeplab.analysis.counting import count
 from sweeplab.analysis.kernel import CHAIN
 from sweeplab.analysis.probabilities import _combine
+from sweeplab.analysis.weighting import _batch_error, _cell_spreads
 from tests.analysis.compiled import needs_chain
 from tests.analysis.positions import strewn
 
@@ -354,3 +355,24 @@ def test_an_error_in_one_chain_stops_the_others_at_their_next_move():
         batches.run_chains([drawn, twin], sum(drawn.x), start, start + 60)
     assert time.perf_counter() - start < 10
     assert not [t for t in threading.enumerate() if t.name.startswith("sweeplab-chain")]
+
+
+def test_each_cells_spread_is_two_standard_errors_of_its_batches_and_the_largest_is_the_stated_error():
+    obs, _, problem, components, tallies, _ = _expert()
+    tally = chain.estimate(
+        components[0], tallies[1:], len(problem.unconstrained), problem.mines_left, time.perf_counter() + 0.3, 0, False
+    )
+    assert tally is not None and len(tally.batches) >= 2
+    U, R = len(problem.unconstrained), problem.mines_left
+    spreads = _cell_spreads(components, [tally, *tallies[1:]], U, R)
+    assert [len(s) for s in spreads] == [len(c.supercells) for c in components]
+    assert all(not s.any() for s in spreads[1:])  # the exact components do not move from batch to batch
+    clock = _Clock.starting(Budget(seconds=60))
+    by_batch = [_combine(obs, problem.unconstrained, R, components, [b, *tallies[1:]], clock) for b in tally.batches]
+    for j, cells in enumerate(components[0].supercells):
+        values = [r.probability(cells[0]) for r in by_batch]
+        mean = sum(values) / len(values)
+        spread = 2 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
+        assert spreads[0][j] == pytest.approx(spread, abs=1e-9)
+    assert max(spreads[0]) > 0
+    assert _batch_error(components, [tally, *tallies[1:]], U, R) == pytest.approx(max(spreads[0]), abs=1e-12)
