@@ -16,7 +16,7 @@ setup(
             "sweeplab.analysis._chain",
             ["sweeplab/analysis/_chain.c"],
             depends=["sweeplab/analysis/_chain_fold.c", "sweeplab/analysis/_chain_order.c"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3", "-ffp-contract=off"],
             optional=True,
         ),
         Extension(

@@ -11,6 +11,18 @@
 #include <math.h>
 #include <time.h>
 
+/* The count's innermost loops (advance, state_completions) in a second version for CPUs with AVX2, chosen as the
+   module loads (glibc's ifunc): the same operations in the same order, so the same results to the bit (setup.py
+   builds this module with -ffp-contract=off: no multiply is fused into an add in either version). */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef SIMD_CLONES
+#define SIMD_CLONES
+#endif
+
 #define MAX_OPEN 250 /* open numbers a key holds (each a byte) */
 
 typedef struct {
@@ -160,7 +172,7 @@ static Arrays thread_arrays(const Layers *L) {
 /* Adds the vectors of layer t's states i0 .. i1 - 1 (state i's at src + at[i] - src_shift) into those of the next
    layer's (at dst + at[j] - dst_shift) along their transitions, each weighted by the ways of its step's mines: the
    count's step, done alike by forward() and replay(), so a replayed layer equals the one first counted. */
-static void advance(const Arrays *A, size_t i0, size_t i1, const double *bn, const double *src, size_t src_shift, double *dst,
+SIMD_CLONES static void advance(const Arrays *A, size_t i0, size_t i1, const double *bn, const double *src, size_t src_shift, double *dst,
                     size_t dst_shift) {
     for (size_t i = i0; i < i1; i++) {
         const double *s = src + (A->at[i] - src_shift);
@@ -363,7 +375,7 @@ done:
 /* State i's completions, into b (its vector), from those of the next layer's states (state j's at next + at[j]
    - next_base), a its vector of weights: adds its weight to *weighted and its weighted mines to *mines (the step's
    expected mines are their ratio); returns its largest completion. */
-static inline double state_completions(const Arrays *A, size_t i, const double *a, const double *bn, const double *next,
+SIMD_CLONES static double state_completions(const Arrays *A, size_t i, const double *a, const double *bn, const double *next,
                                        size_t next_base, double *b, double *weighted, double *mines) {
     int end = A->start[i + 1], len = A->len[i], from = A->low[i];
     double top = 0.0;
