@@ -89,6 +89,7 @@ ORDERS = range(6)
 GREEDY, BANDED, SPECTRAL, REVERSED, ROUGH, ROUGH_REVERSED = ORDERS
 INVERSE_STEPS = {SPECTRAL: 8, ROUGH: 1}
 BACKWARDS = {REVERSED: SPECTRAL, ROUGH_REVERSED: ROUGH}
+DIRECTED = {SPECTRAL, REVERSED, ROUGH, ROUGH_REVERSED}  # the orders run one way or the other along the component
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -157,12 +158,23 @@ class Folds:
         if len(pending) >= self.threads or any((i, k) not in self._guess for i in pending for k in _kinds(self.components[i])[0]):
             return [(i, None) for i in pending]
         each = self.threads // len(pending)
-        return [(i, k) for i in pending for k in self._ranked(i)[:each]]
+        return [(i, k) for i in pending for k in self._raced(i)[:each]]
 
     def _ranked(self, i: int) -> list[int]:
         """Component ``i``'s later orders, those whose folds looked quickest (by the steps each did before it gave up)
         first."""
         return sorted(_kinds(self.components[i])[1], key=lambda k: self._guess[i, k])
+
+    def _raced(self, i: int) -> list[int]:
+        """:meth:`_ranked`, but with the quickest-looking order of the other direction second (a spectral order
+        run forwards or backwards): a guess from the first steps can miss by ten times, and more often between the
+        two directions, whose widest steps come at opposite ends (256x256 with 16,384 mines and 40 % revealed, seed 5:
+        a component guessed at 0.33 and 0.39 s forwards folds in 0.05 s backwards, guessed at 0.55 s)."""
+        ranked = self._ranked(i)
+        other = [k for k in ranked[1:] if (k in BACKWARDS) != (ranked[0] in BACKWARDS)]
+        if not other or ranked[0] not in DIRECTED:
+            return ranked
+        return [ranked[0], other[0], *(k for k in ranked[1:] if k != other[0])]
 
     def _first_fold(self, seconds: float, end: float, item: tuple[int, int | None]) -> bool:
         """Fold component ``i`` for its weights within ``seconds`` and by ``end`` (a ``time.perf_counter`` value),

@@ -470,8 +470,16 @@ def test_idle_threads_race_a_components_later_orders_and_the_first_to_fold_wins(
     for k in folding._kinds(comp)[0]:
         folds._guess[0, k] = 0.01
     folds._guess[0, folding.ROUGH] = 0.005
-    # one component, two threads: a race between the two orders whose folds looked quickest
-    assert folds._work([0]) == [(0, folding.ROUGH), (0, folding.SPECTRAL)]
+    # one component, two threads: a race between the order whose fold looked quickest and the quickest-looking one
+    # run the other way along the component (a guess misses most between the two directions)
+    assert folds._work([0]) == [(0, folding.ROUGH), (0, folding.REVERSED)]
+    folds._guess[0, folding.REVERSED] = 0.02
+    assert folds._work([0]) == [(0, folding.ROUGH), (0, folding.ROUGH_REVERSED)]
+    folds._guess[0, folding.ROUGH_REVERSED] = 0.004
+    assert folds._work([0]) == [(0, folding.ROUGH_REVERSED), (0, folding.ROUGH)]
+    folds.threads = 4  # room for every later order: after those two, the rest by their guesses
+    assert folds._work([0]) == [(0, k) for k in (folding.ROUGH_REVERSED, folding.ROUGH, folding.SPECTRAL, folding.REVERSED)]
+    folds.threads = 2
     assert folds._work([0, 1]) == [(0, None), (1, None)]  # as many components as threads: no race
     end = time.perf_counter() + 10
     assert not folds._stop[0][0] and folds._first_fold(10.0, end, (0, folding.SPECTRAL))
