@@ -26,10 +26,11 @@ that gives up, in its spectral orders (:func:`spectral_order`: the super-cells a
 approximate Fiedler vector, after 8 and after 1 steps of inverse iteration) and their reverses; later rounds use
 whichever looked quickest by the steps it did before it gave up, and when fewer components are left than threads,
 the idle threads race others, the quickest-looking one of the other direction second (the first to fold stops the
-others). On the widest components of the densest large boards, folds in the spectral orders take from a few times to a hundred times less than in the
-greedy or the count's banded order (which remains, with the greedy one, for components past :data:`SPECTRAL_MAX`
-super-cells). Beside the chain, the rounds stop at the time planned for that (``mixed``); they go on to the time
-planned for folds alone only while every component left looks as if it folds in time.
+others). On the widest components of the densest large boards, folds in the spectral orders take from a few times
+to a hundred times less than in the greedy or the count's banded order (which remains, with the greedy one, for
+components past :data:`SPECTRAL_MAX` super-cells). Beside the chain, the rounds stop at the time planned for that
+(``mixed``); they go on to the time planned for folds alone only while every component left looks as if it folds in
+time.
 
 A fold whose vectors would hold more than 2^20 entries (8 MiB) is thinned in C: it keeps the vectors of about twice
 the square root of its layers, and its backward pass replays the others from them, to the bit. The widest
