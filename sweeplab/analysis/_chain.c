@@ -172,8 +172,8 @@ static Arrays thread_arrays(const Layers *L) {
 /* Adds the vectors of layer t's states i0 .. i1 - 1 (state i's at src + at[i] - src_shift) into those of the next
    layer's (at dst + at[j] - dst_shift) along their transitions, each weighted by the ways of its step's mines: the
    count's step, done alike by forward() and replay(), so a replayed layer equals the one first counted. */
-SIMD_CLONES static void advance(const Arrays *A, size_t i0, size_t i1, const double *bn, const double *src, size_t src_shift, double *dst,
-                    size_t dst_shift) {
+SIMD_CLONES static void advance(const Arrays *A, size_t i0, size_t i1, const double *bn, const double *src, size_t src_shift,
+                                double *dst, size_t dst_shift) {
     for (size_t i = i0; i < i1; i++) {
         const double *s = src + (A->at[i] - src_shift);
         int len = A->len[i], from = A->low[i], end = A->start[i + 1];
@@ -375,8 +375,9 @@ done:
 /* State i's completions, into b (its vector), from those of the next layer's states (state j's at next + at[j]
    - next_base), a its vector of weights: adds its weight to *weighted and its weighted mines to *mines (the step's
    expected mines are their ratio); returns its largest completion. */
-SIMD_CLONES static double state_completions(const Arrays *A, size_t i, const double *a, const double *bn, const double *next,
-                                       size_t next_base, double *b, double *weighted, double *mines) {
+SIMD_CLONES static double state_completions(const Arrays *A, size_t i, const double *a, const double *bn,
+                                            const double *next, size_t next_base, double *b, double *weighted,
+                                            double *mines) {
     int end = A->start[i + 1], len = A->len[i], from = A->low[i];
     double top = 0.0;
     memset(b, 0, (size_t)len * sizeof(double));
