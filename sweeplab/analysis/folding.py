@@ -168,9 +168,10 @@ class Folds:
 
     def _raced(self, i: int) -> list[int]:
         """:meth:`_ranked`, but with the quickest-looking order of the other direction second (a spectral order
-        run forwards or backwards): a guess from the first steps can miss by ten times, and more often between the
-        two directions, whose widest steps come at opposite ends (256x256 with 16,384 mines and 40 % revealed, seed 5:
-        a component guessed at 0.33 and 0.39 s forwards folds in 0.05 s backwards, guessed at 0.55 s)."""
+        run forwards or backwards): a guess from the first steps can miss by ten times, and the two directions meet
+        their widest steps at opposite ends, so the guesses of one say little of the other (256x256 with 16,384 mines
+        and 40 % revealed, seed 5: a component guessed at 0.33 and 0.39 s forwards folds in 0.05 s backwards, guessed
+        at 0.55 s)."""
         ranked = self._ranked(i)
         other = [k for k in ranked[1:] if (k in BACKWARDS) != (ranked[0] in BACKWARDS)]
         if not other or ranked[0] not in DIRECTED:
