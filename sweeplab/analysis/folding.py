@@ -90,7 +90,7 @@ ORDERS = range(6)
 GREEDY, BANDED, SPECTRAL, REVERSED, ROUGH, ROUGH_REVERSED = ORDERS
 INVERSE_STEPS = {SPECTRAL: 8, ROUGH: 1}
 BACKWARDS = {REVERSED: SPECTRAL, ROUGH_REVERSED: ROUGH}
-DIRECTED = {SPECTRAL, REVERSED, ROUGH, ROUGH_REVERSED}  # the orders run one way or the other along the component
+DIRECTED = {*INVERSE_STEPS, *BACKWARDS}  # the orders that run one way or the other along the component
 
 R = TypeVar("R")
 T = TypeVar("T")
