@@ -27,7 +27,7 @@ from sweeplab.analysis.budget import Budget
 from sweeplab.analysis.components import Component
 from sweeplab.analysis.counting import Tally
 from sweeplab.analysis.probabilities import ROUNDING
-from sweeplab.analysis.weighting import _batch_error, _cell_spreads
+from sweeplab.analysis.weighting import _cell_spreads
 from sweeplab.core.errors import UndecidedError
 
 FIELDS = [
@@ -82,8 +82,9 @@ def main(argv: list[str] | None = None) -> int:
 def _observed(run: Any) -> dict[str, Any]:
     """The analysis ``run()``'s result (None when undecided), and what its chain left: the strips' rows when it
     ended and, where the error was weighed from batches, the chain's component, the spread of each of its super-cells
-    and the batches."""
+    and the batches (the spreads worked out once the analysis has returned, outside its time)."""
     seen: dict[str, Any] = {}
+    weighed: list[tuple[list[Component], list[Tally], int, int]] = []
     real_runs, real_error = batches.run_chains, probabilities._batch_error
 
     def run_chains(chains: list, *args: Any) -> Any:
@@ -92,13 +93,8 @@ def _observed(run: Any) -> dict[str, Any]:
         return result
 
     def batch_error(components: list[Component], tallies: list[Tally], U: int, R: int) -> float:
-        chain = max(
-            (i for i, t in enumerate(tallies) if not t.exact and not t.rounding), key=lambda i: len(components[i].supercells)
-        )
-        seen["component"] = components[chain]
-        seen["spreads"] = _cell_spreads(components, tallies, U, R)[chain]
-        seen["batches"] = len(tallies[chain].batches)
-        return _batch_error(components, tallies, U, R)
+        weighed.append((components, tallies, U, R))
+        return real_error(components, tallies, U, R)
 
     batches.run_chains, probabilities._batch_error = run_chains, batch_error  # type: ignore[assignment]
     try:
@@ -107,6 +103,14 @@ def _observed(run: Any) -> dict[str, Any]:
         seen["result"] = None
     finally:
         batches.run_chains, probabilities._batch_error = real_runs, real_error  # type: ignore[assignment]
+    if weighed:
+        components, tallies, U, R = weighed[-1]
+        chain = max(
+            (i for i, t in enumerate(tallies) if not t.exact and not t.rounding), key=lambda i: len(components[i].supercells)
+        )
+        seen["component"] = components[chain]
+        seen["spreads"] = _cell_spreads(components, tallies, U, R)[chain]
+        seen["batches"] = len(tallies[chain].batches)
     return seen
 
 

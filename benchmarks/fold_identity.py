@@ -20,35 +20,32 @@ import sys
 import tempfile
 from pathlib import Path
 
+from fold_check import Position, position
+from fold_orders import handed
+
+from sweeplab.bench.layouts import strewn_position
+
 DEFAULT = ["256x256x16384@0.3:8", "512x128x16384@0.3:6"]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("positions", nargs="*", default=DEFAULT, metavar="WxHxM@SHARE:SEED", help="positions to deal")
+    parser.add_argument("positions", nargs="*", type=position, metavar="WxHxM@SHARE:SEED", help="positions to deal")
     parser.add_argument("--old", type=Path, required=True, help="a sweeplab tree with its kernels built")
     parser.add_argument("--new", type=Path, default=Path(__file__).resolve().parents[1], help="another (default: this one)")
     parser.add_argument("--components", type=int, default=6, help="the largest components of each position folded")
     parser.add_argument("--moves", type=int, default=300, help="chain moves drawn")
     args = parser.parse_args(argv)
+    args.positions = args.positions or [position(text) for text in DEFAULT]
     for tree in (args.old, args.new):
         if not (tree / "sweeplab" / "analysis").is_dir():
             parser.error(f"{tree} is not a sweeplab tree (no sweeplab/analysis in it)")
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from fold_check import position
-    from fold_orders import handed
-
-    from sweeplab.bench.layouts import strewn_position
-
     taken = []
-    for text in args.positions:
-        try:
-            width, height, mines, share, seed = position(text)
-        except argparse.ArgumentTypeError as error:
-            parser.error(str(error))
-        obs = strewn_position(width, height, mines, share, seed)[0]
+    spec: Position
+    for spec in args.positions:
+        obs = strewn_position(*spec)[0]
         comps = sorted(handed(obs, 2.0), key=lambda c: len(c.supercells))[-args.components :]
-        taken.append((obs, width, comps))
+        taken.append((obs, spec[0], comps))
     digests = []
     with tempfile.TemporaryDirectory() as folder:
         dealt = Path(folder) / "components.pickle"
