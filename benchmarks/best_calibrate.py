@@ -28,7 +28,7 @@ import multiprocessing
 from pathlib import Path
 from typing import Any
 
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis import Analyzer
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.observation import COVERED

@@ -1,6 +1,6 @@
 """How far is `best` from optimal play, and where does it lose? An exact decomposition on small boards (issue 9).
 
-On a board small enough for the optimal search (`sweeplab.analysis.optimal`), a strategy is played on every layout
+On a board small enough for the optimal search (`sweeplab.analysis.optimal.search`), a strategy is played on every layout
 the rule deals, as `sweeplab evaluate` plays it, and every position where it guesses is kept with the layouts that
 reach it. A deterministic player reaches a position with exactly the layouts that agree with what it shows, so the
 search gives each guess its exact worth: the layouts the best move there wins with optimal play after it, against the
@@ -28,7 +28,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from sweeplab.analysis.optimal import OptimalSearch, dealt_layouts
+from sweeplab.analysis.optimal.search import OptimalSearch, dealt_layouts
 from sweeplab.bench.executors import LocalExecutor
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState
@@ -37,7 +37,7 @@ from sweeplab.strategies.base import play
 from sweeplab.strategies.registry import make_spec
 from sweeplab.studies.best import first_click_arg, optimal_gap_shares
 
-#: Rules whose positions the search values the same way (see sweeplab.analysis.optimal: `xp` weighs layouts by the
+#: Rules whose positions the search values the same way (see sweeplab.analysis.optimal.search: `xp` weighs layouts by the
 #: first click, and `hint` is not modelled).
 RULES = ("unsafe", "safe", "zero")
 #: Boards with more layouts than this are refused (each is played and kept in memory).

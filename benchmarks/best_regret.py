@@ -25,14 +25,15 @@ import multiprocessing
 from pathlib import Path
 from typing import Any
 
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis import Analyzer
+from sweeplab.analysis.exact.listing import list_layouts
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import format_position, parse_position
 from sweeplab.strategies.base import play_move
-from sweeplab.strategies.best.endgame import Endgame, SearchBudgetExceeded, list_layouts
+from sweeplab.strategies.best.endgame import Endgame, SearchBudgetExceeded
 from sweeplab.strategies.registry import checked_spec, make, make_spec
 
 RULES = Rules(30, 16, 99, "safe")

@@ -21,13 +21,14 @@ from typing import Any
 
 from fold_check import dealt, positions_parser
 
-from sweeplab.analysis import batches, probabilities
 from sweeplab.analysis.analyzer import Analyzer
-from sweeplab.analysis.budget import Budget
-from sweeplab.analysis.components import Component
-from sweeplab.analysis.counting import Tally
-from sweeplab.analysis.probabilities import ROUNDING
-from sweeplab.analysis.weighting import _cell_spreads
+from sweeplab.analysis.estimate import batches
+from sweeplab.analysis.exact import probabilities
+from sweeplab.analysis.exact.budget import Budget
+from sweeplab.analysis.exact.components import Component
+from sweeplab.analysis.exact.counting import Tally
+from sweeplab.analysis.exact.probabilities import ROUNDING
+from sweeplab.analysis.exact.weighting import _cell_spreads
 from sweeplab.core.errors import UndecidedError
 
 FIELDS = [

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sweeplab.analysis import folding
 from sweeplab.analysis.analyzer import Analyzer
-from sweeplab.analysis.budget import Budget
-from sweeplab.analysis.probabilities import ROUNDING, Probabilities
+from sweeplab.analysis.estimate import folding
+from sweeplab.analysis.exact.budget import Budget
+from sweeplab.analysis.exact.probabilities import ROUNDING, Probabilities
 from sweeplab.bench.layouts import strewn_position
 from sweeplab.core.errors import UndecidedError
 from sweeplab.core.observation import Observation

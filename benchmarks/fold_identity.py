@@ -68,8 +68,8 @@ def _worker(dealt: Path, moves: int) -> str:
     """The digest of everything computed in this tree (imported from PYTHONPATH) over the components in ``dealt``."""
     import random
 
-    from sweeplab.analysis import chain, folding
-    from sweeplab.analysis.kernel import CHAIN
+    from sweeplab.analysis.estimate import chain, folding
+    from sweeplab.analysis.estimate.kernel import CHAIN
 
     assert CHAIN is not None, "the C chain is not built in this tree"
     taken = pickle.loads(dealt.read_bytes())

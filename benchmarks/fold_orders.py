@@ -17,11 +17,11 @@ import time
 
 from fold_check import dealt, positions_parser
 
-from sweeplab.analysis import folding
 from sweeplab.analysis.analyzer import Analyzer
-from sweeplab.analysis.budget import Budget
-from sweeplab.analysis.components import Component
-from sweeplab.analysis.kernel import CHAIN
+from sweeplab.analysis.estimate import folding
+from sweeplab.analysis.estimate.kernel import CHAIN
+from sweeplab.analysis.exact.budget import Budget
+from sweeplab.analysis.exact.components import Component
 from sweeplab.core.errors import UndecidedError
 
 FIELDS = [

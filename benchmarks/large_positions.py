@@ -37,10 +37,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from sweeplab.analysis import batches, chain
 from sweeplab.analysis.analyzer import Analyzer
-from sweeplab.analysis.budget import Budget
-from sweeplab.analysis.probabilities import ROUNDING, Probabilities
+from sweeplab.analysis.estimate import batches, chain
+from sweeplab.analysis.exact.budget import Budget
+from sweeplab.analysis.exact.probabilities import ROUNDING, Probabilities
 from sweeplab.bench.layouts import strewn_position
 from sweeplab.core.errors import UndecidedError
 from sweeplab.core.observation import Observation
@@ -99,8 +99,8 @@ def run(
     obs: Observation, seconds: float, strips: bool, rows: int | None = None, threads: int | None = None
 ) -> tuple[Probabilities | UndecidedError, float, float]:
     """(the result or the UndecidedError, CPU seconds, wall seconds) of one analysis; ``rows``: the strips' height
-    (default :data:`~sweeplab.analysis.chain.STRIP`), ``threads``: the chains run at once (default
-    :data:`~sweeplab.analysis.batches.THREADS`)."""
+    (default :data:`~sweeplab.analysis.estimate.chain.STRIP`), ``threads``: the chains run at once (default
+    :data:`~sweeplab.analysis.estimate.batches.THREADS`)."""
     saved = chain.STRIP, batches.THREADS
     chain.STRIP = (rows or saved[0]) if strips else 0
     batches.THREADS = threads or saved[1]

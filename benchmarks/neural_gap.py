@@ -18,12 +18,12 @@ import json
 import statistics
 from pathlib import Path
 
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis import Analyzer
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import Rules, make_rules
-from sweeplab.learn.neural import NeuralStrategy
+from sweeplab.learn.neural.player import NeuralStrategy
 from sweeplab.strategies.base import play
 
 #: one network decision, judged: (a cell was certain, the safest cell's exact safety, the revealed cell's)

@@ -30,7 +30,7 @@ from sweeplab.bench.runner import game_seeds  # noqa: E402
 from sweeplab.core.game import Game  # noqa: E402
 from sweeplab.core.rules import Rules, make_rules  # noqa: E402
 from sweeplab.learn.models import shipped  # noqa: E402
-from sweeplab.learn.neural import NeuralStrategy  # noqa: E402
+from sweeplab.learn.neural.player import NeuralStrategy  # noqa: E402
 from sweeplab.strategies.base import play  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""How long the ``noguess`` rule takes to deal a layout, and what it rejects and moves (sweeplab.analysis.noguess).
+"""How long the ``noguess`` rule takes to deal a layout, and what it rejects and moves (sweeplab.analysis.dealing.noguess).
 
 For each board and click it deals ``--deals`` layouts (deal i with ``random.Random(seed + i)``) three ways:
 ``default`` (the rule's dealer as games use it: uniform draws, then repairs only if a hundred expert boards' worth
@@ -21,7 +21,7 @@ import statistics
 import time
 from pathlib import Path
 
-from sweeplab.analysis.noguess import deal_noguess
+from sweeplab.analysis.dealing.noguess import deal_noguess
 from sweeplab.core.game import Game
 from sweeplab.core.rules import Rules, make_rules
 

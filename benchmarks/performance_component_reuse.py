@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from sweeplab.analysis import exact
+import sweeplab.analysis as exact
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game
 from sweeplab.core.rules import make_rules

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from array import array
 
-from sweeplab.analysis import exact as engine
+import sweeplab.analysis as engine
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game
 from sweeplab.core.observation import Observation

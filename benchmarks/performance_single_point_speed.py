@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any
 
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis import Analyzer
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game
 from sweeplab.core.rules import make_rules

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sweeplab.bench.runner import deal, game_seeds
 from sweeplab.strategies import make, play
-from sweeplab.studies.seed000_guesses import paper_pool
+from sweeplab.studies.papers.seed000_guesses import paper_pool
 
 THRESHOLD = 100_000
 CAP = 100_000_000

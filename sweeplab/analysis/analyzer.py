@@ -1,5 +1,46 @@
-"""The front of the exact engine: :class:`Analyzer` and :func:`analyze` run the stages (constraints, components, the
-count or the estimate, the weighting) within a :class:`Budget`, with the C kernel when it is built."""
+"""The front of the exact probability engine: :class:`Analyzer` and :func:`analyze` give every covered cell's mine
+probability, weighted by the global mine count, running the stages within a :class:`Budget`, with the C kernel when it
+is built.
+
+The stages, each in its own module (named as in minesweepr; :mod:`sweeplab.analysis` re-exports the public names):
+constraints (:mod:`~sweeplab.analysis.exact.constraints`) -> super-cells (frontier cells that touch exactly the same
+numbers) and independent components (:mod:`~sweeplab.analysis.exact.components`) -> a per-component count of weighted
+solutions by mine count k (:mod:`~sweeplab.analysis.exact.counting`: dynamic programming over super-cells, merging
+equal partial states, so a long thin frontier costs little; a forward pass of weights, then a backward pass for each
+super-cell's expected mines), or, for the components the count cannot finish in time (a frontier wide in both
+directions), a fold in floating point or an estimate by a Markov chain over their solutions
+(:mod:`sweeplab.analysis.estimate`) -> weighting by C(U, R - K), the ways to put the remaining R - K mines among the
+U covered cells no number touches, where K sums the components' counts (:mod:`~sweeplab.analysis.exact.weighting`)
+-> :class:`Probabilities` (:mod:`~sweeplab.analysis.exact.probabilities`). All of it in exact integers when every
+component is counted: the result is then the true posterior under a uniformly random layout, equal to brute force
+over every layout. :func:`~sweeplab.analysis.exact.consistency.check_consistency` decides Kaye's consistency problem
+with a witness layout.
+
+The budget is a promise (:class:`Budget`, :mod:`~sweeplab.analysis.exact.budget`): ``Analyzer.analyze`` returns within
+``seconds`` plus a small overhead (:data:`OVERHEAD_SECONDS`), with the best answer it has. Every stage checks the
+clock (constraints, components, the count, in the C kernel too, the estimate, the weighting, the witness search).
+On boards of :data:`~sweeplab.analysis.analyzer.FIX_CELLS` cells or more, the cells the single-point pass decides
+are settled before the count (safe cells leave it, mines count as flags, and the settled cells form one component of
+their own), and so are those that subset simplification decides in the large components the count's probe
+leaves: a frontier with numbers strewn all over then falls into hundreds of small components instead of one too
+wide to count. Exact counts whose weighing in exact integers would take longer than the time left are weighed in
+floating point at once (``exact=False``, ``error`` :data:`ROUNDING`). The exact count may use the first
+:data:`EXACT_SHARE` of the budget; the components still uncounted then (too many partial states, too much memory, or
+no time) are counted in floating point, folded against the rest of the position, when their predicted time fits
+(:mod:`~sweeplab.analysis.estimate.folding`: states keyed by the needs alone, each holding a vector over the mines so far;
+exact up to rounding, so ``exact=False`` and ``error`` :data:`ROUNDING` again, with no certain cell claimed among
+them); on boards probed before the count, the probe's leftovers are folded before the full count, which then runs
+only to make the answer exact when most of its time is left. Components that do not fold in time (too many states
+even so) are merged into one and estimated by the chain in the rest, beside the folds of the others, weighted
+by the exact counts of the others and the unconstrained cells (so the global mine count holds), and the result says
+``exact=False`` with an estimated error (two standard errors of the chain's batch means; ``layouts`` is then a scale,
+not a count). The estimate improves with time: its error falls roughly as one over the square root of the seconds
+given. A position is called
+inconsistent (:class:`InconsistentPositionError`) only when that is proved: a number that cannot hold, a
+component counted exactly with no solution, or exact counts that no global mine count fits. When even an
+estimate cannot be had in time (the chain found no first solution, or made too few moves), :class:`UndecidedError`
+says so and that more time would help; it never means "inconsistent".
+"""
 
 from __future__ import annotations
 
@@ -7,9 +48,10 @@ import time
 from array import array
 from dataclasses import replace
 
-from sweeplab.analysis import folding
-from sweeplab.analysis.batches import BATCHES
-from sweeplab.analysis.budget import (
+from sweeplab.analysis.estimate import folding
+from sweeplab.analysis.estimate.batches import BATCHES
+from sweeplab.analysis.estimate.chain import estimate
+from sweeplab.analysis.exact.budget import (
     DEFAULT_BUDGET,
     ESTIMATE_RESERVE,
     EXACT_AFTER_FOLD,
@@ -29,15 +71,14 @@ from sweeplab.analysis.budget import (
     _TooBig,
     collector_paused,
 )
-from sweeplab.analysis.chain import estimate
-from sweeplab.analysis.components import Component, build_components
-from sweeplab.analysis.constraints import Constraint, _observation, constraints_from
-from sweeplab.analysis.counting import Tally, count
-from sweeplab.analysis.kernel import _PACK, KERNEL
-from sweeplab.analysis.probabilities import Probabilities, _combine
-from sweeplab.analysis.single_point import obvious
-from sweeplab.analysis.subsets import simplify
-from sweeplab.analysis.weighting import _weigh_numeric
+from sweeplab.analysis.exact.components import Component, build_components
+from sweeplab.analysis.exact.constraints import Constraint, _observation, constraints_from
+from sweeplab.analysis.exact.counting import Tally, count
+from sweeplab.analysis.exact.kernel import _PACK, KERNEL
+from sweeplab.analysis.exact.probabilities import Probabilities, _combine
+from sweeplab.analysis.exact.single_point import obvious
+from sweeplab.analysis.exact.subsets import simplify
+from sweeplab.analysis.exact.weighting import _weigh_numeric
 from sweeplab.core.errors import ArgumentError, InconsistentPositionError, UndecidedError, shown
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 
@@ -53,7 +94,7 @@ KNOWN_SAFE = -3 & 0xFF  # a covered cell known safe, in the kernel's view bytes:
 
 class Analyzer:
     """Analyses positions within a :class:`Budget`. It counts with the C kernel when it is built
-    (``sweeplab.analysis._kernel``) and in pure Python otherwise or when ``SWEEPLAB_PURE_PYTHON`` is set; both give
+    (``sweeplab.analysis.exact._kernel``) and in pure Python otherwise or when ``SWEEPLAB_PURE_PYTHON`` is set; both give
     the same exact integers. The Python path remembers component counts, so successive positions of one game reuse
     the components that did not change."""
 
@@ -164,7 +205,7 @@ class Analyzer:
         """Count the components ``which`` in floating point, folded against the rest, where they fold in time
         (:meth:`_folds`; ``fold`` false: a fold of them was already tried; or the folds already planned), and
         estimate the others together by the chain over their solutions, weighted by the others' counts
-        (:func:`~sweeplab.analysis.chain.estimate`): they become one merged component, placed last, so one chain
+        (:func:`~sweeplab.analysis.estimate.chain.estimate`): they become one merged component, placed last, so one chain
         respects the global mine count across them. Beside a chain, the folded components are folded first for
         their weights per count (the chain's completions need them), then against the rest once the chain's
         estimate is had (its batches' spread then shows in their probabilities too)."""
@@ -213,7 +254,7 @@ class Analyzer:
         mines_left: int,
     ) -> folding.Folds | None:
         """:meth:`_estimate`'s folds: every component of ``which`` folded (their tallies filled in, or the proof
-        that one holds no layout), with no :attr:`~sweeplab.analysis.folding.Folds.left`; or those that fold in
+        that one holds no layout), with no :attr:`~sweeplab.analysis.estimate.folding.Folds.left`; or those that fold in
         time folded for their weights, beside the others left to the chain; None when none folds (or the time ran
         out), or without the C kernels."""
         if not self.use_kernel or not folding.available():
@@ -292,7 +333,7 @@ class Analyzer:
 
     def _analyze_with_kernel(self, observation: Observation, clock: _Clock, explain: bool = True) -> Probabilities:
         if KERNEL is None:  # use_kernel is only true when the kernel is built
-            raise RuntimeError("the C kernel is not built (sweeplab.analysis._kernel) or SWEEPLAB_PURE_PYTHON is set")
+            raise RuntimeError("the C kernel is not built (sweeplab.analysis.exact._kernel) or SWEEPLAB_PURE_PYTHON is set")
         board, view = observation.board, observation.view
         if _PACK is not None:
             raw, flags = _PACK(view)
@@ -397,7 +438,7 @@ def _single_point(observation: Observation, use_kernel: bool = True) -> dict[int
 
 
 def _subset_settled(found: list) -> dict[int, int]:
-    """The cells that subset simplification (:func:`~sweeplab.analysis.subsets.simplify`) decides in the components
+    """The cells that subset simplification (:func:`~sweeplab.analysis.exact.subsets.simplify`) decides in the components
     of more than :data:`SUBSET_CELLS` cells that the kernel's probe left uncounted (``found``: its items), each with
     its value; none when their constraints contradict each other (the count says so). Settled too, they split those
     components further (ad hoc, 64 positions of density 0.2 to 0.25 with a fifth or more revealed: 40 within 0.02 at

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget
+from sweeplab.analysis import DEFAULT_BUDGET, Analyzer, Budget
 from sweeplab.bench.runner import game_seeds
 from sweeplab.bench.stats import percentile
 from sweeplab.core.game import Game

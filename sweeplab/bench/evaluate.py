@@ -10,7 +10,7 @@ choices is evaluated as the one deterministic player that seed makes of it. ``be
 seed (``sweeplab.bench.runner.game_seeds``), so for such a strategy the bench estimate averages over seeds and agrees
 with this number only in expectation. The first click decides the deal under ``safe``, ``zero`` and ``xp``: the strategy
 is first asked for its opening move on the empty board (flags before it are applied), and the layouts dealt for that
-click (:func:`sweeplab.analysis.optimal.dealt_layouts`, the game's own dealing, one entry per equally likely way) are
+click (:func:`sweeplab.analysis.optimal.search.dealt_layouts`, the game's own dealing, one entry per equally likely way) are
 played; every game is checked to open with that click. With ``first_click`` the harness reveals that cell first, as
 ``bench --first-click`` does.
 """
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sweeplab.analysis.optimal import dealt_layouts
+from sweeplab.analysis.optimal.search import dealt_layouts
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from sweeplab.analysis.exact import OVERHEAD_SECONDS, ROUNDING
+from sweeplab.analysis import OVERHEAD_SECONDS, ROUNDING
 from sweeplab.cli.app import EXIT_INCONSISTENT, EXIT_UNDECIDED, SECONDS, friendly_errors, main
 from sweeplab.core.errors import UndecidedError
 from sweeplab.core.numbers import count_json, count_text
 from sweeplab.core.observation import FLAGGED
 
 if TYPE_CHECKING:
-    from sweeplab.analysis.exact import Probabilities
+    from sweeplab.analysis import Probabilities
 
 WIDE = 0.02  # an estimate's error above this says how more time narrows it (as one over the root of the time:
 # results/large/dense-budgets/)
@@ -68,7 +68,7 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
     """
     import json
 
-    from sweeplab.analysis.exact import Budget, analyze
+    from sweeplab.analysis import Budget, analyze
     from sweeplab.formats.position import read_position
     from sweeplab.strategies.exact import recommend
 
@@ -205,13 +205,13 @@ def consistent_command(file: str, method: str, budget: int, seconds: float, seed
     """
     import random
 
-    from sweeplab.analysis.local_search import format_layout, penalty, search
+    from sweeplab.analysis.search.local_search import format_layout, penalty, search
     from sweeplab.formats.position import read_position
 
     observation = read_position(file)
     reason = None
     if method == "exact":
-        from sweeplab.analysis.exact import Budget, check_consistency
+        from sweeplab.analysis import Budget, check_consistency
 
         start = time.perf_counter()
         outcome = check_consistency(observation, Budget(seconds=seconds))
@@ -254,7 +254,7 @@ def consistency_report_command(count: int, budget: int, seconds: float, seed: in
     from pathlib import Path
 
     from sweeplab.cli.outputs import prepare_output, write_output
-    from sweeplab.studies.consistency import comparison_report
+    from sweeplab.studies.papers.consistency import comparison_report
 
     if out:
         prepare_output(Path(out), "--out")  # before the minutes of work, not after

@@ -121,7 +121,7 @@ def bench_engine_command(positions: int, games: int, seed: int, engine: str) -> 
     Each position is analysed from scratch (no reuse between positions); then the exact strategy plays --games games
     on one core. Wall-clock times per position; games per CPU second.
     """
-    from sweeplab.analysis.exact import KERNEL
+    from sweeplab.analysis import KERNEL
     from sweeplab.bench.engine import collect_positions, games_per_second, time_positions
 
     engines = {"kernel": [True], "python": [False], "both": [True, False]}[engine]

@@ -149,7 +149,7 @@ def optimal_command(
     best move found. Prints the exact fraction, the states searched and the time. Only reveals are moves (flags
     change nothing the player knows); under unsafe the first click can lose.
     """
-    from sweeplab.analysis.optimal import OptimalSearch, SearchBudgetExceeded
+    from sweeplab.analysis.optimal.search import OptimalSearch, SearchBudgetExceeded
 
     rules = make_rules(board, rule)
     if policy is not None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from sweeplab.analysis.noguess import NoGuessReport
+from sweeplab.analysis.dealing.noguess import NoGuessReport
 from sweeplab.cli.app import (
     BOARD_HELP,
     EXIT_UNDECIDED,

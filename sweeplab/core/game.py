@@ -98,7 +98,7 @@ class Game:
 
     The layout is dealt from ``rules`` and ``seed`` (a ``random.Random`` seeded with it makes every
     random choice), lazily at the first reveal for the ``safe``, ``zero`` and ``noguess`` rules, which need to
-    know the first click. ``noguess`` is dealt by the dealer :mod:`sweeplab.analysis.noguess` registers (core
+    know the first click. ``noguess`` is dealt by the dealer :mod:`sweeplab.analysis.dealing.noguess` registers (core
     has no solver); without it, creating such a game raises :class:`RuleError` saying what to import. A
     ``layout`` (a collection of mine cells) plays that layout as it is: the dealer that wrote it has already
     applied any first-click rule, so none is applied again (``noguess`` is then checked as ``zero`` is).

@@ -36,7 +36,7 @@ FIRST_CLICK_RULES: dict[str, str] = {
 Dealer = Callable[["Rules", int, random.Random], tuple[list[int], Any]]
 
 #: Rules dealt by a registered :data:`Dealer` (they need a solver, which core may not import).
-DEALT_ELSEWHERE: dict[str, str] = {"noguess": "sweeplab.analysis.noguess"}
+DEALT_ELSEWHERE: dict[str, str] = {"noguess": "sweeplab.analysis"}
 
 _DEALERS: dict[str, Dealer] = {}
 

@@ -13,9 +13,9 @@ Needs the ``learn`` extra (gymnasium).
   ``infos["action_mask"]``. An illegal action (a revealed cell) leaves the game unchanged and is
   rewarded ``illegal`` (default -1); it does not end the episode.
 * Rewards (``reward=``):
-  ``"seed003"`` (seed 003 section 2.2 / equation (11) as :mod:`sweeplab.learn.dqn` reconstructs it): on a safe
+  ``"seed003"`` (seed 003 section 2.2 / equation (11) as :mod:`sweeplab.learn.seed003.dqn` reconstructs it): on a safe
   reveal, the cells uncovered with certainty after the action (the cells it opened, plus the covered cells DSS
-  (:func:`sweeplab.strategies.dss_matrix.dss`) then proves safe) over ``scale`` (25, a 5x5 sub-state), capped at 1; a mine
+  (:func:`sweeplab.strategies.dss.matrix.dss`) then proves safe) over ``scale`` (25, a 5x5 sub-state), capped at 1; a mine
   gives ``loss`` (default -1);
   ``"progress"``: the cells opened over the board's safe cells, ``loss`` for a mine;
   ``"win"``: 1 for a won game, ``loss`` for a lost one, 0 otherwise.
@@ -38,13 +38,13 @@ try:
 except ImportError:  # pragma: no cover - depends on the install
     raise ImportError("sweeplab's Gymnasium environment needs gymnasium: pip install 'sweeplab[learn]'") from None
 
-from sweeplab.analysis.constraints import constraints_from
+from sweeplab.analysis.exact.constraints import constraints_from
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.observation import COVERED
 from sweeplab.core.rules import Rules, make_rules
 from sweeplab.formats.render import render_game
 from sweeplab.learn import ENV_ID
-from sweeplab.strategies.dss_matrix import bits, dss, matrix_from
+from sweeplab.strategies.dss.matrix import bits, dss, matrix_from
 
 REWARDS = ("seed003", "progress", "win")
 

@@ -10,12 +10,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from sweeplab.analysis.budget import Budget
-from sweeplab.analysis.kernel import KERNEL
+from sweeplab.analysis.exact.budget import Budget
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
+from sweeplab.strategies.loops import LOOPS
 
 #: Guess kinds used across strategies (seed 000's log: craps shoot / educated / unconstrained).
 GUESS_KINDS = ("first", "craps", "educated", "unconstrained", "random")
@@ -102,7 +102,7 @@ class Guess:
     recorded it as a guess, but it was certain (:func:`play_move` sets ``safety`` to 1.0 and reports it as no guess)."""
 
 
-_PLAY_EXACT = getattr(KERNEL, "play_exact", None)  # the C game loop (None without the kernel)
+_PLAY_EXACT = getattr(LOOPS, "play_exact", None)  # the C game loop (None without the kernel)
 
 
 class Strategy(ABC):

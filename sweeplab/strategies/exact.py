@@ -1,6 +1,6 @@
 """The pure-probability baseline [exact]: play every certain-safe cell, else the covered cell least likely to be a mine.
 
-It stands on sweeplab's exact engine (``sweeplab.analysis.exact``), the fix that seed 000's conclusion asks
+It stands on sweeplab's exact engine (``sweeplab.analysis``), the fix that seed 000's conclusion asks
 for: frontier solutions weighted by the ways to place the remaining mines off the frontier.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import ClassVar
 
-from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, Probabilities
-from sweeplab.analysis.single_point import obvious
+from sweeplab.analysis import DEFAULT_BUDGET, Analyzer, Budget, Probabilities
+from sweeplab.analysis.exact.single_point import obvious
 from sweeplab.core.game import Move
 from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, Observation
@@ -122,7 +122,7 @@ def recommend(observation: Observation, result: Probabilities) -> tuple[int, flo
 
 class Proved:
     """The mines proved so far in one game, and the single-point pass over them: what a player can reveal without
-    a full analysis (:func:`sweeplab.analysis.single_point.obvious`). One per game, like the player that keeps it."""
+    a full analysis (:func:`sweeplab.analysis.exact.single_point.obvious`). One per game, like the player that keeps it."""
 
     def __init__(self) -> None:
         self.mines = bytearray()  # one byte per cell, non-zero for a proved mine (sized at the first position)
@@ -162,7 +162,7 @@ class ExactStrategy(Strategy):
     wasted move. Guesses are logged as "first", "educated" (a frontier cell) or "unconstrained", with the
     exact probability of success and an explanation (:func:`explain_guess`: the safety, the tie-break, the runner-up).
 
-    Before each full analysis it runs the single-point pass (:func:`sweeplab.analysis.single_point.obvious`) with
+    Before each full analysis it runs the single-point pass (:func:`sweeplab.analysis.exact.single_point.obvious`) with
     the mines proved earlier in the game, and plays what that frees without analysing: a speed-up that changes
     only the order of the certain reveals. Every certainly safe cell is still revealed before any guess, and which
     cells those are does not depend on the order, so the guesses fall on the same positions as without the pass.

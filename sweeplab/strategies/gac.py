@@ -51,7 +51,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sweeplab.analysis.constraints import constraints_from
+from sweeplab.analysis.exact.constraints import constraints_from
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation

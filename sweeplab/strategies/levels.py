@@ -58,7 +58,7 @@ from abc import abstractmethod
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from sweeplab.analysis.constraints import Problem, constraints_from, coupled
+from sweeplab.analysis.exact.constraints import Problem, constraints_from, coupled
 from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation
 from sweeplab.strategies.base import Strategy, StrategyError

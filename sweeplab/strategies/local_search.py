@@ -3,7 +3,7 @@
 Seed 004 (/work/shared/seeds/004_a8e7fd761db7071b.txt, "Minesweeper", American University of Armenia), section 3
 "Literature Review" names random search, hill climbing, simulated annealing and a genetic algorithm as the known ways
 to *solve* a Minesweeper board, i.e. to find one mine layout consistent with the numbers (the solvers are in
-``sweeplab.analysis.local_search``). The paper does not say how to *play* with them; we do this:
+``sweeplab.analysis.search.local_search``). The paper does not say how to *play* with them; we do this:
 
 1. The trivial rules first (a number whose flags equal it: its other covered neighbours are safe; whose flags plus
    covered neighbours equal it: they are mines, flagged). Every certain move found in one scan is queued and played
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 
-from sweeplab.analysis.local_search import SOLVERS, landscape
+from sweeplab.analysis.search.local_search import SOLVERS, landscape
 from sweeplab.core.errors import InconsistentPositionError
 from sweeplab.core.game import Move
 from sweeplab.core.observation import Observation

@@ -67,11 +67,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from sweeplab.analysis.exact import DEFAULT_BUDGET, Budget, Probabilities, UndecidedError
+from sweeplab.analysis import DEFAULT_BUDGET, Budget, Probabilities, UndecidedError
+from sweeplab.analysis.exact.listing import list_component
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
 from sweeplab.strategies.base import Explanation, LazyExplanation, StrategyError
-from sweeplab.strategies.best.endgame import list_component
 from sweeplab.strategies.exact import TIE, ExactStrategy, guess_kind
 
 #: A component with more mine placements than this is not listed: the player then guesses as ``exact`` does.
@@ -83,7 +83,7 @@ MAX_UNCONSTRAINED = 2
 class LayoutSampler:
     """Layouts drawn uniformly among those consistent with an exactly analysed position, as mine masks.
 
-    Each component's mine placements are listed (:func:`sweeplab.strategies.best.endgame.list_component`) and grouped
+    Each component's mine placements are listed (:func:`sweeplab.analysis.exact.listing.list_component`) and grouped
     by mine count; a draw picks each component's count in proportion to the layouts that count leaves (the product of
     placement counts times the ways to put the remaining mines on the cells no number touches), then one placement
     of that count, then the free cells' mines, all with the caller's generator. ``layouts`` is the total, equal to

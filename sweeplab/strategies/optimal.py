@@ -1,6 +1,6 @@
 """The optimal player [optimal] on small boards: in every position, the move that wins the most layouts.
 
-It stands on :mod:`sweeplab.analysis.optimal`, which searches every layout of the board; it is for boards
+It stands on :mod:`sweeplab.analysis.optimal.search`, which searches every layout of the board; it is for boards
 whose layouts all fit in memory (``max_layouts``), as a yardstick for other strategies and as a perfect hint.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from fractions import Fraction
 
-from sweeplab.analysis.optimal import MAX_LAYOUTS, RULES, OptimalSearch
+from sweeplab.analysis.optimal.search import MAX_LAYOUTS, RULES, OptimalSearch
 from sweeplab.core.game import Move
 from sweeplab.core.observation import FLAGGED, Observation
 from sweeplab.strategies.base import Explanation, Strategy, StrategyError, StrategyLimitError
@@ -48,7 +48,7 @@ class OptimalStrategy(Strategy):
     """
 
     name = "optimal"
-    source = "sweeplab's exact optimal-play search over information states (sweeplab.analysis.optimal)"
+    source = "sweeplab's exact optimal-play search over information states (sweeplab.analysis.optimal.search)"
     summary = "the move that wins the most layouts, by searching every layout (small boards only)"
 
     def __init__(self, seed: int | None = None, rule: str = "safe", max_layouts: int = 1_000_000) -> None:

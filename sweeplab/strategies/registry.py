@@ -26,14 +26,14 @@ from sweeplab.strategies.base import Strategy
 _BUILTIN: dict[str, str] = {
     "random": "sweeplab.strategies.simple:RandomStrategy",
     "single-point": "sweeplab.strategies.simple:SinglePointStrategy",
-    "equation": "sweeplab.strategies.equation:EquationStrategy",
-    "cspstrategy": "sweeplab.strategies.studholme:CSPStrategy",
-    "backtracking": "sweeplab.strategies.dss:BacktrackingStrategy",
-    "dss": "sweeplab.strategies.dss:DSSStrategy",
-    "dsscsp": "sweeplab.strategies.dss:DSScspStrategy",
-    "dsscsp-limited": "sweeplab.strategies.dss:DSScspLimitedStrategy",
-    "dsscsp-manhattan": "sweeplab.strategies.dss:DSScspManhattanStrategy",
-    "dsscsp-limited-manhattan": "sweeplab.strategies.dss:DSScspLimitedManhattanStrategy",
+    "equation": "sweeplab.strategies.pgms.equation:EquationStrategy",
+    "cspstrategy": "sweeplab.strategies.pgms.studholme:CSPStrategy",
+    "backtracking": "sweeplab.strategies.dss.players:BacktrackingStrategy",
+    "dss": "sweeplab.strategies.dss.players:DSSStrategy",
+    "dsscsp": "sweeplab.strategies.dss.players:DSScspStrategy",
+    "dsscsp-limited": "sweeplab.strategies.dss.players:DSScspLimitedStrategy",
+    "dsscsp-manhattan": "sweeplab.strategies.dss.players:DSScspManhattanStrategy",
+    "dsscsp-limited-manhattan": "sweeplab.strategies.dss.players:DSScspLimitedManhattanStrategy",
     "gac": "sweeplab.strategies.gac:GacStrategy",
     "gac-endgame": "sweeplab.strategies.gac:GacEndgameStrategy",
     "level2": "sweeplab.strategies.levels:Level2Strategy",
@@ -45,11 +45,11 @@ _BUILTIN: dict[str, str] = {
     "oh": "sweeplab.strategies.oh:OHStrategy",  # Buffet et al. 2012, seed 003 reference [5]
     "sa": "sweeplab.strategies.local_search:SimulatedAnnealingStrategy",
     "ga": "sweeplab.strategies.local_search:GeneticAlgorithmStrategy",
-    "xgboost": "sweeplab.learn.players:XGBoostStrategy",
-    "nn": "sweeplab.learn.players:NNStrategy",
-    "dqn": "sweeplab.learn.players:DQNStrategy",
-    "dqn-single": "sweeplab.learn.players:DQNSingleStrategy",
-    "neural": "sweeplab.learn.neural:NeuralStrategy",  # sweeplab's own: a convolutional network
+    "xgboost": "sweeplab.learn.seed003.players:XGBoostStrategy",
+    "nn": "sweeplab.learn.seed003.players:NNStrategy",
+    "dqn": "sweeplab.learn.seed003.players:DQNStrategy",
+    "dqn-single": "sweeplab.learn.seed003.players:DQNSingleStrategy",
+    "neural": "sweeplab.learn.neural.player:NeuralStrategy",  # sweeplab's own: a convolutional network
 }
 
 

@@ -5,7 +5,7 @@ Every claims experiment (``seed000_claims``, ``seed002_claims``, ``seed003_claim
 points like the others (``sweeplab experiment NAME --out DIR``) and adds to its ``data.json`` a list of claims: the
 paper's words, its number (when it gives one), the measured number with its standard error, the difference in
 standard errors, a verdict and one sentence written from the data. The pages of docs/results/ print them
-(:mod:`sweeplab.studies.resultsdoc`). A claim is "reproduced" when the measured value is within two standard errors
+(:mod:`sweeplab.studies.pages.build`). A claim is "reproduced" when the measured value is within two standard errors
 of the paper's (or, for a claim without a number, when the data meet the test its sentence states); otherwise "not
 reproduced", and results/explanations.json must say why.
 """

@@ -17,16 +17,16 @@ from sweeplab.bench.journal import Journal
 from sweeplab.bench.runner import BenchSpec, Stopped
 from sweeplab.bench.summary import summarize
 from sweeplab.strategies.registry import format_spec
-from sweeplab.studies.audit import GuessAudit
 from sweeplab.studies.claim import ClaimExperiment
 from sweeplab.studies.experiment import Experiment, ExperimentError, Plan, Point, Settings
-from sweeplab.studies.levels import Levels
-from sweeplab.studies.seed000_claims import CpuClaim, EquationClaim, OverlapClaim, StartClaim, ZerosClaim
-from sweeplab.studies.seed000_guesses import Calibration, Frontier, Outcomes
-from sweeplab.studies.seed000_sweeps import Aspect, Density, Size
-from sweeplab.studies.seed002_claims import Seed002Claim
-from sweeplab.studies.seed003_claims import Seed003Claim
-from sweeplab.studies.seed004_claims import Seed004Claim
+from sweeplab.studies.papers.audit import GuessAudit
+from sweeplab.studies.papers.levels import Levels
+from sweeplab.studies.papers.seed000_claims import CpuClaim, EquationClaim, OverlapClaim, StartClaim, ZerosClaim
+from sweeplab.studies.papers.seed000_guesses import Calibration, Frontier, Outcomes
+from sweeplab.studies.papers.seed000_sweeps import Aspect, Density, Size
+from sweeplab.studies.papers.seed002_claims import Seed002Claim
+from sweeplab.studies.papers.seed003_claims import Seed003Claim
+from sweeplab.studies.papers.seed004_claims import Seed004Claim
 
 #: The papers' claims that were never numbers, each an experiment with a verdict (:mod:`sweeplab.studies.claim`).
 CLAIM_EXPERIMENTS: tuple[ClaimExperiment, ...] = (
@@ -40,7 +40,7 @@ CLAIM_EXPERIMENTS: tuple[ClaimExperiment, ...] = (
     Seed004Claim(),
 )
 
-#: Every experiment by name: seed 000's and the levels tables, :mod:`sweeplab.studies.audit`'s (each guess against the
+#: Every experiment by name: seed 000's and the levels tables, :mod:`sweeplab.studies.papers.audit`'s (each guess against the
 #: exact chance) and the papers' claims turned into numbers.
 EXPERIMENTS: dict[str, Experiment] = {
     e.name: e

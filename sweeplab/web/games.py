@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sweeplab.analysis.noguess import NoGuessReport
+from sweeplab.analysis.dealing.noguess import NoGuessReport
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.errors import IllegalMoveError, SweeplabError
 from sweeplab.core.game import Game, Move

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sweeplab.analysis.constraints import constraints_from
-from sweeplab.analysis.exact import ROUNDING, Budget, Probabilities, analyze
+from sweeplab.analysis import ROUNDING, Budget, Probabilities, analyze
+from sweeplab.analysis.exact.constraints import constraints_from
 from sweeplab.core.geometry import Board
 from sweeplab.core.numbers import count_json
 from sweeplab.core.observation import COVERED, Observation

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from sweeplab.analysis.budget import OVERHEAD_SECONDS
+from sweeplab.analysis.exact.budget import OVERHEAD_SECONDS
 from sweeplab.bench.layouts import strewn_position
 from sweeplab.core.errors import UndecidedError
 from sweeplab.core.game import Game
@@ -163,8 +163,8 @@ def answered_to_rounding(size: tuple, seconds: float = 2.0) -> None:
     """The strewn position of ``size`` is answered within ``seconds``, exactly or up to rounding (counts or weights
     in floating point), and the answer agrees with its true layout."""
     from sweeplab.analysis.analyzer import Analyzer
-    from sweeplab.analysis.budget import Budget
-    from sweeplab.analysis.probabilities import ROUNDING
+    from sweeplab.analysis.exact.budget import Budget
+    from sweeplab.analysis.exact.probabilities import ROUNDING
     from sweeplab.core.errors import InconsistentPositionError
 
     obs, layout = strewn(*size)

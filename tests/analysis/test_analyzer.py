@@ -10,14 +10,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sweeplab.analysis import analyzer as front
-from sweeplab.analysis import budget as limits
-from sweeplab.analysis import folding
 from sweeplab.analysis.analyzer import Analyzer, analyze
-from sweeplab.analysis.budget import Budget
-from sweeplab.analysis.consistency import check_consistency
-from sweeplab.analysis.constraints import constraints_from
-from sweeplab.analysis.kernel import CHAIN, KERNEL
-from sweeplab.analysis.probabilities import ROUNDING
+from sweeplab.analysis.estimate import folding
+from sweeplab.analysis.estimate.kernel import CHAIN
+from sweeplab.analysis.exact import budget as limits
+from sweeplab.analysis.exact.budget import Budget
+from sweeplab.analysis.exact.consistency import check_consistency
+from sweeplab.analysis.exact.constraints import constraints_from
+from sweeplab.analysis.exact.kernel import KERNEL
+from sweeplab.analysis.exact.probabilities import ROUNDING
 from sweeplab.cli import main
 from sweeplab.core.errors import InconsistentPositionError, UndecidedError
 from sweeplab.core.game import Game, GameState
@@ -159,7 +160,7 @@ def test_analyzer_reuses_component_counts():
 def test_a_player_gets_a_patient_second_try_when_the_budget_runs_out(monkeypatch):
     """exact and best call analyze_patiently: an undecided position (a huge frontier on a loaded machine) is tried
     once more with PATIENCE times the seconds instead of failing the game; if that fails too the error stands."""
-    from sweeplab.analysis.budget import PATIENCE
+    from sweeplab.analysis.exact.budget import PATIENCE
     from sweeplab.core.errors import UndecidedError
     from sweeplab.strategies import make, play
 
@@ -200,8 +201,8 @@ def _same_answers(a, b, obs):
 def test_one_analyzer_along_a_game_equals_fresh_eager_analyses(size, seed, kernel):
     """One Analyzer kept through a game (its component cache, the lazily weighed results) answers every position
     exactly as a fresh Analyzer that weighs everything at once (LIGHT_MULTI = -1 turns the lazy path off)."""
-    from sweeplab.analysis import weighting
-    from sweeplab.analysis.kernel import KERNEL
+    from sweeplab.analysis.exact import weighting
+    from sweeplab.analysis.exact.kernel import KERNEL
     from sweeplab.strategies.base import play
     from sweeplab.strategies.exact import ExactStrategy
 
@@ -350,7 +351,7 @@ def test_dense_strewn_positions_are_counted_at_once_once_their_single_point_cell
 def test_weights_too_slow_to_weigh_exactly_are_weighed_in_floating_point(monkeypatch):
     """When the exact integers' predicted time passes the budget, the counts are weighed in floating point at once:
     the same probabilities to rounding, stated as such (error ROUNDING, exact False)."""
-    from sweeplab.analysis import probabilities
+    from sweeplab.analysis.exact import probabilities
 
     obs, _ = strewn(*STREWN[1])
     exact = Analyzer(Budget(seconds=30)).analyze(obs)
@@ -370,10 +371,10 @@ def test_an_estimate_beside_many_exact_components_leaves_time_to_weigh_its_batch
     for a budget of 2 s)."""
     import time
 
-    from sweeplab.analysis.batches import BATCHES
-    from sweeplab.analysis.budget import ESTIMATE_RESERVE, _Clock
-    from sweeplab.analysis.components import Component
-    from sweeplab.analysis.counting import Tally
+    from sweeplab.analysis.estimate.batches import BATCHES
+    from sweeplab.analysis.exact.budget import ESTIMATE_RESERVE, _Clock
+    from sweeplab.analysis.exact.components import Component
+    from sweeplab.analysis.exact.counting import Tally
 
     pairs = 60  # components of two cells, each with one mine or none: two counts each
     components = [Component([(2 * i,), (2 * i + 1,)], [((0, 1), 1, 2 * i)]) for i in range(pairs)]
@@ -402,7 +403,7 @@ def test_the_time_kept_for_weighing_leaves_out_numpys_import_in_a_fresh_process(
     script = (
         "import sys, time\n"
         "from sweeplab.analysis import analyzer\n"
-        "from sweeplab.analysis.counting import Tally\n"
+        "from sweeplab.analysis.exact.counting import Tally\n"
         "assert 'numpy' not in sys.modules, 'numpy is loaded at import: this test no longer tests the first weighing'\n"
         "print(analyzer._weighing([Tally({0: 1, 1: 2}, {}) for _ in range(60)], 100, 30))\n"
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from sweeplab.analysis.exact import Analyzer, Budget, analyze, check_consistency
+from sweeplab.analysis import Analyzer, Budget, analyze, check_consistency
 from sweeplab.core.errors import ArgumentError
 from sweeplab.core.game import Game
 from sweeplab.core.observation import Observation

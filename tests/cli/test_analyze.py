@@ -37,14 +37,14 @@ def test_consistency_report_refuses_an_unwritable_out_before_any_work(monkeypatc
     def no_work(**kwargs):
         raise AssertionError("the report was computed before --out was checked")
 
-    monkeypatch.setattr("sweeplab.studies.consistency.comparison_report", no_work)
+    monkeypatch.setattr("sweeplab.studies.papers.consistency.comparison_report", no_work)
     result = CliRunner().invoke(main, ["consistency-report", "--out", "/proc/x"])
     assert result.exit_code == 2, result.output
     assert "--out /proc/x: cannot write it" in result.output
 
 
 def test_consistency_report_creates_the_folder_of_out(tmp_path, monkeypatch):
-    monkeypatch.setattr("sweeplab.studies.consistency.comparison_report", lambda **kwargs: "| table |")
+    monkeypatch.setattr("sweeplab.studies.papers.consistency.comparison_report", lambda **kwargs: "| table |")
     out = tmp_path / "new" / "report.md"
     result = CliRunner().invoke(main, ["consistency-report", "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -54,8 +54,8 @@ def test_consistency_report_creates_the_folder_of_out(tmp_path, monkeypatch):
 def test_an_estimate_says_how_more_time_helps(tmp_path, monkeypatch):
     """An estimate whose error is above 0.02 says that more --seconds narrow it; a narrow one does not; counts or
     weights in floating point (error ROUNDING) say so, and that more --seconds may give exact fractions."""
-    from sweeplab.analysis import exact
-    from sweeplab.analysis.probabilities import ROUNDING
+    import sweeplab.analysis as exact
+    from sweeplab.analysis.exact.probabilities import ROUNDING
 
     position = hidden_board(tmp_path, 9, 9, 10)
     real = exact.analyze
@@ -77,8 +77,8 @@ def test_an_estimate_says_how_more_time_helps(tmp_path, monkeypatch):
 
 
 def test_exact_fractions_refused_for_counts_weighed_in_floating_point(tmp_path, monkeypatch):
-    from sweeplab.analysis import exact
-    from sweeplab.analysis.probabilities import ROUNDING
+    import sweeplab.analysis as exact
+    from sweeplab.analysis.exact.probabilities import ROUNDING
 
     position = hidden_board(tmp_path, 9, 9, 10)
     real = exact.analyze

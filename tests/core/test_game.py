@@ -303,7 +303,7 @@ def test_noguess_needs_a_registered_dealer_and_uses_it(monkeypatch):
     import sweeplab.core.rules as rules_module
 
     monkeypatch.setattr(rules_module, "_DEALERS", {})
-    with pytest.raises(RuleError, match=r"import sweeplab\.analysis\.noguess"):
+    with pytest.raises(RuleError, match=r"import sweeplab\.analysis "):
         Game(Rules(9, 9, 10, "noguess"), seed=1)
     fixed = Game(Rules(3, 1, 1, "noguess"), layout=[2])  # a fixed layout needs no dealer: checked as zero is
     fixed.reveal(1)

@@ -5,8 +5,8 @@ from click.testing import CliRunner
 from sweeplab.bench.session import bench
 from sweeplab.cli import main
 from sweeplab.core.rules import make_rules
-from sweeplab.learn.data import Dataset
-from sweeplab.learn.features import FEATURE_NAMES
+from sweeplab.learn.seed003.data import Dataset
+from sweeplab.learn.seed003.features import FEATURE_NAMES
 
 EVAL = ["--eval-games", "12", "--eval-board", "beginner", "-j", "1"]
 

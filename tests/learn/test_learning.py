@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from sweeplab.core.rules import make_rules
-from sweeplab.learn.classifiers import scores, train_nn, train_xgboost
-from sweeplab.learn.data import BoardRange, collect
-from sweeplab.learn.dqn import _split, simulate, train_dqn
-from sweeplab.learn.features import FEATURE_NAMES
-from sweeplab.learn.players import ManhattanPlayer
+from sweeplab.learn.seed003.classifiers import scores, train_nn, train_xgboost
+from sweeplab.learn.seed003.data import BoardRange, collect
+from sweeplab.learn.seed003.dqn import _split, simulate, train_dqn
+from sweeplab.learn.seed003.features import FEATURE_NAMES
+from sweeplab.learn.seed003.players import ManhattanPlayer
 
 BOARDS = BoardRange((9, 16), (9, 16), (0.12, 0.16))
 ALPHA = (0.1, 0.0, 0.0, 0.0)

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sweeplab.strategies.exact as exact
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis import Analyzer
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game
 from sweeplab.core.rules import Rules, make_rules
@@ -219,25 +219,25 @@ def test_the_opening_guess_is_the_analysis_guess(spec):
 
 
 def test_the_c_game_loop_breaks_ties_with_the_same_tolerance():
-    """_kernel_play.c's PLAY_TIE is exact.TIE: a change to one must be made to the other."""
-    source = (Path(exact.__file__).parent.parent / "analysis" / "_kernel_play.c").read_text()
+    """_exact_play.c's PLAY_TIE is exact.TIE: a change to one must be made to the other."""
+    source = (Path(exact.__file__).parent / "_exact_play.c").read_text()
     assert exact.TIE == 1e-12 and "#define PLAY_TIE 1e-12" in source
 
 
 @needs_kernel
 def test_the_c_game_loop_reveals_a_first_cell_and_refuses_what_it_cannot_play():
-    from sweeplab.analysis.kernel import KERNEL
+    from sweeplab.strategies.loops import LOOPS
 
     game = Game(Rules(3, 2, 1, "unsafe"), layout=[5])  # 0 1 1 / 0 1 *
     mine, number, view = game.raw()
     proved = bytearray(6)
-    over, cells, guesses, opened = KERNEL.play_exact(mine, number, view, proved, 3, 2, 1, 0, 100, 10**6, 10**8, 5.0, 0)
+    over, cells, guesses, opened = LOOPS.play_exact(mine, number, view, proved, 3, 2, 1, 0, 100, 10**6, 10**8, 5.0, 0)
     assert over and cells == [0, 2] and opened == 5  # 0 floods 0 1 3 4; then 2 or 5, a fifty-fifty: 2, the lower
     assert guesses == [(False, 2, 0.5, 1)] and view == [0, 1, 1, 0, 1, -1] and not any(proved)
 
     def refused(*args):
         with pytest.raises((ValueError, TypeError)) as caught:
-            KERNEL.play_exact(*args)
+            LOOPS.play_exact(*args)
         return str(caught.value)
 
     fresh = [-1] * 6

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sweeplab.analysis.constraints import constraints_from
+from sweeplab.analysis.exact.constraints import constraints_from
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position

@@ -2,14 +2,14 @@ import time
 
 import pytest
 
-from sweeplab.analysis.local_search import penalty
+from sweeplab.analysis.search.local_search import penalty
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies import make, play
-from sweeplab.studies.consistency import stuck_positions
+from sweeplab.studies.papers.consistency import stuck_positions
 
 
 @pytest.mark.parametrize("name", ["sa", "ga"])

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis import Analyzer
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.observation import COVERED

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from sweeplab.analysis.optimal import OptimalSearch
+from sweeplab.analysis.optimal.search import OptimalSearch
 from sweeplab.bench.evaluate import evaluate
 from sweeplab.core.game import Game
 from sweeplab.core.rules import Rules

@@ -8,13 +8,13 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from sweeplab.analysis.optimal import OptimalSearch
+from sweeplab.analysis.optimal.search import OptimalSearch
 from sweeplab.bench.evaluate import evaluate
 from sweeplab.cli import main
 from sweeplab.core.rules import Rules
 from sweeplab.studies import optimal_table as table
 from sweeplab.studies.optimal_table import runner
-from sweeplab.studies.resultsdoc import build
+from sweeplab.studies.pages.build import build
 
 
 def settings(boards: str, **kw) -> table.Settings:

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sweeplab.analysis.exact import analyze
+from sweeplab.analysis import analyze
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules, make_rules

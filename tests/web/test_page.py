@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from sweeplab.analysis.exact import analyze
+from sweeplab.analysis import analyze
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game
 from sweeplab.core.observation import Observation

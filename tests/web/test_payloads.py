@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from sweeplab.analysis.exact import analyze
+from sweeplab.analysis import analyze
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.levels import average_probabilities
 from sweeplab.web.payloads import analysis_payload, hint_payload

@@ -34,11 +34,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from sweeplab.analysis.exact import Analyzer, Probabilities
-from sweeplab.analysis.kernel import _PACK, KERNEL
+from sweeplab.analysis import Analyzer, Probabilities
+from sweeplab.analysis.exact.kernel import _PACK
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
+from sweeplab.strategies.loops import LOOPS
 
-_COUNT = getattr(KERNEL, "count_layouts", None)  # the exact layout count in C (None without the kernel)
+_COUNT = getattr(LOOPS, "count_layouts", None)  # the exact layout count in C (None without the kernel)
 
 #: How much of the influence counts as safety (JSMinesweeper's is 0.9; see the module docstring).
 WEIGHT = 1.0

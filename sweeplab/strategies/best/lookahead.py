@@ -23,14 +23,15 @@ from itertools import compress, count
 
 import numpy as np
 
-from sweeplab.analysis.exact import Analyzer, Probabilities
-from sweeplab.analysis.kernel import _PACK, KERNEL
+from sweeplab.analysis import Analyzer, Probabilities
+from sweeplab.analysis.exact.kernel import _PACK
 from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, Observation
+from sweeplab.strategies.loops import LOOPS
 
-_IN_SPAN = getattr(KERNEL, "in_span", None)  # the exact span test in C (None without the kernel)
-_BRIEF = getattr(KERNEL, "brief", None)  # what the look-ahead reads of a position, in C
-_LIVING = getattr(KERNEL, "living", None)  # living_safe's test, in C
+_IN_SPAN = getattr(LOOPS, "in_span", None)  # the exact span test in C (None without the kernel)
+_BRIEF = getattr(LOOPS, "brief", None)  # what the look-ahead reads of a position, in C
+_LIVING = getattr(LOOPS, "living", None)  # living_safe's test, in C
 
 #: Weights of the best and second-best next safety in the blended "next" figure (JSMinesweeper's 4:1).
 BLEND = (4.0, 1.0)

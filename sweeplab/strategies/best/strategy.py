@@ -27,13 +27,14 @@ from __future__ import annotations
 from functools import cmp_to_key
 from typing import ClassVar
 
-from sweeplab.analysis.exact import DEFAULT_BUDGET, Analyzer, Budget, CrapsShoot, Probabilities
+from sweeplab.analysis import DEFAULT_BUDGET, Analyzer, Budget, CrapsShoot, Probabilities
+from sweeplab.analysis.exact.listing import list_component, list_layouts
 from sweeplab.core.errors import UndecidedError
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.strategies.base import Explanation, Strategy, StrategyError
-from sweeplab.strategies.best.endgame import Decision, Endgame, SearchBudgetExceeded, list_component, list_layouts
+from sweeplab.strategies.best.endgame import Decision, Endgame, SearchBudgetExceeded
 from sweeplab.strategies.best.influence import Influence, Unweighable, factor_of
 from sweeplab.strategies.best.lookahead import PROGRESS_MODES, Candidate, evaluate
 from sweeplab.strategies.exact import TIE, Proved, preferred_cell

@@ -72,7 +72,7 @@ def run_task(task: Task) -> list[dict[str, Any]]:
     board = task.board
     rows = []
     if task.player == "optimal":
-        from sweeplab.analysis.optimal import OptimalSearch, SearchBudgetExceeded
+        from sweeplab.analysis.optimal.search import OptimalSearch, SearchBudgetExceeded
 
         search = OptimalSearch(board.width, board.height, board.mines)
         start = time.perf_counter()
@@ -134,7 +134,7 @@ def run_task(task: Task) -> list[dict[str, Any]]:
 
 
 def _from_best_click(task: Task, rules: Rules) -> dict[str, Any]:
-    from sweeplab.analysis.optimal import OptimalSearch, SearchBudgetExceeded
+    from sweeplab.analysis.optimal.search import OptimalSearch, SearchBudgetExceeded
     from sweeplab.bench.evaluate import evaluate
 
     board = task.board
@@ -236,7 +236,7 @@ def run_table(
     """Run the tasks not already in ``out/data.json`` (with ``resume``) and write the data, table and plots after each
     finished task. ``on_task(task, rows, done, total)`` reports progress.
 
-    Each board is one optimal search (:class:`sweeplab.analysis.optimal.OptimalSearch`, its table shared by the rules,
+    Each board is one optimal search (:class:`sweeplab.analysis.optimal.search.OptimalSearch`, its table shared by the rules,
     so the first rule searched pays for most of the others) and one exact evaluation per strategy and rule
     (:func:`sweeplab.bench.evaluate.evaluate`: every layout played through the engine, the strategy choosing its own
     first click). A strategy is evaluated only on boards with at most its cap of layouts (``best`` is ~10 times slower

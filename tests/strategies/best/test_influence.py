@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis import Analyzer
 from sweeplab.core.game import Game
 from sweeplab.core.geometry import Board
 from sweeplab.core.observation import COVERED, Observation

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis import Analyzer
 from sweeplab.core.game import Game
 from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
@@ -211,15 +211,15 @@ def test_living_mode_prefers_the_cell_that_leaves_living_safe_cells():
 def test_the_kernels_span_test_agrees_with_numpys_ranks(groups, target, combine):
     """The exact span test in C gives numpy's answer on the small 0/1 families the look-ahead builds, including targets
     that are sums and differences of groups (in the span by construction) and the whole uncertain set."""
-    from sweeplab.analysis.kernel import KERNEL
     from sweeplab.strategies.best.lookahead import _in_span_numpy
+    from sweeplab.strategies.loops import LOOPS
 
     if combine and len(groups) >= 2:  # a target inside the span: a union of disjoint groups, or a difference
         a, b = groups[0], groups[1]
         target = (a | b) if not a & b else (a - b if b <= a else a)
     if combine == 3:
         groups = [*groups, frozenset().union(target, *groups)]
-    assert KERNEL.in_span(target, groups) == _in_span_numpy(target, groups)
+    assert LOOPS.in_span(target, groups) == _in_span_numpy(target, groups)
 
 
 @needs_kernel
@@ -227,19 +227,20 @@ def test_the_kernels_span_test_agrees_with_numpys_ranks(groups, target, combine)
 @given(st.sampled_from([(9, 9, 10), (16, 16, 40), (30, 16, 99), (8, 8, 20)]), st.integers(0, 2**32), st.integers(1, 90))
 def test_the_kernels_living_count_is_the_python_one(size, seed, stop):
     """The kernel's ``living`` counts the living safe cells as the Python test does, on positions of real games."""
-    from sweeplab.analysis.kernel import KERNEL
+    from sweeplab.analysis.exact.kernel import _PACK
     from sweeplab.core.rules import Rules
     from sweeplab.strategies.base import play
     from sweeplab.strategies.best.lookahead import _living_python
     from sweeplab.strategies.exact import ExactStrategy
+    from sweeplab.strategies.loops import LOOPS
 
     positions = []
     game = Game(Rules(*size, "safe"), seed)
     play(ExactStrategy(seed), game, on_move=lambda g, move: positions.append(g.observation()) if g.moves <= stop else None)
     observation = positions[-1]
     result = Analyzer().analyze(observation)
-    raw, _ = KERNEL.pack(observation.view)
+    raw, _ = _PACK(observation.view)
     for enough in (1, 2, len(result.safe) + 1):
-        assert KERNEL.living(raw, size[0], size[1], result.safe, result.mines, enough) == _living_python(
+        assert LOOPS.living(raw, size[0], size[1], result.safe, result.mines, enough) == _living_python(
             observation, result.safe, result.mines, enough
         )

@@ -10,13 +10,14 @@ from fractions import Fraction
 import pytest
 
 import sweeplab.strategies.best as best_package
-from sweeplab.analysis.exact import Analyzer
+from sweeplab.analysis import Analyzer
+from sweeplab.analysis.exact.listing import list_layouts
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState
 from sweeplab.core.rules import Rules, make_rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies import make, play
-from sweeplab.strategies.best.endgame import Endgame, list_layouts
+from sweeplab.strategies.best.endgame import Endgame
 from sweeplab.strategies.best.lookahead import Candidate, evaluate
 from sweeplab.strategies.best.opening import opening_cell
 from sweeplab.strategies.registry import make_spec, parse_spec

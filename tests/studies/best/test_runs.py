@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from sweeplab.cli import main as cli
 from sweeplab.studies.best import cost, main, section, summarise
-from sweeplab.studies.resultsdoc import build
+from sweeplab.studies.pages.build import build
 
 
 def test_a_paired_bench_run_becomes_a_row_beside_the_anchors(tmp_path):

@@ -1,0 +1,121 @@
+"""The learned players' page: the ablations section pairs each ablated player with the full one, game by game."""
+
+import csv
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from sweeplab.studies.pages.learned import _ablations, _learned_players, _table4
+from sweeplab.studies.pages.page import Doc
+
+SETTINGS = {"board": "9x9x10", "rule": "safe", "seed": 0}
+
+
+def _bench(folder: Path, won: dict[str, list[int]], settings: dict[str, object] = SETTINGS) -> None:
+    folder.mkdir(parents=True)
+    summaries = []
+    for name, wins in won.items():
+        rate = sum(wins) / len(wins)
+        summaries.append(
+            {
+                "strategy": name,
+                "board": "9x9x10",
+                "games": len(wins),
+                "win_rate": rate,
+                "sem": 0.01,
+                "cpu_mean": 0.001,
+                "cpu_median": 0.001,
+            }
+        )
+    (folder / "bench.json").write_text(json.dumps({"settings": settings, "summaries": summaries}))
+    with gzip.open(folder / "games.csv.gz", "wt", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["strategy", "game", "won"])
+        for name, wins in won.items():
+            writer.writerows([name, i, w] for i, w in enumerate(wins))
+
+
+def _page(results: Path) -> str:
+    doc = Doc(results, {})
+    _ablations(doc, results / "learn")
+    return "".join(doc.parts)
+
+
+def test_ablation_rows_pair_with_the_full_player_and_name_what_was_removed(tmp_path):
+    results = tmp_path / "results"  # a model path in a spec is relative to the repository root, results' parent
+    learn = results / "learn"
+    full = [1, 1, 1, 1, 0, 1, 1, 1]
+    _bench(
+        learn / "winrates" / "beginner",
+        {"dsscsp-manhattan": [1, 1, 0, 1, 0, 1, 1, 1], "xgboost": full, "nn": [0, 1, 0, 1, 0, 0, 1, 0]},
+    )
+    model = learn / "ablations" / "models" / "xgboost-without-p"
+    model.mkdir(parents=True)
+    (model / "card.json").write_text(json.dumps({"without": ["probability"]}))
+    spec = "xgboost[model=results/learn/ablations/models/xgboost-without-p]"
+    _bench(learn / "ablations" / "beginner", {"xgboost[noise=1]": [0, 1, 0, 1, 0, 0, 1, 0], spec: full})
+    (learn / "ablations" / "beginner" / "command.txt").write_text("sweeplab bench ...")
+    page = _page(results)
+    noise = [line for line in page.splitlines() if "uniform noise (`xgboost[noise=1]`)" in line]
+    assert [row.split(" | ")[1] for row in noise] == ["xgboost", "nn"]  # one noise player, paired with each kind
+    assert "| -50.00 ± " in noise[0]  # 3 of 8 won against 7 of 8, paired
+    assert "| +0.00 ± 0.00 |" in noise[1]
+    without = next(line for line in page.splitlines() if "retrained without probability" in line)
+    assert "| +0.00 ± 0.00 |" in without
+    assert "sweeplab bench ..." in page
+
+
+def test_an_ablation_run_on_other_layouts_is_refused(tmp_path):
+    learn = tmp_path / "learn"
+    _bench(learn / "winrates" / "beginner", {"xgboost": [1, 0]})
+    _bench(learn / "ablations" / "beginner", {"xgboost[noise=1]": [0, 0]}, {**SETTINGS, "seed": 1})
+    with pytest.raises(ValueError, match="do not pair"):
+        _page(tmp_path)
+
+
+def test_players_split_between_runs_of_one_board_pair_across_them(tmp_path):
+    learn = tmp_path / "learn"
+    _bench(learn / "winrates" / "beginner", {"dsscsp-manhattan": [1, 0, 1, 0], "exact": [1, 1, 1, 0]})
+    _bench(learn / "winrates" / "beginner" / "dqn", {"dqn": [1, 1, 1, 1]})
+    doc = Doc(tmp_path, {})
+    _learned_players(doc)
+    page = "".join(doc.parts)
+    row = next(line for line in page.splitlines() if line.startswith("| 9x9x10 (beginner) | dqn |"))
+    assert "| +50.00 ± " in row and "| +25.00 ± " in row  # against dsscsp-manhattan, then exact
+    assert "`results/learn/winrates/beginner/dqn/`" in page
+    _bench(learn / "winrates" / "beginner" / "other", {"nn": [1, 1, 1, 1]}, {**SETTINGS, "rule": "unsafe"})
+    with pytest.raises(ValueError, match="differ"):
+        _learned_players(Doc(tmp_path, {}))
+
+
+def test_table4_gathers_the_versions_the_learned_players_and_oh(tmp_path):
+    point = {"group": "versions", "paper_label": "+DSS", "strategy": "dss", "games": 100, "win_rate": 0.9, "sem": 0.01}
+    (tmp_path / "seed003").mkdir()
+    (tmp_path / "seed003" / "data.json").write_text(json.dumps({"points": [point, {**point, "group": "ratio"}]}))
+    _bench(tmp_path / "learn" / "winrates" / "beginner", {"nn": [1, 0], "exact": [1, 1]})
+    _bench(tmp_path / "oh-beginner", {"exact": [1, 1, 1], "oh": [1, 1, 0]})
+    doc = Doc(tmp_path, {})
+    _table4(doc, tmp_path / "learn")
+    rows = [line for line in "".join(doc.parts).splitlines() if line.startswith("| ") and "games" not in line]
+    assert [r.split(" | ")[1] for r in rows] == ["dss", "nn", "oh"]
+    assert rows[2].startswith("| OH [5] | oh | 3 | 66.7 ± 1.0 |")
+
+
+def test_the_symmetric_player_pairs_with_exact_and_the_one_pass_player_and_states_its_cost(tmp_path):
+    from sweeplab.studies.pages.neural import _symmetries
+
+    neural = tmp_path / "learn" / "neural"
+    _bench(neural / "beginner", {"exact": [1, 1, 1, 1, 0, 1], "neural": [1, 0, 1, 1, 0, 1]})
+    _bench(neural / "symmetries" / "beginner", {"exact": [1, 1, 1, 1, 0, 1], "neural[symmetries=4]": [1, 1, 1, 1, 0, 0]})
+    (neural / "symmetries" / "beginner" / "command.txt").write_text("sweeplab bench --strategy 'exact,neural[symmetries=4]'")
+    speed = [{"board": "9x9x10", "symmetries": 1, "median_ms": 0.7}, {"board": "9x9x10", "symmetries": 4, "median_ms": 2.3}]
+    timing = {"command": "python benchmarks/neural_speed.py", "boards": speed}
+    (neural / "symmetries" / "speed.json").write_text(json.dumps(timing))
+    text = _symmetries(Doc(tmp_path, {}), neural / "symmetries")
+    row = next(line for line in text.splitlines() if line.startswith("| 9x9x10 (beginner) |"))
+    assert "| -16.67 ± " in row and "| +0.00 ± " in row  # 4 of 6 against exact's 5 of 6, paired; the one pass also won 4
+    assert "9x9x10 2.30 ms against 0.70; over the 2 ms goal on 9x9x10." in text
+    assert "`results/learn/neural/symmetries/beginner/`" in text
+    assert _symmetries(Doc(tmp_path, {}), tmp_path / "nothing") == ""
