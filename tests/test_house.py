@@ -1,9 +1,11 @@
-"""The package's shape: imports point one way between the layers, no two modules import each other (directly or round a
-longer circle), and no module is longer than one person reads in a sitting."""
+"""The package's shape: imports point one way between the layers, no two modules (nor two packages) import each other
+(directly or round a longer circle, at the top, inside a function or for the type checker), no module is longer than one
+person reads in a sitting, no folder holds more files than a newcomer scans, and each sub-package says what it holds."""
 
 import ast
 import graphlib
 import pathlib
+import re
 
 import sweeplab
 
@@ -43,10 +45,11 @@ def type_checking_only(tree: ast.AST) -> set[int]:
     return skip
 
 
-def imported(name: str, path: pathlib.Path) -> set[str]:
-    """The sweeplab modules one module imports, at its top or inside a function (a lazy import still runs)."""
+def imported(name: str, path: pathlib.Path, typing: bool = False) -> set[str]:
+    """The sweeplab modules one module imports, at its top or inside a function (a lazy import still runs), and with
+    ``typing`` also those imported for annotations only."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip = type_checking_only(tree)
+    skip = set() if typing else type_checking_only(tree)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -71,6 +74,9 @@ def imported(name: str, path: pathlib.Path) -> set[str]:
 
 
 GRAPH = {name: imported(name, path) for name, path in MODULES.items()}
+#: The same with the imports made for annotations only: a circle through a type is a circle all the same.
+TYPED = {name: imported(name, path, typing=True) for name, path in MODULES.items()}
+MAX_FILES = 15
 
 
 def layer(module: str) -> str | None:
@@ -97,9 +103,9 @@ def test_the_layers_name_every_package():
 
 
 def test_no_import_circle():
-    """No module imports one that imports it back, however long the way round (package __init__s aside: importing a
-    package's module runs its __init__, which only re-exports)."""
-    graph = {name: {t for t in targets if t not in PACKAGES} for name, targets in GRAPH.items() if name not in PACKAGES}
+    """No module imports one that imports it back, however long the way round, at its top, inside a function or for
+    its annotations (package __init__s aside: importing a package's module runs its __init__, which only re-exports)."""
+    graph = {name: {t for t in targets if t not in PACKAGES} for name, targets in TYPED.items() if name not in PACKAGES}
     try:
         graphlib.TopologicalSorter(graph).prepare()
     except graphlib.CycleError as error:
@@ -120,3 +126,69 @@ def test_the_checks_see_real_imports():
     """The graph is read right: the harness imports the runner, and the CLI imports the harness."""
     assert "sweeplab.bench.runner" in GRAPH["sweeplab.bench.session"]
     assert any(target.startswith("sweeplab.bench.") for target in GRAPH["sweeplab.cli.bench"])
+
+
+def package_of(module: str) -> str:
+    return module if module in PACKAGES else module.rpartition(".")[0]
+
+
+def test_no_circle_between_packages():
+    """Sub-packages import one way too: exact <- estimate <- the analyzer, strategies' base <- pgms, dss, best, ...; a
+    module of one package never imports a package that imports it back (the __init__s' re-exports aside)."""
+    graph: dict[str, set[str]] = {}
+    for name, targets in TYPED.items():
+        if name in PACKAGES:
+            continue
+        for target in targets:
+            if target not in PACKAGES and package_of(target) != package_of(name):
+                graph.setdefault(package_of(name), set()).add(package_of(target))
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as error:
+        raise AssertionError(f"packages in a circle: {' -> '.join(error.args[1])}") from None
+
+
+def test_no_folder_over_15_source_files():
+    """A folder a newcomer scans at a glance: at most 15 Python and C files, or it is split into sub-packages."""
+    crowded = {}
+    for folder in [ROOT, *(path for path in ROOT.rglob("*") if path.is_dir() and path.name != "__pycache__")]:
+        files = [path for path in folder.iterdir() if path.suffix in (".py", ".c")]
+        if len(files) > MAX_FILES:
+            crowded[str(folder.relative_to(ROOT.parent))] = len(files)
+    assert not crowded, f"folders over {MAX_FILES} source files: {crowded}"
+
+
+def test_every_sub_package_says_what_it_holds_and_may_import():
+    """Each package below a layer opens with a docstring of at most three lines that ends by naming what it may
+    import ("May import ..."), so a reader picks the folder from its name and its first lines."""
+    for name in PACKAGES:
+        if name.count(".") < 2:
+            continue
+        path = MODULES[name]
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")), clean=False)
+        assert doc, f"{path.relative_to(ROOT)} has no docstring"
+        lines = doc.strip().splitlines()
+        assert len(lines) <= 3, f"{path.relative_to(ROOT)}: {len(lines)} lines"
+        assert "May import" in lines[-1], f"{path.relative_to(ROOT)} does not say what it may import"
+
+
+def test_the_benchmarks_readme_names_every_script_and_its_results():
+    """benchmarks/README.md has a row for every script, and each result it names is committed."""
+    benchmarks = ROOT.parent / "benchmarks"
+    readme = (benchmarks / "README.md").read_text(encoding="utf-8")
+    rows = {match.group(1): match.group(2) for match in re.finditer(r"^\| `([\w/]+\.py)` \|[^|]*\| (.*) \|$", readme, re.M)}
+    scripts = {str(path.relative_to(benchmarks)) for path in benchmarks.glob("*/*.py")}
+    assert set(rows) == scripts, f"rows without a script: {set(rows) - scripts}; scripts without a row: {scripts - set(rows)}"
+    assert not list(benchmarks.glob("*.py")), "a script belongs in the folder of the part it measures"
+    for script, result in rows.items():
+        for named in re.findall(r"`(results/[^`]+)`", result):
+            assert (ROOT.parent / named).exists(), f"{script}: {named} is not committed"
+
+
+def test_the_architecture_page_is_short_and_names_real_files():
+    """docs/architecture.md is read in five minutes (at most 150 lines), and every file or folder it names exists."""
+    page = (ROOT.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert page.count("\n") <= 150
+    for named in set(re.findall(r"`((?:[\w.]+/)+[\w.]*)`", page)):
+        top = named.startswith(("sweeplab/", "tests/", "benchmarks/", "results/", "docs/"))
+        assert (ROOT.parent / named if top else ROOT / named).exists(), f"docs/architecture.md names {named}, not there"

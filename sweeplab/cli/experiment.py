@@ -24,7 +24,7 @@ from sweeplab.core.errors import SweeplabError
 from sweeplab.core.rules import make_rules
 
 #: ``sweeplab experiment`` names, kept here so the CLI does not import the benchmark modules to build its help (a test
-#: checks them against ``sweeplab.studies.experiments.EXPERIMENTS``).
+#: checks them against ``sweeplab.studies.papers.experiments.EXPERIMENTS``).
 EXPERIMENT_NAMES = (
     "levels",
     "density",
@@ -117,7 +117,7 @@ def experiment_command(
     from sweeplab.bench.runner import Stopped
     from sweeplab.bench.signals import Interrupted, ignore_file_size_limit, interruptible
     from sweeplab.studies import plots
-    from sweeplab.studies.experiments import Settings, plan_experiment, run_experiment, run_settings
+    from sweeplab.studies.papers.experiments import Settings, plan_experiment, run_experiment, run_settings
 
     if not plots.available():
         raise SweeplabError(

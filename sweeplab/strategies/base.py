@@ -1,4 +1,12 @@
-"""The Strategy interface (Observation -> Move), guess records, and the loop that plays a strategy through a game."""
+"""The Strategy interface (Observation -> Move), guess records, and the loop that plays a strategy through a game.
+
+With no callback watching the moves, :func:`play` lets the players' C game loop (``_exact_play.c``, loaded by
+:mod:`sweeplab.strategies.loops`) make the moves of a strategy whose ``ahead`` answers (only ``exact`` itself), from
+its first reveal (the game deals for it with ``Game.deal_at``). The loop gets the layout from the game (``Game.raw``)
+to reveal cells and gives the reveals back (``Game.record_reveals``); the strategy never sees it. The loop stops, for
+``choose`` to go on, at any position it cannot vouch for (a count past 128 bits, a probability too near a rounding
+boundary); ``play``'s deadline, the bench's time limit on the thread's CPU clock, stops it at a move's end.
+"""
 
 from __future__ import annotations
 

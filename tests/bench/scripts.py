@@ -11,9 +11,15 @@ from types import ModuleType
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
+def path(name: str) -> Path:
+    """``benchmarks/GROUP/NAME.py``: a script found by its name, whichever part's folder holds it."""
+    (found,) = BENCHMARKS.glob(f"*/{name}.py")
+    return found
+
+
 def load(name: str) -> ModuleType:
-    """``benchmarks/NAME.py`` loaded as the module ``NAME``."""
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    """``benchmarks/GROUP/NAME.py`` loaded as the module ``NAME``."""
+    spec = importlib.util.spec_from_file_location(name, path(name))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -21,7 +27,5 @@ def load(name: str) -> ModuleType:
 
 
 def run(name: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """``python benchmarks/NAME.py ARGS...``, its output captured."""
-    return subprocess.run(
-        [sys.executable, str(BENCHMARKS / f"{name}.py"), *args], capture_output=True, text=True, timeout=timeout
-    )
+    """``python benchmarks/GROUP/NAME.py ARGS...``, its output captured."""
+    return subprocess.run([sys.executable, str(path(name)), *args], capture_output=True, text=True, timeout=timeout)

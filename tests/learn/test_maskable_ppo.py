@@ -1,4 +1,4 @@
-"""benchmarks/maskable_ppo.py: its pieces, and a tiny end-to-end run where the rl extra is installed."""
+"""benchmarks/learn/maskable_ppo.py: its pieces, and a tiny end-to-end run where the rl extra is installed."""
 
 import json
 

@@ -14,7 +14,7 @@ from sweeplab.studies.claim import (
     zscore,
 )
 from sweeplab.studies.experiment import Settings
-from sweeplab.studies.experiments import CLAIM_EXPERIMENTS, EXPERIMENTS, run_experiment
+from sweeplab.studies.papers.experiments import CLAIM_EXPERIMENTS, EXPERIMENTS, run_experiment
 
 
 @pytest.mark.parametrize(

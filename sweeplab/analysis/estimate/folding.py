@@ -381,7 +381,7 @@ def _kinds(comp: Component) -> tuple[tuple[int, ...], tuple[int, ...]]:
     folds choose from. Up to :data:`SPECTRAL_MAX` super-cells, the greedy order first (it folds the many small
     components at once), then the spectral orders, and later only those: on the widest components they fold from a
     few times to a hundred times quicker, and the greedy order's guess from the first round's few steps is too rough
-    to overrule that (ad hoc, on 10 of the densest positions of ``benchmarks/large_positions.py`` at 2 s: with the
+    to overrule that (ad hoc, on 10 of the densest positions of ``benchmarks/large/large_positions.py`` at 2 s: with the
     greedy order among the later ones, one of them chose it and did not fold in time). Past it, the greedy and banded
     orders."""
     if len(comp.supercells) <= SPECTRAL_MAX:

@@ -1,9 +1,6 @@
-"""The trained models shipped with sweeplab (one folder each: the model file and ``card.json``), and card I/O.
-
-A card records what made the model: the command, the seed, the data, the parameters, the training time and the
-validation scores. ``sweeplab learn train KIND --out DIR`` writes both; retraining with the card's command and seed
-rebuilds the shipped model (see each card's ``reproducible`` note for what is bit-exact).
-"""
+"""The trained models shipped with sweeplab, one folder each: the model file and ``card.json`` (what made it: the
+command, seed, data, parameters, time and scores; rerun, they rebuild it), and the cards' I/O.
+May import core only."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ default, JSMinesweeper's rule) only a safe cell whose number is not yet determin
 cell makes it 1. The score is at most the cell's own safety, which lets a search over candidates stop early (see
 :func:`evaluate`'s ``bar``).
 
-These figures are hand-set, not fitted. A fit to ``best``'s own games (``benchmarks/best_calibrate.py``) says a
+These figures are hand-set, not fitted. A fit to ``best``'s own games (``benchmarks/best/best_calibrate.py``) says a
 position with no counted safe cell is worth less than its blend (about the blend to the power 1.74), but playing with
 the fitted figures won no more expert games, and figures moved the other way won fewer (``docs/results.md``).
 """

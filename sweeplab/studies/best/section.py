@@ -333,7 +333,7 @@ def section(results: Path) -> str:
             + "Runs whose commit says `+ WEIGHT = 1.0`, `+ BLEND = ...`, `+ fitted powers`, `+ fitted L0 power` "
             "or `+ power 0.6` ran from a copy of that commit with the constant changed (each "
             "`run.json` says so under `tree`). Written by "
-            "`python benchmarks/best_tuning.py` (`results/best/tuning/`, each run's command in its `run.json`).\n\n"
+            "`python benchmarks/best/best_tuning.py` (`results/best/tuning/`, each run's command in its `run.json`).\n\n"
             + _table(["change", "at commit", "games", "before %", "after %", "after - before, paired"], rows)
         )
     optimal_gap = _optimal_gap(root)

@@ -31,17 +31,17 @@ def _calibration(root: Path) -> str:
         "no more expert games, nor did its figure for no counted safe cell alone, and a step the other way (power "
         "0.6) won fewer: the hand-set worth stays ("
         + (
-            f"`python benchmarks/best_calibrate.py collect --games {games} --seed {data['collected']['seed']} --out "
-            "results/best/calibration/expert-safe.csv.gz`, then `python benchmarks/best_calibrate.py fit "
+            f"`python benchmarks/best/best_calibrate.py collect --games {games} --seed {data['collected']['seed']} --out "
+            "results/best/calibration/expert-safe.csv.gz`, then `python benchmarks/best/best_calibrate.py fit "
             "results/best/calibration/expert-safe.csv.gz --out results/best/calibration`). "
             if games
-            else "`benchmarks/best_calibrate.py`). "
+            else "`benchmarks/best/best_calibrate.py`). "
         )
     )
 
 
 def _first_guess(root: Path) -> str:
-    """The first-guess survey (``results/best/first-guess/``, ``benchmarks/best_first_guess.py``), or ""."""
+    """The first-guess survey (``results/best/first-guess/``, ``benchmarks/best/best_first_guess.py``), or ""."""
     data = _load(root / "first-guess" / "data.json")
     if data is None:
         return ""
@@ -95,7 +95,7 @@ def _first_guess(root: Path) -> str:
 
 
 def optimal_gap_shares(board: dict[str, Any]) -> tuple[float, float, float, float]:
-    """A board's gap to the optimum (a file of ``benchmarks/best_optimal_gap.py run``) in points: at the first guess,
+    """A board's gap to the optimum (a file of ``benchmarks/best/best_optimal_gap.py run``) in points: at the first guess,
     at the second and third, later (these three add up to the gap), and in guesses the look-ahead decided."""
     part = board["by_guess_number"]
     first = part.get("1", {}).get("regret_points", 0.0)
@@ -106,7 +106,7 @@ def optimal_gap_shares(board: dict[str, Any]) -> tuple[float, float, float, floa
 
 def _optimal_gap(root: Path) -> str:
     """The exact split of `best`'s gap to optimal play on small boards (``results/best/optimal-gap/``,
-    ``benchmarks/best_optimal_gap.py``), or ""."""
+    ``benchmarks/best/best_optimal_gap.py``), or ""."""
     data = _load(root / "optimal-gap" / "data.json")
     if data is None:
         return ""
@@ -295,8 +295,10 @@ def _regret(root: Path) -> str:
         "earlier positions cannot be searched.\n\n"
         + _table(["strategy", "regret per guess (points)", "optimal moves", f"minus `{first}`, paired"], rows)
         + "\nCommands (data in `results/best/regret/`: the positions, `data.json` and `table.md`):\n\n```\n"
-        f"python benchmarks/best_regret.py collect --games {got.get('games', 'N')} --seed {got.get('seed', 'S')} "
+        f"python benchmarks/best/best_regret.py collect --games {got.get('games', 'N')} --seed {got.get('seed', 'S')} "
         "--out results/best/regret/positions.jsonl.gz\n"
-        + "\n".join(f"python benchmarks/best_regret.py evaluate results/best/regret/positions.jsonl.gz {c}" for c in commands)
+        + "\n".join(
+            f"python benchmarks/best/best_regret.py evaluate results/best/regret/positions.jsonl.gz {c}" for c in commands
+        )
         + "\n```"
     )

@@ -1,5 +1,6 @@
 """The optimal table: the optimal win probability beside strategies' exact ones on every small board, per first-click
-rule, with the search's cost (``sweeplab optimal-table --out results/optimal``) and its section of docs/results.md."""
+rule, with the search's cost (``sweeplab optimal-table --out results/optimal``) and its section of docs/results.md.
+May import sweeplab.studies' machinery, bench, strategies, analysis and core."""
 
 from sweeplab.studies.optimal_table.boards import (
     BEST_CLICK,

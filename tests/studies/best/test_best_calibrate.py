@@ -1,4 +1,4 @@
-"""benchmarks/best_calibrate.py: collect on a few games, the fit recovers a known worth, and its errors for bad input."""
+"""benchmarks/best/best_calibrate.py: collect on a few games, the fit recovers a known worth, and its errors for bad input."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ if importlib.util.find_spec("scipy") is None:  # the `dev` extra brings it; make
         raise RuntimeError("the best_calibrate tests need scipy: pip install -e '.[dev]' (make test does)")
     pytest.skip("scipy is not installed: pip install -e '.[dev]'", allow_module_level=True)
 
-SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "best_calibrate.py"
+SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "best" / "best_calibrate.py"
 FIELDS = ["game", "move", "covered", "living", "b1", "b2", "won"]
 
 

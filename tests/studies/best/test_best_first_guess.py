@@ -1,4 +1,4 @@
-"""benchmarks/best_first_guess.py: the symmetry classes, a small survey, the paired comparison, and named errors."""
+"""benchmarks/best/best_first_guess.py: the symmetry classes, a small survey, the paired comparison, and named errors."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from sweeplab.studies.best import section
 from tests.bench import scripts
 
-SCRIPT = scripts.BENCHMARKS / "best_first_guess.py"
+SCRIPT = scripts.path("best_first_guess")
 survey = scripts.load("best_first_guess")
 run = partial(scripts.run, "best_first_guess")
 

@@ -1,4 +1,4 @@
-"""benchmarks/best_optimal_gap.py: the exact split of a strategy's gap to optimal play over its guesses, and named
+"""benchmarks/best/best_optimal_gap.py: the exact split of a strategy's gap to optimal play over its guesses, and named
 errors."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from sweeplab.core.rules import Rules
 from sweeplab.studies.best import optimal_gap_shares, section
 from tests.bench import scripts
 
-SCRIPT = scripts.BENCHMARKS / "best_optimal_gap.py"
+SCRIPT = scripts.path("best_optimal_gap")
 gap = scripts.load("best_optimal_gap")
 run = partial(scripts.run, "best_optimal_gap")
 
@@ -114,7 +114,7 @@ def test_the_docs_section_shows_the_committed_split(tmp_path):
     (tmp_path / "optimal" / "data.json").write_text(json.dumps({"rows": rows}))
     assert "(there " not in section(tmp_path)
     assert "| 4x4x4 safe (0, 0) | `exact` | 1,365 | 69.52 | 64.40 | 5.13 |" in text
-    assert "python benchmarks/best_optimal_gap.py run --board 4x4x4 --rule safe --first-click 0,0 --strategy 'exact'" in text
+    assert "python benchmarks/best/best_optimal_gap.py run --board 4x4x4 --rule safe --first-click 0,0 --strategy 'exact'" in text
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""benchmarks/best_regret.py: collect and evaluate on a few games, and its errors for bad input."""
+"""benchmarks/best/best_regret.py: collect and evaluate on a few games, and its errors for bad input."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "best_regret.py"
+SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "best" / "best_regret.py"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -111,7 +111,7 @@ def test_the_symmetric_player_pairs_with_exact_and_the_one_pass_player_and_state
     _bench(neural / "symmetries" / "beginner", {"exact": [1, 1, 1, 1, 0, 1], "neural[symmetries=4]": [1, 1, 1, 1, 0, 0]})
     (neural / "symmetries" / "beginner" / "command.txt").write_text("sweeplab bench --strategy 'exact,neural[symmetries=4]'")
     speed = [{"board": "9x9x10", "symmetries": 1, "median_ms": 0.7}, {"board": "9x9x10", "symmetries": 4, "median_ms": 2.3}]
-    timing = {"command": "python benchmarks/neural_speed.py", "boards": speed}
+    timing = {"command": "python benchmarks/learn/neural_speed.py", "boards": speed}
     (neural / "symmetries" / "speed.json").write_text(json.dumps(timing))
     text = _symmetries(Doc(tmp_path, {}), neural / "symmetries")
     row = next(line for line in text.splitlines() if line.startswith("| 9x9x10 (beginner) |"))

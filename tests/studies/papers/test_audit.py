@@ -7,8 +7,8 @@ import pytest
 from sweeplab.bench.runner import BenchSpec, make_batches, play_one
 from sweeplab.core.rules import Rules
 from sweeplab.studies.experiment import Settings
-from sweeplab.studies.experiments import run_experiment
 from sweeplab.studies.papers.audit import audit_batch, audit_bins
+from sweeplab.studies.papers.experiments import run_experiment
 
 
 def test_audited_games_are_the_harness_games():

@@ -3,7 +3,7 @@
 import csv
 
 from sweeplab.studies.experiment import Settings
-from sweeplab.studies.experiments import EXPERIMENTS, run_experiment
+from sweeplab.studies.papers.experiments import EXPERIMENTS, run_experiment
 
 
 def test_levels_pairs_strategies_on_the_same_games(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 
 from sweeplab.core.rules import Rules
 from sweeplab.studies.experiment import Settings
-from sweeplab.studies.experiments import run_experiment
+from sweeplab.studies.papers.experiments import run_experiment
 from sweeplab.studies.papers.seed000_claims import zero_probability
 
 

@@ -5,7 +5,7 @@ import json
 import math
 
 from sweeplab.studies.experiment import Settings
-from sweeplab.studies.experiments import run_experiment
+from sweeplab.studies.papers.experiments import run_experiment
 
 
 def test_calibration_separates_a_calibrated_from_an_overconfident_strategy(tmp_path, test_strategies):

@@ -3,7 +3,7 @@
 import csv
 
 from sweeplab.studies.experiment import Settings
-from sweeplab.studies.experiments import EXPERIMENTS, run_experiment
+from sweeplab.studies.papers.experiments import EXPERIMENTS, run_experiment
 
 
 def test_density_fits_a_falling_logistic(tmp_path):

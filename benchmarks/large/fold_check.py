@@ -1,8 +1,8 @@
 """Folded answers against exact counts: is a count in floating point, folded against the rest, exact up to rounding?
 
-Run from a checkout with the C kernels built: ``python benchmarks/fold_check.py 1024x64x14417@0.2:2 --out
+Run from a checkout with the C kernels built: ``python benchmarks/large/fold_check.py 1024x64x14417@0.2:2 --out
 results/large/folded/check`` (each position takes from a quarter of a minute to a few minutes of CPU). Each position
-WxHxM@SHARE:SEED is dealt as ``benchmarks/large_positions.py`` deals it (``strewn_position``), analysed at
+WxHxM@SHARE:SEED is dealt as ``benchmarks/large/large_positions.py`` deals it (``strewn_position``), analysed at
 ``--seconds`` as ``sweeplab analyze`` does, and then counted exactly with the counts in floating point turned off, a
 long budget and room for states and memory (``--reference-seconds``, 3,000,000 states a step, 8 GiB). With
 ``--reference orders``, on positions too wide for that, the reference is the analysis with that long budget, 8 GiB and

@@ -11,7 +11,7 @@ default; ``mlp`` is SB3's dense network), acts on a cell and is masked to covere
 (``MinesweeperEnv.action_masks``). The reward is the environment's ``progress`` reward (cells opened over the safe
 cells; -1 for a mine) unless ``--reward`` says otherwise.
 
-Run: python benchmarks/maskable_ppo.py [--minutes 10] [--games 1000]
+Run: python benchmarks/learn/maskable_ppo.py [--minutes 10] [--games 1000]
 """
 
 from __future__ import annotations
@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> None:
             f"opened {result['mean_safe_cells_opened']:.1%} of the safe cells on average"
         )
     command = "python " + " ".join(
-        shlex.quote(a) for a in [f"benchmarks/{Path(__file__).name}", *(sys.argv[1:] if argv is None else argv)]
+        shlex.quote(a) for a in [f"benchmarks/learn/{Path(__file__).name}", *(sys.argv[1:] if argv is None else argv)]
     )
     result = {
         "command": command,

@@ -1,7 +1,7 @@
 """Seed 003's speed claim, measured: search nodes per enumeration with and without DSS at the nodes, and the
 Manhattan tolerance sweep. Writes results/strategies/seed003/search_effort.txt.
 
-Run: python benchmarks/seed003_search_effort.py
+Run: python benchmarks/papers/seed003_search_effort.py
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def run(name: str, board: str, games: int, **options: object) -> str:
 
 
 def main() -> None:
-    lines = [f"# produced by: python {Path(__file__).name} (root seed 0, safe rule; CPU on a shared machine)"]
+    lines = [f"# produced by: python benchmarks/papers/{Path(__file__).name} (root seed 0, safe rule; CPU on a shared machine)"]
     for board, games in (("intermediate", 300), ("expert", 100)):
         for name in ("backtracking", "dss", "dsscsp", "dsscsp-limited"):
             lines.append(run(name, board, games))

@@ -1,9 +1,9 @@
 """Where the chain's stated error comes from: each estimated cell's spread over the batches, and the clusters of
 cells whose spread passes a threshold.
 
-Run from a checkout with the C kernels built: ``python benchmarks/chain_spread.py 256x256x19661@0.3:6 --seconds 30
+Run from a checkout with the C kernels built: ``python benchmarks/large/chain_spread.py 256x256x19661@0.3:6 --seconds 30
 --out results/large/out-of-reach/spread`` (each position takes about ``--seconds``). Each position WxHxM@SHARE:SEED is
-dealt as ``benchmarks/large_positions.py`` deals it and analysed at ``--seconds`` as ``sweeplab analyze`` does. Where
+dealt as ``benchmarks/large/large_positions.py`` deals it and analysed at ``--seconds`` as ``sweeplab analyze`` does. Where
 the chain estimates, each super-cell of its component gets the spread behind the stated error (two standard errors of
 its probability over the batches, each batch weighed with the rest of the position, as the analysis weighs them).
 Super-cells over ``--threshold`` that share a number are joined into clusters.

@@ -1,6 +1,6 @@
 """`exact` and `best` with and without the single-point pass (adopted in stop 21): the same guesses, fewer analyses.
 
-Run from a checkout with sweeplab installed (C kernel built): ``python benchmarks/performance_single_point_speed.py
+Run from a checkout with sweeplab installed (C kernel built): ``python benchmarks/engine/performance_single_point_speed.py
 [GAMES] [STRATEGY]``. For each configuration of STRATEGY (`exact` by default, or `best`) it plays seeded games (root
 seed 0; GAMES, 1,000 by default, for `exact` with the C kernel; a tenth of that with the pure-Python engine and for
 `best`) as the strategy is (its class's ``single_point = True``) and with the pass switched off, alternately, three
@@ -68,7 +68,7 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     name = sys.argv[2] if len(sys.argv) > 2 else "exact"
     when = time.strftime("%Y-%m-%d %H:%M")
-    print(f"# python benchmarks/performance_single_point_speed.py {games} {name}   ({when} UTC, one process)")
+    print(f"# python benchmarks/engine/performance_single_point_speed.py {games} {name}   ({when} UTC, one process)")
     for board, rule, kernel in CONFIGS[name]:
         n = games if kernel and name == "exact" else max(games // 10, 1)
         speeds: dict[bool, list[float]] = {False: [], True: []}

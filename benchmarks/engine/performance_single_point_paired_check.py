@@ -5,7 +5,7 @@ existed. The pass changes only the order of the certain reveals, so every game s
 number of guesses, for `best` and for `exact`; the click count (``moves``) may differ. Re-run each configuration with
 the command in its run.json from a frozen clone of a tree with the pass, with ``--out NEW/CONFIG``, then:
 
-  python benchmarks/performance_single_point_paired_check.py NEW
+  python benchmarks/engine/performance_single_point_paired_check.py NEW
 
 prints, per configuration and strategy, the games compared, how many differ in the outcome (won or lost, and how) and
 in the number of guesses, how many differ in clicks, and both runs' win counts.
@@ -18,7 +18,7 @@ import gzip
 import sys
 from pathlib import Path
 
-PAIRED = Path(__file__).resolve().parents[1] / "results" / "best" / "paired"
+PAIRED = Path(__file__).resolve().parents[2] / "results" / "best" / "paired"
 
 
 def rows(path: Path) -> dict[tuple[str, int], dict[str, str]]:
@@ -29,7 +29,7 @@ def rows(path: Path) -> dict[tuple[str, int], dict[str, str]]:
 
 def main() -> None:
     if len(sys.argv) != 2:
-        sys.exit("usage: python benchmarks/performance_single_point_paired_check.py NEW_RUNS_DIRECTORY")
+        sys.exit("usage: python benchmarks/engine/performance_single_point_paired_check.py NEW_RUNS_DIRECTORY")
     new_root = Path(sys.argv[1])
     print("# configuration, strategy: games compared; outcome differs; guesses differ; clicks differ; wins before -> after")
     for config in sorted(p.name for p in PAIRED.iterdir() if (p / "games.csv.gz").exists()):

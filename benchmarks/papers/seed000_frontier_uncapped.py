@@ -2,7 +2,7 @@
 with CSPStrategy's node cap lifted (10^6 to 10^8 search nodes), to count those sets in full. The frontier experiment
 records a capped set with the solutions found before the cap (a lower bound). Writes results/frontier/uncapped.txt.
 
-Run: python benchmarks/seed000_frontier_uncapped.py   (reads results/frontier/games.csv.gz; a few minutes of CPU)
+Run: python benchmarks/papers/seed000_frontier_uncapped.py   (reads results/frontier/games.csv.gz; a few minutes of CPU)
 """
 
 from __future__ import annotations

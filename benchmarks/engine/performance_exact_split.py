@@ -1,6 +1,6 @@
 """Where an expert game of the ``exact`` strategy spends its CPU time: the kernel, the Python around it, the game.
 
-Run from a checkout with sweeplab installed (C kernel built): ``python benchmarks/performance_exact_split.py``. It
+Run from a checkout with sweeplab installed (C kernel built): ``python benchmarks/engine/performance_exact_split.py``. It
 plays 300 expert games (30x16/99, safe, root seed 0), keeping every position the strategy analysed and every move,
 then times, per game: the whole game; the game engine alone (the same moves replayed, with an observation per move);
 the analysis alone (the same positions, a fresh Analyzer per game); and the C kernel alone on those positions. The

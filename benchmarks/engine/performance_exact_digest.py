@@ -1,6 +1,6 @@
 """Digest of the moves and guess safeties of seeded games, to show that a speed change moved nothing.
 
-Run from a checkout with sweeplab installed: ``python benchmarks/performance_exact_digest.py``. Each line is a
+Run from a checkout with sweeplab installed: ``python benchmarks/engine/performance_exact_digest.py``. Each line is a
 configuration (strategy, board, first-click rule, games, C kernel or pure Python) and a SHA-256 prefix over every
 game's moves, its guesses (cell, kind, repr of the safety, outcome, move number) and its final state; root seed 7.
 """

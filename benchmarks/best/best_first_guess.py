@@ -7,9 +7,9 @@ as it is, and then, on the same layout, each candidate cell forced as the first 
 there. The paired differences (candidate minus `best`'s own game, layout by layout) say whether an opening book of
 first guesses could win more games than the look-ahead.
 
-  python benchmarks/best_first_guess.py collect --board beginner --layouts 30000 \
+  python benchmarks/best/best_first_guess.py collect --board beginner --layouts 30000 \
       --out results/best/first-guess/beginner-safe.csv.gz
-  python benchmarks/best_first_guess.py summarise results/best/first-guess/*.csv.gz --out results/best/first-guess
+  python benchmarks/best/best_first_guess.py summarise results/best/first-guess/*.csv.gz --out results/best/first-guess
 
 `collect` tries every covered cell up to the board's symmetries that keep the first click (on a square board with the
 click on the diagonal, a cell and its mirror image are one) unless `--cells` names a shortlist. It writes a CSV.gz of
@@ -280,7 +280,7 @@ def command(settings: dict[str, Any], path: Path) -> str:
     """The ``collect`` command that wrote a survey, from its sidecar (``--cells`` only where not every cell was tried)."""
     width, height, _ = parse_board(settings["board"])
     x, y = settings["first_click"]
-    words = ["python benchmarks/best_first_guess.py collect", f"--board {settings['board']}", f"--rule {settings['rule']}"]
+    words = ["python benchmarks/best/best_first_guess.py collect", f"--board {settings['board']}", f"--rule {settings['rule']}"]
     words += [f"--first-click {x},{y}", f"--layouts {settings['layouts']}", f"--seed {settings['seed']}"]
     if settings.get("shown") is not None:
         words.append(f"--shown {settings['shown']}")
@@ -311,14 +311,14 @@ def summarise(paths: list[Path], out: Path, top: int = 5, tree: str | None = Non
     data: dict[str, Any] = {"bar_se": BAR, "boards": boards}
     if tree:
         data["tree"] = tree
-    data["command"] = " ".join(["python benchmarks/best_first_guess.py summarise", *map(str, paths), f"--out {out}"])
+    data["command"] = " ".join(["python benchmarks/best/best_first_guess.py summarise", *map(str, paths), f"--out {out}"])
     data["command"] += f" --tree {tree}" if tree else ""
     out.mkdir(parents=True, exist_ok=True)
     (out / "data.json").write_text(json.dumps(data, indent=1) + "\n")
     lines = [
         "# `best`'s first guess against every alternative, paired on the same layouts",
         "",
-        "Written by `python benchmarks/best_first_guess.py summarise`. For each layout whose first click shows k >= 1"
+        "Written by `python benchmarks/best/best_first_guess.py summarise`. For each layout whose first click shows k >= 1"
         " and opens nothing, `best` played as it is and with each candidate forced as its first guess. Differences are"
         f" candidate minus `best`'s own game, paired by layout (± SE); a candidate counts as better only past {BAR:g} SE.",
         "",

@@ -1,6 +1,6 @@
 """Print summary.txt: the interleaved one-core cost runs of two trees, per run and their medians.
 
-Run from the project root: python benchmarks/best_cost_interleaved.py [DIR] > DIR/summary.txt, where DIR holds
+Run from the project root: python benchmarks/best/best_cost_interleaved.py [DIR] > DIR/summary.txt, where DIR holds
 the runs and trees.json (the two trees' descriptions); DIR is results/best/cost/interleaved/ by default. The runs with
 the single-point pass are in results/best/cost/single-point/.
 """
@@ -10,7 +10,7 @@ import statistics
 import sys
 from pathlib import Path
 
-DEFAULT = Path(__file__).resolve().parents[1] / "results" / "best" / "cost" / "interleaved"
+DEFAULT = Path(__file__).resolve().parents[2] / "results" / "best" / "cost" / "interleaved"
 HERE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else DEFAULT
 TREES = json.loads((HERE / "trees.json").read_text())
 DATE = TREES.pop("date")

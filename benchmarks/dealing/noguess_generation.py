@@ -9,7 +9,7 @@ the mines moved, the full analyses, the shares of deals that kept the promise an
 3BV and the mean mines in the 5x5 window around the click (beside ``zero``'s uniform layouts: how far the repair
 moves the distribution). Timings are wall-clock seconds of one process on whatever machine runs it.
 
-  python benchmarks/noguess_generation.py --deals 30 --seed 1 --out results/noguess/generation.csv
+  python benchmarks/dealing/noguess_generation.py --deals 30 --seed 1 --out results/noguess/generation.csv
 """
 
 from __future__ import annotations

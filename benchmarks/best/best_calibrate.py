@@ -11,8 +11,8 @@ and g the relative worth: 1 with two living safe cells, ((4 + b1) / 5) ** k1 wit
 none. k0 = k1 = 1 is the hand-set rule. It writes OUT/data.json and OUT/table.md: the win rates by phase and kind of
 position, and the maximum-likelihood k0, k1 with their log-likelihood beside the hand-set rule's.
 
-  python benchmarks/best_calibrate.py collect --games 20000 --seed 101 --out results/best/calibration/expert-safe.csv.gz
-  python benchmarks/best_calibrate.py fit results/best/calibration/expert-safe.csv.gz --out results/best/calibration
+  python benchmarks/best/best_calibrate.py collect --games 20000 --seed 101 --out results/best/calibration/expert-safe.csv.gz
+  python benchmarks/best/best_calibrate.py fit results/best/calibration/expert-safe.csv.gz --out results/best/calibration
 
 The fit needs scipy (in the `dev` extra, which `make test` installs).
 """

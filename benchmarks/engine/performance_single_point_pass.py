@@ -5,7 +5,7 @@ the earlier analyses. It plays the same game: the guesses fall on the same posit
 revealed before any guess, and which cells those are does not depend on the order), only the order of the certain
 reveals changes.
 
-Run from a checkout with sweeplab installed (C kernel built): ``python benchmarks/performance_single_point_pass.py
+Run from a checkout with sweeplab installed (C kernel built): ``python benchmarks/engine/performance_single_point_pass.py
 [GAMES]``. Plays GAMES expert games (30x16/99, safe, root seed 0; 1,000 by default) with `exact` and with the variant,
 twice each, alternately, and prints games per CPU second, wins, analyses per game, and whether every game's guesses
 (cell, safety, outcome) were the same.

@@ -10,8 +10,8 @@ performance-difference identity; `run` checks it and fails if it does not hold),
 same first click is split exactly over the guesses that make it: by how many guesses came before, and by what
 decided the guess (for `best`: its look-ahead, its endgame search, a forced set).
 
-  python benchmarks/best_optimal_gap.py run --board 5x5x5 --out results/best/optimal-gap/5x5x5-safe.json
-  python benchmarks/best_optimal_gap.py summarise results/best/optimal-gap/*-*.json --out results/best/optimal-gap
+  python benchmarks/best/best_optimal_gap.py run --board 5x5x5 --out results/best/optimal-gap/5x5x5-safe.json
+  python benchmarks/best/best_optimal_gap.py summarise results/best/optimal-gap/*-*.json --out results/best/optimal-gap
 
 `run` writes one JSON per board: the settings and command, the win counts, the regret by guess number and by
 decision, and the positions that lose the most (each drawn as text). `summarise` writes data.json and table.md.
@@ -189,7 +189,7 @@ def run(
     total = len(dealt)
     return {
         "settings": {"board": f"{width}x{height}x{mines}", "rule": rule, "first_click": [x, y], "strategy": spec},
-        "command": f"python benchmarks/best_optimal_gap.py run --board {width}x{height}x{mines} --rule {rule} "
+        "command": f"python benchmarks/best/best_optimal_gap.py run --board {width}x{height}x{mines} --rule {rule} "
         f"--first-click {x},{y} --strategy '{spec}'",
         "layouts": total,
         "wins": wins,
@@ -267,7 +267,7 @@ def summarise(paths: list[Path], out: Path, tree: str | None = None) -> dict[str
     result = {
         "boards": boards,
         "tree": tree,
-        "command": "python benchmarks/best_optimal_gap.py summarise "
+        "command": "python benchmarks/best/best_optimal_gap.py summarise "
         + " ".join(f"{out.as_posix()}/{d['file']}" for d in boards)
         + f" --out {out.as_posix()}"
         + (f" --tree {tree}" if tree else ""),

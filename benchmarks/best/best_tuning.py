@@ -2,7 +2,7 @@
 same layouts (the same board, rule, first click and root seed, so game i is the same deal in both). Writes
 results/best/tuning/pairs.md (the table) and pairs.json (its figures, which docs/results.md renders).
 
-Run: python benchmarks/best_tuning.py
+Run: python benchmarks/best/best_tuning.py
 
 The runs are committed under results/best/tuning/ (each with the `sweeplab bench` command in its run.json and the
 commit it ran at below); where a variant was run alone, its reference is the committed paired run of the version
@@ -18,7 +18,7 @@ from pathlib import Path
 from sweeplab.bench.stats import binomial_se, paired_difference
 from sweeplab.studies.best import read_games
 
-RESULTS = Path(__file__).resolve().parent.parent / "results" / "best"
+RESULTS = Path(__file__).resolve().parents[2] / "results" / "best"
 TUNING = RESULTS / "tuning"
 
 #: the row of the influence bound (the results page names it)
@@ -203,7 +203,7 @@ PAIRS = [
         ("tuning/depth2-expert-safe-s7", "best"),
         ("tuning/depth2-expert-safe-s7", "best[depth=2]"),
     ),
-    # stop 23's: the worth of the position after a number, fitted to best's own games (benchmarks/best_calibrate.py)
+    # stop 23's: the worth of the position after a number, fitted to best's own games (benchmarks/best/best_calibrate.py)
     # and its opposite, each against the defaults of 4ae5815 on fresh root seeds 11 and 12
     (
         "fitted worth of the next position (no counted safe cell: blend ** 1.74; one: ((4 + b1) / 5) ** 6.0), expert"
@@ -279,7 +279,7 @@ def main() -> None:
     lines = [
         "# `best` tuning: each variant paired with a reference on the same layouts",
         "",
-        "Written by `python benchmarks/best_tuning.py`. Percentages are win rates ± binomial SE; the difference is the",
+        "Written by `python benchmarks/best/best_tuning.py`. Percentages are win rates ± binomial SE; the difference is the",
         "paired one (variant minus reference, SE over the game-by-game differences). CPU is the mean per game in each",
         "run; the runs shared 2 cores with other work, so compare CPU within a row only roughly. Commands: each run's",
         "`run.json`.",

@@ -2,7 +2,7 @@
 our lower intermediate cost tested: CSPStrategy's node cap per coupled set and its mine-count pruning. Writes
 results/cpu/tail-check.txt.
 
-Run: python benchmarks/seed000_cpu_tail.py [GAMES]   (default 2,000 games per board; the harness's layouts of root
+Run: python benchmarks/papers/seed000_cpu_tail.py [GAMES]   (default 2,000 games per board; the harness's layouts of root
 seed 0, safe rule; CPU is this process's time, so run it on a quiet machine or compare within one run)
 """
 
@@ -70,5 +70,5 @@ if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     text = main(n)
     out = Path("results/cpu/tail-check.txt")
-    out.write_text(f"# python benchmarks/seed000_cpu_tail.py {n}\n" + text)
+    out.write_text(f"# python benchmarks/papers/seed000_cpu_tail.py {n}\n" + text)
     print(text, end="")

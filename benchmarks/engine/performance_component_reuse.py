@@ -4,7 +4,7 @@ exact engine keeps each component's count and reuses it while the component is u
 those counted afresh. Counting grows faster than linearly with a component's size, so the share of cells bounds the
 share of counting work a cache in the C kernel's path could save.
 
-Run: ``python benchmarks/performance_component_reuse.py [GAMES]`` (100 by default; expert, safe, root seed 0).
+Run: ``python benchmarks/engine/performance_component_reuse.py [GAMES]`` (100 by default; expert, safe, root seed 0).
 """
 
 from __future__ import annotations

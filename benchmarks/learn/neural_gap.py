@@ -8,7 +8,7 @@ cell the player revealed. Writes a JSON summary per board: decisions per game, h
 certain cell, the share of true guesses (no certain cell) on which it revealed one of the safest cells, and the
 exact safety it gave away, per decision and per game, each with its standard error.
 
-    python benchmarks/neural_gap.py --games 1000 --out results/learn/neural/gap.json
+    python benchmarks/learn/neural_gap.py --games 1000 --out results/learn/neural/gap.json
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def main() -> None:
     boards = args.board or ["beginner", "intermediate", "expert"]
     rows = [measure(board, args.games, args.seed, args.model, args.symmetries) for board in boards]
     summary = {
-        "command": "python benchmarks/neural_gap.py "
+        "command": "python benchmarks/learn/neural_gap.py "
         + " ".join(f"--{k} {v}" for k, v in vars(args).items() if v and k != "board" and (k, v) != ("symmetries", 1))
         + "".join(f" --board {b}" for b in args.board or []),
         "boards": rows,

@@ -6,7 +6,7 @@ import pytest
 
 from sweeplab.core.errors import UnknownStrategyError
 from sweeplab.studies.experiment import ExperimentError, Settings
-from sweeplab.studies.experiments import EXPERIMENTS, run_experiment
+from sweeplab.studies.papers.experiments import EXPERIMENTS, run_experiment
 
 EXPECTED_FILES = {
     "levels": {"data.csv", "data.json", "table.md", "pairs.csv", "levels-seed000.png", "cpu-seed000-safe.png"},

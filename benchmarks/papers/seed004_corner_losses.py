@@ -1,7 +1,7 @@
 """Seed 004's claim that its agent loses mostly on the corner openings, measured; and how often the universe count's
 guard fires. Writes results/strategies/seed004/corner_losses.txt.
 
-Run: python benchmarks/seed004_corner_losses.py
+Run: python benchmarks/papers/seed004_corner_losses.py
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from sweeplab.strategies.corners import CornersStrategy
 
 
 def main() -> None:
-    lines = [f"# produced by: python {Path(__file__).name} (root seed 0)"]
+    lines = [f"# produced by: python benchmarks/papers/{Path(__file__).name} (root seed 0)"]
     for board, rule, games in (("10x10x10", "unsafe", 1000), ("16x16x44", "unsafe", 500), ("expert", "safe", 200)):
         lost = on_corner = counts = fired = won = 0
         for i in range(games):

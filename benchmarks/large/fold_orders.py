@@ -1,8 +1,8 @@
 """The orders a wide component can be folded in: how long a fold for its weights takes in each.
 
-Run from a checkout with the C kernels built: ``python benchmarks/fold_orders.py 512x128x16384@0.4:1 --out
+Run from a checkout with the C kernels built: ``python benchmarks/large/fold_orders.py 512x128x16384@0.4:1 --out
 results/large/spectral/orders-timed`` (each position takes a few seconds to a minute). Each position WxHxM@SHARE:SEED
-is dealt as ``benchmarks/large_positions.py`` deals it and analysed at ``--seconds`` as ``sweeplab analyze`` does;
+is dealt as ``benchmarks/large/large_positions.py`` deals it and analysed at ``--seconds`` as ``sweeplab analyze`` does;
 the components its analysis hands to the folds (those the exact count left) are recorded, and each of at least
 ``--min-supercells`` super-cells is folded for its weights (``_chain.fold_keep``, one thread, no other work) in each
 order a fold may use (greedy, banded, and the spectral ones after 8 and after 1 inverse steps, forwards and

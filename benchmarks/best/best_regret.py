@@ -6,8 +6,8 @@ LOW and HIGH consistent layouts and no certainly safe cell). For each position t
 win probability and the exact value of the move each strategy makes there; the regret is their difference (points of
 win probability). Strategies are compared on the same positions, so the SE of a difference is the paired one.
 
-  python benchmarks/best_regret.py collect --games 9000 --seed 33 --out results/best/regret/positions.jsonl.gz
-  python benchmarks/best_regret.py evaluate results/best/regret/positions.jsonl.gz \\
+  python benchmarks/best/best_regret.py collect --games 9000 --seed 33 --out results/best/regret/positions.jsonl.gz
+  python benchmarks/best/best_regret.py evaluate results/best/regret/positions.jsonl.gz \\
       --strategy 'best[endgame=False]' --strategy 'best[endgame=False,progress=any]' ... --out results/best/regret
 
 `evaluate` writes OUT/data.json (per strategy: positions, mean regret, share of optimal moves, paired difference

@@ -10,7 +10,7 @@ games, the same minutes on the machine), and each board has a row per count. Wri
 decisions timed (median, mean and 90th percentile in ms), the pass moves likewise, the median over both (every move
 that did work), and the model file's size.
 
-    python benchmarks/neural_speed.py --games 300 --out results/learn/neural/speed.json
+    python benchmarks/learn/neural_speed.py --games 300 --out results/learn/neural/speed.json
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(args.model) if args.model else shipped("neural")
     summary = {
-        "command": "python benchmarks/neural_speed.py "
+        "command": "python benchmarks/learn/neural_speed.py "
         + " ".join(f"--{k} {' '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in vars(args).items() if v),
         "threads": 1,
         "model_bytes": (folder / "model.npz").stat().st_size,

@@ -1,8 +1,8 @@
 """The chain's C kernel in two trees, to the bit: the same folds, backward passes, spectral orders and chain moves.
 
-Run from a checkout with the C kernels built: ``python benchmarks/fold_identity.py --old PATH [--new PATH]
+Run from a checkout with the C kernels built: ``python benchmarks/large/fold_identity.py --old PATH [--new PATH]
 [positions]``, each PATH a sweeplab tree with its kernels built in place (default ``--new``: this checkout). Each
-position WxHxM@SHARE:SEED is dealt as ``benchmarks/large_positions.py`` deals it, and the ``--components`` largest of
+position WxHxM@SHARE:SEED is dealt as ``benchmarks/large/large_positions.py`` deals it, and the ``--components`` largest of
 the components its analysis at 2 s hands to its folds are taken once, here. In each tree, a fresh process folds each
 of them for its weights and then against made-up completions in two of its spectral orders (``_chain.fold_keep``,
 ``fold_back``, and the weights-only ``fold``) and builds its spectral order; then it draws ``--moves`` strip moves of
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("positions", nargs="*", type=position, metavar="WxHxM@SHARE:SEED", help="positions to deal")
     parser.add_argument("--old", type=Path, required=True, help="a sweeplab tree with its kernels built")
-    parser.add_argument("--new", type=Path, default=Path(__file__).resolve().parents[1], help="another (default: this one)")
+    parser.add_argument("--new", type=Path, default=Path(__file__).resolve().parents[2], help="another (default: this one)")
     parser.add_argument("--components", type=int, default=6, help="the largest components of each position folded")
     parser.add_argument("--moves", type=int, default=300, help="chain moves drawn")
     args = parser.parse_args(argv)

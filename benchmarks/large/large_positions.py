@@ -1,6 +1,6 @@
 """Large true positions under a short budget: is each answered exactly, or estimated with an honest stated error?
 
-Run from a checkout with the C kernels built: ``python benchmarks/large_positions.py --out results/large`` (about
+Run from a checkout with the C kernels built: ``python benchmarks/large/large_positions.py --out results/large`` (about
 three minutes of CPU with the defaults). Each position is a real layout dealt by the game engine with a share of
 its safe cells revealed, each by one click in a seeded order (zeros flood as in play): numbers strewn over the whole
 board, one wide frontier. Every position is analysed with ``--seconds`` (as ``sweeplab analyze --seconds``) twice:
@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> None:
         modes.append(("balls", None, None))
     if args.cold:
         modes, args.no_check = [("cold", None, None)], True
-    print("$ python benchmarks/large_positions.py " + " ".join(sys.argv[1:] if argv is None else argv), flush=True)
+    print("$ python benchmarks/large/large_positions.py " + " ".join(sys.argv[1:] if argv is None else argv), flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
     shapes = [(shape, False) for shape in ANSWERED] + ([] if args.no_check else [(shape, True) for shape in CHECKED])

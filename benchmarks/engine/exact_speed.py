@@ -1,6 +1,6 @@
 """Speed and identical moves of two sweeplab trees: the same seeded layouts played by each, alternately, one process at a time.
 
-Run from a checkout with the C kernel built: ``python benchmarks/exact_speed.py --old PATH [--new PATH]``, where
+Run from a checkout with the C kernel built: ``python benchmarks/engine/exact_speed.py --old PATH [--new PATH]``, where
 each PATH is a sweeplab tree with its own kernel built in place (``python setup.py build_ext --inplace``), for
 example an unpacked ``git archive`` of an earlier commit. It starts one worker process per tree (each imports
 sweeplab from its own tree) and hands them the games in chunks, old then new then old..., waiting for each chunk
@@ -16,7 +16,7 @@ Exit status 1 when any game differs.
 
     mkdir /tmp/sweeplab-01f1903 && git archive 01f1903 | tar -x -C /tmp/sweeplab-01f1903
     (cd /tmp/sweeplab-01f1903 && python setup.py build_ext --inplace -q)
-    python benchmarks/exact_speed.py --old /tmp/sweeplab-01f1903 --config exact:expert:safe:10000:1000 \\
+    python benchmarks/engine/exact_speed.py --old /tmp/sweeplab-01f1903 --config exact:expert:safe:10000:1000 \\
         --config best:expert:safe:2000:250 --out results/performance/identity
 """
 
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--old", type=Path, required=True, help="the earlier tree's root (its kernel built in place)")
     parser.add_argument(
-        "--new", type=Path, default=Path(__file__).resolve().parent.parent, help="the later tree (default: this one)"
+        "--new", type=Path, default=Path(__file__).resolve().parents[2], help="the later tree (default: this one)"
     )
     parser.add_argument(
         "--config",
