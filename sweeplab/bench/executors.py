@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import multiprocessing
 import os
 import re
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -71,6 +72,10 @@ class _Numbered:
         return pair[0], self.fn(pair[1])
 
 
+#: How local workers may start (see :class:`LocalExecutor`).
+START_METHODS = ("fork", "forkserver")
+
+
 class LocalExecutor(_Base):
     """``jobs`` local worker processes (a ``ProcessPoolExecutor``, reused across runs); with one job, this process.
 
@@ -78,10 +83,18 @@ class LocalExecutor(_Base):
     length starts at once and holds only the tasks in flight. The pool never has more processes than the first run
     that starts it has tasks. :meth:`abort` terminates the workers (a run stopped by a signal or an error leaves
     none behind); the workers ignore SIGINT and, on Linux, die with this process (see :mod:`sweeplab.bench.signals`).
+
+    ``start`` is how the workers start: ``fork`` (the default: quick, and they inherit what this process imported)
+    or ``forkserver`` (clean processes, each importing what its tasks need). A process that has run OpenMP code
+    (an XGBoost model trained or loaded here) must use ``forkserver``: a forked child inherits OpenMP's thread
+    pool half-made and waits forever in its barrier the first time it runs OpenMP code itself.
     """
 
-    def __init__(self, jobs: int | None = None) -> None:
+    def __init__(self, jobs: int | None = None, start: str = "fork") -> None:
+        if start not in START_METHODS:
+            raise ExecutorError(f"unknown start method {start!r}: use {' or '.join(START_METHODS)}")
         self.workers = jobs if jobs is not None else (os.cpu_count() or 1)
+        self.start = start
         self._pool: ProcessPoolExecutor | None = None
         self._pool_size = 0
         self._used = 0  # processes the last run really used (-j is capped by the number of batches)
@@ -95,7 +108,8 @@ class LocalExecutor(_Base):
             return
         if self._pool is None:
             size = self.workers if count is None else max(1, min(self.workers, count))
-            self._pool = ProcessPoolExecutor(max_workers=size, initializer=worker_setup)
+            context = multiprocessing.get_context(self.start)
+            self._pool = ProcessPoolExecutor(max_workers=size, initializer=worker_setup, mp_context=context)
             self._pool_size = size
         self._used = self._pool_size
         pool = self._pool
@@ -283,12 +297,15 @@ class DaskExecutor(_Base):
         return f"Dask ({self.scheduler}, {self.workers} worker thread(s))"
 
 
-def make_executor(kind: str = "local", jobs: int | None = None, scheduler: str | None = None) -> LocalExecutor | DaskExecutor:
-    """An executor by name: ``local`` (``jobs`` processes) or ``dask`` (``scheduler``, or a LocalCluster of ``jobs``)."""
+def make_executor(
+    kind: str = "local", jobs: int | None = None, scheduler: str | None = None, start: str = "fork"
+) -> LocalExecutor | DaskExecutor:
+    """An executor by name: ``local`` (``jobs`` processes started by ``start``, see :class:`LocalExecutor`) or
+    ``dask`` (``scheduler``, or a LocalCluster of ``jobs``)."""
     if kind == "local":
         if scheduler is not None:
             raise ExecutorError("--scheduler needs --executor dask")
-        return LocalExecutor(jobs)
+        return LocalExecutor(jobs, start)
     if kind == "dask":
         return DaskExecutor(scheduler, jobs)
     raise ExecutorError(f"unknown executor {kind!r}: use local or dask")

@@ -191,13 +191,14 @@ def strategy_list(text: str, param_hint: str = "--strategy", options_allowed: bo
     return specs
 
 
-def executor_for(kind: str, jobs: int | None, scheduler: str | None) -> Any:
-    """The executor a command runs its games on (see :mod:`sweeplab.bench.executors`)."""
+def executor_for(kind: str, jobs: int | None, scheduler: str | None, start: str = "fork") -> Any:
+    """The executor a command runs its games on (see :mod:`sweeplab.bench.executors`; ``start``: how local workers
+    start, ``forkserver`` where this process runs OpenMP code before it hands work out)."""
     from sweeplab.bench.executors import make_executor
 
     if scheduler is not None and kind != "dask":
         raise click.BadParameter("--scheduler needs --executor dask", param_hint="--scheduler")
-    return make_executor(kind, jobs, scheduler)
+    return make_executor(kind, jobs, scheduler, start)
 
 
 EXECUTOR_CHOICE = click.Choice(["local", "dask"])

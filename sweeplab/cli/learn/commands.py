@@ -367,7 +367,9 @@ def train_command(
 
         kept_columns(dropped)  # an unknown feature is refused before anything runs
     check_directory(out)
-    with executor_for(executor, jobs, scheduler) as ex:
+    # The model is trained here (XGBoost and torch run OpenMP in this process) and then handed to the workers that
+    # evaluate it: forked workers would inherit OpenMP's half-made thread pool and hang (see LocalExecutor).
+    with executor_for(executor, jobs, scheduler, start="forkserver") as ex:
         log = click.echo
         if evals is not None:
             evals.executor = ex

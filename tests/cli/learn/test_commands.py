@@ -122,3 +122,21 @@ def test_a_tiny_training_records_win_rates_on_bench_games_and_draws_them(tmp_pat
 def test_a_bad_evaluation_board_is_refused_naming_the_option(tmp_path):
     result = CliRunner().invoke(main, ["learn", "train", "nn", "--eval-board", "4x4x99", "-o", str(tmp_path / "m")])
     assert result.exit_code == 2 and "--eval-board" in result.output and not (tmp_path / "m").exists()
+
+
+def test_xgboost_trained_here_is_evaluated_on_worker_processes_without_hanging(tmp_path):
+    """The booster is trained in this process (OpenMP threads started) and evaluated on two workers: forked workers
+    waited forever in OpenMP's barrier when they loaded it; started by a fork server they finish."""
+    import json
+    import subprocess
+    import sys
+
+    data = tmp_path / "d.npz"
+    model = tmp_path / "m"
+    cli = [sys.executable, "-m", "sweeplab.cli"]
+    made = subprocess.run([*cli, "learn", "data", "-n", "40", "-b", "beginner", "-o", str(data)], capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    train = [*cli, "learn", "train", "xgboost", "--data", str(data), "--rounds", "3", "--eval-games", "8", "--eval-board", "beginner"]
+    trained = subprocess.run([*train, "-j", "2", "-o", str(model)], capture_output=True, text=True, timeout=180)
+    assert trained.returncode == 0, trained.stderr
+    assert json.loads((model / "card.json").read_text())["evaluation"]
