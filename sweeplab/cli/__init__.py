@@ -4,7 +4,7 @@ One module per group of commands; each registers its commands on :data:`sweeplab
 """
 
 from sweeplab.cli import analyze, bench, experiment, optimal, play, replay, serve  # noqa: F401  (importing registers the commands)
-from sweeplab.cli.app import main
+from sweeplab.cli.app import main, run
 from sweeplab.cli.learn import commands, neural  # noqa: F401  (the same, for ``sweeplab learn``)
 
-__all__ = ["main"]
+__all__ = ["main", "run"]

@@ -1,5 +1,5 @@
 """``python -m sweeplab.cli``."""
 
-from sweeplab.cli import main
+from sweeplab.cli import run
 
-main()
+run()

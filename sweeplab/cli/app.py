@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import sys
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -29,6 +30,7 @@ EXIT_INCONSISTENT = 3  # the position is proved inconsistent: no mine layout can
 EXIT_UNDECIDED = 4  # the budget ran out before the question was answered (not even estimated)
 EXIT_SIGINT = 130  # interrupted by SIGINT (Ctrl-C); finished work kept
 EXIT_SIGTERM = 143  # stopped by SIGTERM; finished work kept
+EXIT_BROKEN_PIPE = 141  # the output's reader went away (``| head``): 128 + SIGPIPE, as a program killed by it
 
 EXIT_STATUS_HELP = """\b
 Exit statuses (every command):
@@ -38,6 +40,7 @@ Exit statuses (every command):
   3    the position is proved inconsistent (no mine layout can produce it)
   4    undecided: the time budget ran out before an answer (raise --seconds)
   130  interrupted by Ctrl-C (SIGINT); 143 stopped by SIGTERM
+  141  the output's reader stopped reading (e.g. `sweeplab strategies | head -1`)
 Set SWEEPLAB_DEBUG=1 to see the traceback of an internal error."""
 
 
@@ -93,6 +96,8 @@ def friendly_errors(fn: F) -> F:
         except KeyboardInterrupt:
             click.echo(f"{_command_name()}: interrupted", err=True)
             sys.exit(EXIT_SIGINT)
+        except BrokenPipeError:
+            output_closed()
         except Exception as error:
             if os.environ.get("SWEEPLAB_DEBUG", "") not in ("", "0"):
                 raise
@@ -108,6 +113,28 @@ def friendly_errors(fn: F) -> F:
             sys.exit(EXIT_FAILURE)
 
     return wrapper  # type: ignore[return-value]
+
+
+def output_closed() -> NoReturn:
+    """Stop quietly because standard output's reader went away (``| head``), exiting 141 as ``head``'s writers do.
+
+    Standard output is pointed at ``/dev/null`` first, so that flushing it at exit cannot fail a second time.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(EXIT_BROKEN_PIPE)
+
+
+def run() -> None:
+    """The ``sweeplab`` program: :data:`main`, then standard output flushed (a closed pipe there exits 141 too)."""
+    try:
+        main()
+    finally:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            output_closed()
 
 
 def _command_name() -> str:

@@ -78,3 +78,20 @@ def test_top_level_help_lists_the_exit_statuses():
     listed = {words[0] for words in lines if words[0].isdigit()}
     assert {"0", "1", "2", "3", "4", "130"} <= listed, listed
     assert "proved inconsistent" in text and "undecided" in text and "SWEEPLAB_DEBUG" in text
+
+
+@pytest.mark.parametrize(
+    "args", [["strategies"], ["play", "-s", "exact", "-b", "expert", "--steps"]], ids=["strategies", "play-steps"]
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(args):
+    """``sweeplab strategies | head -1``: the pipe's reader is gone before anything is written (closed here at once),
+    so every write fails; the command stops with 141 (as a program killed by SIGPIPE) and says nothing."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-m", "sweeplab.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()
+    stderr = child.stderr.read().decode()
+    assert child.wait(timeout=120) == 141, stderr
+    assert stderr == ""
