@@ -56,7 +56,8 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
     With --json: width, height, total_mines (the header's count), exact, error, layouts (a string: every digit
     up to 30 digits, else scientific notation such as "1.2345e+4512"), probabilities (rows of numbers, or "p/q"
     strings with --exact; null for revealed cells, 1 for flags), safe and mines (lists of [x, y] certainly safe /
-    certainly mines), craps_shoots and recommended ({"cell": [x, y], "safety", "kind"}). A UTF-8 byte-order mark
+    certainly mines), craps_shoots and recommended ({"cell": [x, y], "safety", "kind"}; null when every covered
+    cell is a certain mine or none is left: the position is solved). A UTF-8 byte-order mark
     at the start of the file is ignored.
 
     A frontier too wide to count in exact integers in time is counted in floating point (exact: false, error
@@ -82,7 +83,9 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
         )
         raise UndecidedError(f"{file}: no exact answer within {seconds:g} s, {had}; give more --seconds, or drop --exact")
     board = observation.board
-    move, safety, kind = recommend(observation, result) if observation.covered() else (None, 0.0, "")
+    covered = observation.covered()
+    solved = len(result.mines) == len(covered)  # every covered cell a certain mine: nothing is left to reveal
+    move, safety, kind = recommend(observation, result) if not solved else (None, 0.0, "")
 
     def value(cell: int) -> float | str | None:
         if observation.view[cell] >= 0:
@@ -138,7 +141,9 @@ def analyze_command(file: str, as_json: bool, as_fraction: bool, seconds: float)
     elif not result.exact:
         more = "; more --seconds narrow it: four times as many roughly halve it" if result.error > WIDE else ""
         click.echo(f"estimated (exact: false): probabilities within about ±{result.error:.4f} (two standard errors{more})")
-    if move is None:
+    if move is None and covered:
+        click.echo("recommended: none (every covered cell is a mine: the position is solved)")
+    elif move is None:
         click.echo("recommended: none (no covered cell left)")
     elif kind == "certain":
         click.echo(f"recommended: reveal {board.name(move)} (certainly safe)")

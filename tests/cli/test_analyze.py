@@ -92,3 +92,18 @@ def test_exact_fractions_refused_for_counts_weighed_in_floating_point(tmp_path, 
     text = CliRunner().invoke(main, ["analyze", position, "--exact"])
     assert text.exit_code == 4
     assert "only an answer in floating point, exact up to rounding" in text.output and "give more --seconds" in text.output
+
+
+def test_a_solved_position_recommends_nothing(tmp_path):
+    """Every covered cell a certain mine (all hidden and all mines, or the one cell left): no move to recommend."""
+    for text in ("3x3x9\nHHH\nHHH\nHHH\n", "1x1x1\nH\n", "3x1x1\n1H1\n"):
+        path = tmp_path / "solved.txt"
+        path.write_text(text)
+        shown = CliRunner().invoke(main, ["analyze", str(path)])
+        assert shown.exit_code == 0, shown.output
+        assert "recommended: none (every covered cell is a mine: the position is solved)" in shown.output
+        answer = json.loads(CliRunner().invoke(main, ["analyze", str(path), "--json"]).output)
+        assert answer["recommended"] is None and len(answer["mines"]) == text.count("H")
+    path.write_text("3x1x1\n1HH\n")  # a mine and a safe cell left: the safe one is still to reveal
+    answer = json.loads(CliRunner().invoke(main, ["analyze", str(path), "--json"]).output)
+    assert answer["recommended"] == {"cell": [2, 0], "safety": 1.0, "kind": "certain"}
