@@ -49,6 +49,9 @@ def test_evaluate_prints_the_fraction():
     assert result.exit_code == 0, result.output
     assert "exact on 3x3x2 (unsafe), strategy seed 0: wins" in result.output and "/36" in result.output
     assert "its first click (0, 0)" in result.output
+    assert "wins 23/36 = 0.638889 (63.8889%)" in result.output  # in lowest terms already: said once
+    halves = run("evaluate", "-s", "exact", "-b", "3x2x1", "-r", "unsafe", "-j", "1")
+    assert "wins 3/6 = 1/2 = 0.500000 (50.0000%)" in halves.output  # and reduced when that is another fraction
 
 
 def test_evaluate_json_and_first_click():

@@ -95,9 +95,12 @@ def evaluate_command(
         return
     x, y = rules.board.xy(result.first_click)
     who = "the harness's" if result.harness_click else "its"
+    wins = f"{result.wins}/{result.layouts}"
+    reduced = f"{result.value.numerator}/{result.value.denominator}"
+    wins += f" = {reduced}" if reduced != wins else ""  # the fraction in lowest terms, when it is another
     click.echo(
-        f"{spec} on {rules.spec()} ({rule}), strategy seed {seed}: wins {result.wins}/{result.layouts} = "
-        f"{result.value.numerator}/{result.value.denominator} = {float(result.value):.6f} ({_percent(result.value)})"
+        f"{spec} on {rules.spec()} ({rule}), strategy seed {seed}: wins {wins} = {float(result.value):.6f} "
+        f"({_percent(result.value)})"
     )
     click.echo(
         f"{who} first click ({x}, {y}); {result.games:,} layouts played in {result.seconds:.1f} s "
