@@ -82,7 +82,9 @@ def test_save_position_before_each_guess(tmp_path):
     guesses = [g for g in guesses if not g["certain"]]
     files = sorted(tmp_path.glob("pos-*.txt"))
     assert [f.name for f in files] == [f"pos-{g['move']:04d}.txt" for g in guesses]
-    assert f"saved {len(files)} position" in result.output
+    assert len(files) > 1, "this seed makes more than one guess"
+    assert f"saved {len(files)} positions, the one before each guess: {files[0]} to {files[-1]}" in result.output
+    assert "{move}" not in result.output  # the files' real names, not the template's
     first = read_position(files[0])
     assert first.is_start()  # before the first click nothing is revealed
     for file, guess in zip(files, guesses, strict=True):

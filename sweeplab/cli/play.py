@@ -290,8 +290,13 @@ def play_command(
         which = "the fatal guess was made in it" if game.state.value == "lost" else "the end of the game"
         click.echo(f"position saved to {save_position} ({which})")
     elif per_guess:
-        plural = "s" if len(saved) != 1 else ""
-        click.echo(f"saved {len(saved)} position{plural}, the one before each guess, as {save_position}")
+        if not saved:
+            click.echo(f"saved no position: the game made no guess (--save-position {save_position})")
+        elif len(saved) == 1:
+            click.echo(f"saved the position before the one guess to {saved[0]}")
+        else:
+            first, last = saved[0], saved[-1]
+            click.echo(f"saved {len(saved)} positions, the one before each guess: {first} to {last}")
     if log_path is not None:
         click.echo(f"moves logged to {log_path} (show them again with `sweeplab replay {log_path} --steps`)")
     if timed_out:
