@@ -161,7 +161,9 @@ def optimal_command(
     if time_limit is not None:
         search.deadline = time.perf_counter() + time_limit
     if not as_json:
-        search.progress = _search_progress(search)
+        from sweeplab.cli.progress import search_progress
+
+        search.progress = search_progress(search)
     try:
         result = search.solve(rule, every_first_click=policy is not None)
         tree = _policy(search, rules, result, depth) if policy is not None else None
@@ -200,25 +202,6 @@ def _result_dict(result: Any, rules: Rules) -> dict[str, Any]:
         "seconds": round(result.seconds, 3),
         "symmetry": result.symmetry,
     }
-
-
-def _search_progress(search: Any) -> Any:
-    """A progress callback printing a plain line on stderr every few seconds."""
-    from sweeplab.cli.progress import interval
-
-    every = interval()
-    last = [time.monotonic()]
-    start = last[0]
-
-    def report(stats: Any) -> None:
-        now = time.monotonic()
-        if now - last[0] >= every:
-            last[0] = now
-            rate = stats.states / max(now - start, 1e-9)
-            click.echo(f"optimal: {stats.states:,} states searched, {rate:,.0f} states/s, {len(search.memo):,} kept", err=True)
-
-    search.progress_every = 2_000
-    return report
 
 
 def _policy(search: Any, rules: Rules, result: Any, depth: int) -> dict[str, Any]:

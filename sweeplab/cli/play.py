@@ -186,6 +186,7 @@ def play_command(
         raise click.BadParameter(f"{seed}: {error}", param_hint="--seed") from None
     game = Game(rules, layout_seed)
     player = make_spec(specs[0], seed=strategy_seed)
+    _follow_search(player, rules)
     first = parse_cell(first_click, game.board) if first_click is not None else None
     per_guess = save_position is not None and MOVE_FIELD in save_position
     if save_position is not None:
@@ -301,3 +302,13 @@ def play_command(
         click.echo(f"moves logged to {log_path} (show them again with `sweeplab replay {log_path} --steps`)")
     if timed_out:
         raise SystemExit(EXIT_UNDECIDED)
+
+
+def _follow_search(player: Any, rules: Rules) -> None:
+    """For the optimal player, progress lines while its first move searches every layout (on 5x5x5, half a minute)."""
+    from sweeplab.cli.progress import search_progress
+    from sweeplab.strategies.optimal import OptimalStrategy
+
+    if isinstance(player, OptimalStrategy):
+        search = player.board_search(rules.width, rules.height, rules.mines)
+        search.progress = search_progress(search, "the optimal player searches every layout before its first move")

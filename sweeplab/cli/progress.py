@@ -108,3 +108,22 @@ def game_progress(label: str, total: int, done: int = 0, quiet: bool = False) ->
 
 
 __all__ = ["PlainProgress", "game_progress", "interval"]
+
+
+def search_progress(search: Any, note: str = "") -> Callable[[Any], None]:
+    """A progress callback for an optimal-play search (:class:`~sweeplab.analysis.optimal.search.OptimalSearch`):
+    a plain line on stderr every :func:`interval` seconds, with ``note`` (what the search is for) after it."""
+    every = interval()
+    last = [time.monotonic()]
+    start = last[0]
+
+    def report(stats: Any) -> None:
+        now = time.monotonic()
+        if now - last[0] >= every:
+            last[0] = now
+            rate = stats.states / max(now - start, 1e-9)
+            line = f"optimal: {stats.states:,} states searched, {rate:,.0f} states/s, {search.stored:,} kept"
+            click.echo(line + (f" ({note})" if note else ""), err=True)
+
+    search.progress_every = 2_000
+    return report

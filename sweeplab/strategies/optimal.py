@@ -64,8 +64,13 @@ class OptimalStrategy(Strategy):
         self._first: int | None = None
 
     def _search(self, observation: Observation) -> OptimalSearch:
+        return self.board_search(observation.width, observation.height, observation.mines)
+
+    def board_search(self, width: int, height: int, mines: int) -> OptimalSearch:
+        """The search this player's moves stand on for a board (shared in the process; give it a ``progress``
+        callback to follow the first move's search, which is the whole of the work)."""
         try:
-            return shared_search(observation.width, observation.height, observation.mines, self.max_layouts)
+            return shared_search(width, height, mines, self.max_layouts)
         except ValueError as error:
             raise StrategyLimitError(f"optimal: {error} (raise max_layouts to try anyway)") from None
 

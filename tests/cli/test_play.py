@@ -49,3 +49,14 @@ def test_exact_explains_each_guess():
     whys = [line for line in result.output.splitlines() if line.startswith("    why:")]
     assert whys and all("the safest covered cell" in w and "safe" in w for w in whys)
     assert any("tie-break: " in w and "runner-up" in w for w in whys)
+
+
+def test_the_optimal_player_shows_progress_while_its_first_move_searches(monkeypatch):
+    """The first move of `play -s optimal` searches every layout (half a minute on 5x5x5): plain progress lines on
+    stderr say so, every SWEEPLAB_PROGRESS_SECONDS."""
+    monkeypatch.setenv("SWEEPLAB_PROGRESS_SECONDS", "0.01")
+    result = CliRunner().invoke(main, ["play", "-s", "optimal", "-b", "4x4x5", "-r", "unsafe", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("optimal: ")]
+    assert lines and all("states searched" in line and "before its first move" in line for line in lines)
+    assert "4x4x5 (unsafe), seed 1:" in result.stdout

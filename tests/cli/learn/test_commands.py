@@ -134,9 +134,24 @@ def test_xgboost_trained_here_is_evaluated_on_worker_processes_without_hanging(t
     data = tmp_path / "d.npz"
     model = tmp_path / "m"
     cli = [sys.executable, "-m", "sweeplab.cli"]
-    made = subprocess.run([*cli, "learn", "data", "-n", "40", "-b", "beginner", "-o", str(data)], capture_output=True, text=True, timeout=120)
+    made = subprocess.run(
+        [*cli, "learn", "data", "-n", "40", "-b", "beginner", "-o", str(data)], capture_output=True, text=True, timeout=120
+    )
     assert made.returncode == 0, made.stderr
-    train = [*cli, "learn", "train", "xgboost", "--data", str(data), "--rounds", "3", "--eval-games", "8", "--eval-board", "beginner"]
+    train = [
+        *cli,
+        "learn",
+        "train",
+        "xgboost",
+        "--data",
+        str(data),
+        "--rounds",
+        "3",
+        "--eval-games",
+        "8",
+        "--eval-board",
+        "beginner",
+    ]
     trained = subprocess.run([*train, "-j", "2", "-o", str(model)], capture_output=True, text=True, timeout=180)
     assert trained.returncode == 0, trained.stderr
     assert json.loads((model / "card.json").read_text())["evaluation"]
