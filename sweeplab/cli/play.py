@@ -296,8 +296,7 @@ def play_command(
         elif len(saved) == 1:
             click.echo(f"saved the position before the one guess to {saved[0]}")
         else:
-            first, last = saved[0], saved[-1]
-            click.echo(f"saved {len(saved)} positions, the one before each guess: {first} to {last}")
+            click.echo(f"saved {len(saved)} positions, the one before each guess: {saved[0]} to {saved[-1]}")
     if log_path is not None:
         click.echo(f"moves logged to {log_path} (show them again with `sweeplab replay {log_path} --steps`)")
     if timed_out:
