@@ -39,6 +39,7 @@ _BUILTIN: dict[str, str] = {
     "level2": "sweeplab.strategies.levels:Level2Strategy",
     "level3": "sweeplab.strategies.levels:Level3Strategy",
     "exact": "sweeplab.strategies.exact:ExactStrategy",
+    "pseq": "sweeplab.strategies.pseq:PseqStrategy",  # Tu et al. 2017 (b1f6c1c4/MineSweeperProb), on the exact engine
     "optimal": "sweeplab.strategies.optimal:OptimalStrategy",
     "best": "sweeplab.strategies.best:BestStrategy",
     "corners": "sweeplab.strategies.corners:CornersStrategy",

@@ -1,0 +1,201 @@
+"""PSEQ [pseq]: the published rule of b1f6c1c4's MineSweeperProb (Tu et al., AAAI workshop 2017) on sweeplab's
+exact engine: the lowest mine probability (P), then three tie-breaks (S, E, Q), then a uniformly random cell.
+
+Where each part comes from, in that repository (``MineSweeperSolver/``):
+
+- **P** (``HeuristicMethod::MinMineProb``, ``GameMgr::Solve``): the covered cells not known to be mines, the lowest
+  mine probability kept. Ties are PSEQ's ``Largest`` (``GameMgr.h``) on doubles, replayed exactly: cells are visited
+  in PSEQ's block order (column by column: ``x * height + y``), a strictly better value starts the list again, and a
+  value within ``1e-8`` of the best so far (relative) joins it. So which near-equal cells survive depends on that
+  order, as in PSEQ.
+- **S** (``MaxZerosProb``: ``Solver::ZerosCondQ`` times the cell's safety): the probability that the cell is safe
+  and that the number it shows makes at least one other covered cell certainly safe (``Solver::UCondQ``'s
+  ``m_Probability``: the outcomes with ``totalBlanks != 0``).
+- **E** (``MaxZerosExp``: ``Solver::ZerosECondQ`` times the safety): the expected number of covered cells the
+  revealed number makes certainly safe, counted as zero when the cell is a mine (``UCondQ``'s ``m_Expectation``).
+- **Q** (``MaxQuantityExp``: ``Solver::QuantityCondQ``): the entropy in bits of the number the cell shows, given
+  that it is safe (not weighted by the safety).
+- Then one of the cells left at random (``GameMgr::OpenOptimalBlocks``), drawn from this player's seed.
+
+PSEQ counts a cell as made safe at the level of its block sets (cells alike to every constraint, split by the
+candidate's neighbourhood); sweeplab's engine gives the certainly safe cells of the position after each number
+directly, which are the same cells, since cells alike to every constraint are safe together or not at all. The
+figures of two cells alike to every constraint and with the same kinds of neighbours are the same, so they are
+worked out once per kind (PSEQ caches them the same way, by the intersection counts of its ``DistCondQParameters``).
+
+Certain cells are played first, as :class:`~sweeplab.strategies.exact.ExactStrategy` plays them (PSEQ's full logic,
+``FL``, opens every cell it proves safe before any guess; the order of certain reveals changes no guess). The first
+click on an untouched board is the top-left corner: PSEQ's published rates are for ``FL@[1,1]`` (1-based). The
+optional exhaustive endgame (``PSEQ-D256``) is not part of this rule.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from sweeplab.analysis import Probabilities
+from sweeplab.analysis.exact.kernel import _PACK
+from sweeplab.core.game import Move
+from sweeplab.core.observation import COVERED, FLAGGED, Observation
+from sweeplab.strategies.base import Explanation
+from sweeplab.strategies.exact import ExactStrategy, guess_kind
+from sweeplab.strategies.loops import LOOPS
+
+_BRIEF = getattr(LOOPS, "brief", None)  # the position after a reveal, counted in C (None without the kernel)
+
+#: PSEQ's relative tolerance for equal doubles in ``Largest``.
+TOLERANCE = 1e-8
+
+#: The tie-breaks after P, in PSEQ's order: name, and what it says in an explanation.
+CRITERIA = (
+    ("S", "the chance it is safe and its number proves another cell safe"),
+    ("E", "the expected number of cells its number proves safe"),
+    ("Q", "the entropy of its number"),
+)
+
+
+def largest(cells: Sequence[int], score: Callable[[int], float]) -> list[int]:
+    """PSEQ's ``Largest`` on doubles: the cells whose score is the largest, within ``TOLERANCE`` of the best so far
+    (relative) as they are visited in order; a strictly larger score starts the list again."""
+    if len(cells) <= 1:
+        return list(cells)
+    best = score(cells[0])
+    kept = [cells[0]]
+    for cell in cells[1:]:
+        value = score(cell)
+        if best < value:
+            best = value
+            kept = []
+        if best - abs(best) * TOLERANCE <= value:
+            kept.append(cell)
+    return kept
+
+
+class Outcomes:
+    """For one position: per covered cell, each number it can show with the number of layouts where it is safe and
+    shows it, and how many covered cells that number proves safe. Cells of the same kind share one computation."""
+
+    def __init__(self, strategy: PseqStrategy, observation: Observation, result: Probabilities) -> None:
+        self.strategy = strategy
+        self.observation = observation
+        self.result = result
+        self.total = result.layouts
+        group: dict[int, int] = {}
+        for k, (_, cells) in enumerate(result.supercells()):
+            for cell in cells:
+                group[cell] = k
+        self.group = group  # the super-cell of each frontier cell (cells no number touches: none, one kind)
+        self.mines = frozenset(result.mines)
+        self._raw: bytearray | None = None
+        self._cache: dict[tuple[object, ...], tuple[float, float, float]] = {}
+
+    def kind(self, cell: int) -> tuple[object, ...]:
+        """What the figures of ``cell`` depend on: its super-cell and its neighbours' (flags counted apart)."""
+        view, group = self.observation.view, self.group
+        around = []
+        flags = 0
+        for n in self.observation.board.neighbours[cell]:
+            v = view[n]
+            if v == FLAGGED:
+                flags += 1
+            elif v == COVERED:
+                around.append(group.get(n, -1))
+        around.sort()
+        return group.get(cell, -1), flags, tuple(around)
+
+    def figures(self, cells: Sequence[int]) -> dict[int, tuple[float, float, float]]:
+        """Each cell's (S, E, Q), worked out once per kind of cell."""
+        cache, out = self._cache, {}
+        for cell in cells:
+            key = self.kind(cell)
+            found = cache.get(key)
+            if found is None:
+                numbers = self.of(cell)
+                found = cache[key] = (zeros_probability(numbers), zeros_expectation(numbers), quantity(numbers))
+            out[cell] = found
+        return out
+
+    def of(self, cell: int) -> list[tuple[float, int]]:
+        """(P(the cell is safe and shows the number), cells proved safe then) for each number it can show."""
+        observation = self.observation
+        board = observation.board
+        analyzer = self.strategy.analyzer
+        budget = analyzer.budget
+        known = sum(1 for n in board.neighbours[cell] if observation.view[n] == FLAGGED or n in self.mines)
+        open_ = sum(1 for n in board.neighbours[cell] if observation.view[n] == COVERED and n not in self.mines)
+        out = []
+        for value in range(known, known + open_ + 1):
+            counted = None
+            if _BRIEF is not None and _PACK is not None and analyzer.use_kernel:
+                if self._raw is None:
+                    self._raw = bytearray(_PACK(observation.view)[0])
+                raw = self._raw
+                before, raw[cell] = raw[cell], value
+                brief = _BRIEF(
+                    raw, board.width, board.height, observation.mines, budget.max_states, budget.max_bytes, budget.seconds
+                )
+                raw[cell] = before
+                if brief is not None:
+                    counted = (brief[0], len(brief[1]))
+            if counted is None:
+                after = analyzer.try_analyze(observation.with_cells({cell: value}, observation.moves + 1))
+                if after is None:  # not answered within the budget: this number is left out of the figures
+                    continue
+                counted = (after.layouts, len(after.safe)) if after.layouts else (0, 0)
+            layouts, safe = counted
+            if layouts:
+                out.append((layouts / self.total, safe))
+        return out
+
+
+def zeros_probability(outcomes: list[tuple[float, int]]) -> float:
+    """S: P(safe and the number proves some cell safe)."""
+    return sum(p for p, safe in outcomes if safe)
+
+
+def zeros_expectation(outcomes: list[tuple[float, int]]) -> float:
+    """E: the expected number of cells proved safe (none when the cell is a mine)."""
+    return sum(p * safe for p, safe in outcomes)
+
+
+def quantity(outcomes: list[tuple[float, int]]) -> float:
+    """Q: the entropy in bits of the number shown, given that the cell is safe."""
+    safe = sum(p for p, _ in outcomes)
+    return -sum(p / safe * math.log2(p / safe) for p, _ in outcomes if p > 0) if safe > 0 else 0.0
+
+
+class PseqStrategy(ExactStrategy):
+    """PSEQ's rule (see the module): certain cells first; else the lowest mine probability, then the S, E and Q
+    tie-breaks, then a random cell of those left. On the exact engine, so its probabilities are ``exact``'s; only
+    the choice among equally safe cells differs."""
+
+    name = "pseq"
+    source = "Tu et al. 2017, b1f6c1c4/MineSweeperProb's PSEQ (MineSweeperSolver/GameMgr.cpp, Solver.cpp)"
+    summary = "certain safes first, else the lowest mine probability; ties by PSEQ's S, E, Q, then at random"
+
+    def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
+        board = observation.board
+        if observation.is_start():
+            safety = 1 - observation.mines / board.cells
+            why = Explanation("PSEQ's first click: the top-left corner (FL@[1,1])", {"cell": (0, 0)})
+            return self.guess(observation, 0, "first", safety, why)
+        height, width = board.height, board.width
+        cells = sorted((c for c, p in result.covered() if p < 1.0), key=lambda c: (c % width) * height + c // width)
+        probability = result.probability
+        chosen = largest(cells, lambda c: -probability(c))
+        tied = [len(chosen)]
+        if len(chosen) > 1:
+            scores = Outcomes(self, observation, result).figures(chosen)
+            for k in range(len(CRITERIA)):
+                chosen = largest(chosen, lambda c, k=k: scores[c][k])  # type: ignore[misc]
+                tied.append(len(chosen))
+                if len(chosen) == 1:
+                    break
+        cell = chosen[0] if len(chosen) == 1 else chosen[self.rng.randrange(len(chosen))]
+        safety = 1.0 - probability(cell)
+        steps = ", ".join(f"{n} after {name}" for n, (name, _) in zip(tied[1:], CRITERIA, strict=False))
+        text = f"the lowest mine probability: {board.name(cell)}, {safety:.2%} safe ({tied[0]} as safe"
+        text += f"; {steps})" if steps else ")"
+        figures = {"cell": board.xy(cell), "safety": safety, "tied": tied, "random": len(chosen) > 1}
+        return self.guess(observation, cell, guess_kind(observation, result, cell), safety, Explanation(text, figures))

@@ -1,0 +1,108 @@
+"""PSEQ's rule: its S, E and Q figures against brute force over every layout, its tie order, its choices."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sweeplab.analysis import Analyzer
+from sweeplab.core.game import Game
+from sweeplab.core.observation import COVERED, Observation
+from sweeplab.core.rules import Rules
+from sweeplab.formats.position import parse_position
+from sweeplab.strategies.base import play
+from sweeplab.strategies.pseq import Outcomes, PseqStrategy, largest
+from sweeplab.strategies.registry import make_spec
+from tests.strategies.best.brute import consistent_layouts
+
+#: From best's look-ahead tests: several frontier kinds, cells no number touches, and a 9-mine global count.
+POSITION = "7x7x9\n1100000\nH100000\n1111100\n112H211\nHH3H3HH\nHHHHHHH\nHHHHHHH\n"
+LIVING = "6x4x6\nH2HH10\nHH3210\nHHH100\nHHH100\n"
+
+
+def brute_figures(observation: Observation, cell: int) -> tuple[float, float, float]:
+    """S, E and Q from the layouts themselves: per number the cell shows, the layouts where it is safe and shows it,
+    and the other covered cells that are a mine in none of them."""
+    layouts = consistent_layouts(observation)
+    board = observation.board
+    covered = [c for c, v in enumerate(observation.view) if v == COVERED and c != cell]
+    groups: dict[int, list[frozenset[int]]] = {}
+    for mines in layouts:
+        if cell not in mines:
+            groups.setdefault(sum(n in mines for n in board.neighbours[cell]), []).append(mines)
+    s = e = 0.0
+    safe_layouts = sum(len(g) for g in groups.values())
+    q = 0.0
+    for group in groups.values():
+        p = len(group) / len(layouts)
+        proved = sum(1 for c in covered if not any(c in m for m in group))
+        s += p if proved else 0.0
+        e += p * proved
+        q -= len(group) / safe_layouts * math.log2(len(group) / safe_layouts)
+    return s, e, q
+
+
+def check_figures(observation: Observation, use_kernel: bool | None = None) -> None:
+    strategy = PseqStrategy(0)
+    if use_kernel is False:
+        strategy.analyzer = Analyzer(use_kernel=False)
+    result = strategy.analyzer.analyze(observation)
+    cells = [c for c, p in result.covered() if p < 1.0]
+    figures = Outcomes(strategy, observation, result).figures(cells)
+    for cell in cells:
+        assert figures[cell] == pytest.approx(brute_figures(observation, cell), abs=1e-9), observation.board.name(cell)
+
+
+@pytest.mark.parametrize("text", [POSITION, LIVING])
+@pytest.mark.parametrize("use_kernel", [None, False], ids=["kernel", "python"])
+def test_figures_equal_brute_force(text, use_kernel):
+    check_figures(parse_position(text), use_kernel)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), moves=st.integers(1, 6))
+def test_figures_equal_brute_force_on_played_positions(seed, moves):
+    """Positions of real 5x5 games with 6 mines, a few moves in (each cell's kind shares one computation: a kind
+    that mixed two cells with different figures would fail here)."""
+    game = Game(Rules(5, 5, 6, "safe"), seed)
+    player = make_spec("exact", seed=seed)
+    while not game.over and game.moves < moves:
+        game.apply(player.choose(game.observation()))
+    if not game.over:
+        check_figures(game.observation())
+
+
+def test_largest_keeps_near_ties_in_pseq_s_visiting_order():
+    values = {1: 1.0, 2: 1.0 + 1e-10, 3: 0.5, 4: 1.0 - 1e-10}
+    assert largest([1, 2, 3, 4], values.__getitem__) == [2, 4]  # a strictly larger value starts the list again
+    assert largest([2, 1, 3, 4], values.__getitem__) == [2, 1, 4]  # after it, values within 1e-8 join
+    assert largest([3], values.__getitem__) == [3]
+
+
+def test_the_guess_is_the_lowest_probability_then_s():
+    """On POSITION the lowest mine probability is shared; PSEQ's S decides among those cells."""
+    observation = parse_position(POSITION)
+    strategy = PseqStrategy(0)
+    result = strategy.analyzer.analyze(observation)
+    move = strategy.pick_guess(observation, result)
+    low = min(p for _, p in result.covered())
+    tied = [c for c, p in result.covered() if p <= low * (1 + 1e-8)]
+    assert move.cell in tied
+    best_s = max(brute_figures(observation, c)[0] for c in tied)
+    assert brute_figures(observation, move.cell)[0] == pytest.approx(best_s)
+    assert strategy.pending_guess is not None and strategy.pending_guess.explanation is not None
+
+
+def test_games_are_deterministic_and_open_the_corner():
+    rules = Rules(9, 9, 10, "safe")
+    records = []
+    for _ in range(2):
+        game = Game(rules, 4)
+        player = make_spec("pseq", seed=11)
+        play(player, game)
+        records.append((game.state, game.moves, [g.cell for g in player.guesses]))
+        assert player.guesses[0].cell == 0 and player.guesses[0].kind == "first"
+    assert records[0] == records[1]
