@@ -47,10 +47,8 @@ from __future__ import annotations
 import time
 from array import array
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from sweeplab.analysis.estimate import folding
-from sweeplab.analysis.estimate.batches import BATCHES
-from sweeplab.analysis.estimate.chain import estimate
 from sweeplab.analysis.exact.budget import (
     DEFAULT_BUDGET,
     ESTIMATE_RESERVE,
@@ -81,6 +79,9 @@ from sweeplab.analysis.exact.subsets import simplify
 from sweeplab.analysis.exact.weighting import _weigh_numeric
 from sweeplab.core.errors import ArgumentError, InconsistentPositionError, UndecidedError, shown
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
+
+if TYPE_CHECKING:
+    from sweeplab.analysis.estimate import folding
 
 # beside a chain, the share of the budget kept for the folds' last pass beyond its predicted time, and for the answer
 # with their many tallies (ad hoc: 0.1 to 0.2 s past the estimate's reserve on 256x256 with 16,384 mines at 2 s)
@@ -211,6 +212,8 @@ class Analyzer:
         estimate is had (its batches' spread then shows in their probabilities too)."""
         if not which:
             return components, tallies
+        from sweeplab.analysis.estimate import folding  # loaded only for a position that needs an estimate
+        from sweeplab.analysis.estimate.chain import estimate
         chosen = set(which)
         kept = [i for i in range(len(components)) if i not in chosen]
         others = [tallies[i] for i in kept]
@@ -257,6 +260,8 @@ class Analyzer:
         that one holds no layout), with no :attr:`~sweeplab.analysis.estimate.folding.Folds.left`; or those that fold in
         time folded for their weights, beside the others left to the chain; None when none folds (or the time ran
         out), or without the C kernels."""
+        from sweeplab.analysis.estimate import folding
+
         if not self.use_kernel or not folding.available():
             return None
         chosen = set(which)
@@ -464,6 +469,8 @@ def _weighing(tallies: list[Tally], unconstrained: int, mines_left: int) -> floa
     if len(tallies) <= WEIGH_TIMED:
         return 0.0
     import numpy  # noqa: F401  # loaded by the weighing on its first call: in a fresh process, not a weighing's time
+
+    from sweeplab.analysis.estimate.batches import BATCHES
 
     start = time.perf_counter()
     _weigh_numeric(tallies, unconstrained, mines_left)

@@ -17,14 +17,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, NamedTuple, Protocol
 
-import numpy as np
-
 from sweeplab.bench.signals import Interrupted, deferred
 from sweeplab.bench.signals import check as check_signals
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.rules import Rules
-from sweeplab.core.seeds import SEED_SPAN, seed_entropy  # noqa: F401  (SEED_SPAN: part of the runner's interface)
+from sweeplab.core.seeds import SEED_SPAN, seed_entropy, seed_sequence_state  # noqa: F401  (SEED_SPAN: part of the runner's interface)
 from sweeplab.strategies.base import Guess, play
 from sweeplab.strategies.registry import make
 
@@ -200,8 +198,7 @@ def game_seeds(root: int, index: int) -> tuple[int, int]:
     >>> game_seeds(-1, 0) != game_seeds(1, 0)
     True
     """
-    words = np.random.SeedSequence(seed_entropy(root), spawn_key=(index,)).generate_state(4, dtype=np.uint32)
-    w = [int(v) for v in words]
+    w = seed_sequence_state(seed_entropy(root), (index,), 4)  # numpy's words, without numpy
     return (w[0] << 32) | w[1], (w[2] << 32) | w[3]
 
 

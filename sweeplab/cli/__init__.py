@@ -1,10 +1,9 @@
 """The ``sweeplab`` command: thin wrappers that parse arguments, call the library and print.
 
-One module per group of commands; each registers its commands on :data:`sweeplab.cli.app.main`.
+One module per group of commands; each registers its commands on :data:`sweeplab.cli.app.main` when it is imported,
+which happens the first time one of its commands is asked for (:data:`sweeplab.cli.app.COMMAND_MODULES`).
 """
 
-from sweeplab.cli import analyze, bench, experiment, optimal, play, replay, serve  # noqa: F401  (importing registers the commands)
 from sweeplab.cli.app import main, run
-from sweeplab.cli.learn import commands, neural  # noqa: F401  (the same, for ``sweeplab learn``)
 
 __all__ = ["main", "run"]

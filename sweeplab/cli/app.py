@@ -6,7 +6,7 @@ import contextlib
 import math
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Any, NoReturn, TypeVar
 
@@ -155,8 +155,48 @@ def parse_cell(text: str, board: Board) -> int:
         raise click.BadParameter(str(error)) from None
 
 
+#: The module (or modules) that registers each command, imported only when that command runs or help lists them
+#: all: a command pays for its own imports alone (``sweeplab bench`` never loads the web server or the learners).
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "analyze": ("sweeplab.cli.analyze",),
+    "consistent": ("sweeplab.cli.analyze",),
+    "consistency-report": ("sweeplab.cli.analyze",),
+    "bench": ("sweeplab.cli.bench",),
+    "bench-engine": ("sweeplab.cli.bench",),
+    "deal": ("sweeplab.cli.bench",),
+    "experiment": ("sweeplab.cli.experiment",),
+    "evaluate": ("sweeplab.cli.optimal",),
+    "optimal": ("sweeplab.cli.optimal",),
+    "optimal-table": ("sweeplab.cli.optimal",),
+    "strategies": ("sweeplab.cli.play",),
+    "play": ("sweeplab.cli.play",),
+    "replay": ("sweeplab.cli.replay",),
+    "serve": ("sweeplab.cli.serve",),
+    "learn": ("sweeplab.cli.learn.commands", "sweeplab.cli.learn.neural"),
+}
+
+
+def load_commands(names: Iterable[str] | None = None) -> None:
+    """Import the modules that register ``names`` (every command when None) on :data:`main`."""
+    import importlib
+
+    for name in COMMAND_MODULES if names is None else names:
+        for module in COMMAND_MODULES.get(name, ()):
+            importlib.import_module(module)
+
+
 class SweeplabGroup(click.Group):
-    """The command group: `sweeplab --help` lists each command with its whole short help, never cut to "..."."""
+    """The command group: `sweeplab --help` lists each command with its whole short help, never cut to "...".
+
+    Commands are loaded lazily (:data:`COMMAND_MODULES`): a command's module is imported when it is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMAND_MODULES) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            load_commands([cmd_name])
+        return super().get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = []

@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 from sweeplab.cli import main
+from sweeplab.cli.app import COMMAND_MODULES, load_commands
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -27,6 +28,29 @@ def test_the_parser_reads_a_command_list():
 
 def test_the_readme_lists_every_command_and_no_other():
     listed = readme_commands(README.read_text(encoding="utf-8"))
+    load_commands()
     commands = {name for name, command in main.commands.items() if not command.hidden}
     assert not commands - listed, f"README.md's command list misses {sorted(commands - listed)}: add a line for each"
     assert not listed - commands, f"README.md lists {sorted(listed - commands)}, which `sweeplab --help` does not have"
+
+
+def test_every_command_is_loaded_from_the_module_the_table_names():
+    """The lazy table and the modules agree: once every module is imported, the commands registered are the table's."""
+    load_commands()
+    assert set(main.commands) == set(COMMAND_MODULES)
+
+
+def test_a_command_imports_only_its_own_module():
+    """`sweeplab bench` does not load the web server, the learners or the other commands' modules."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom sweeplab.cli import main\n"
+        "try:\n    main(['bench', '-s', 'exact', '-b', 'beginner', '-n', '1', '-j', '1'])\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith(('sweeplab.cli.', 'sweeplab.web', 'numpy', 'rich')))))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout.split()
+    assert "sweeplab.cli.bench" in loaded
+    for other in ("sweeplab.cli.play", "sweeplab.cli.serve", "sweeplab.cli.learn.commands", "sweeplab.web", "numpy"):
+        assert other not in loaded, loaded
