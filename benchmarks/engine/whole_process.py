@@ -66,7 +66,10 @@ def main() -> None:
             for preset, games in presets:
                 cpu = child_cpu([*base, "-b", preset, "-n", str(games), "-j", "1"], env)
                 rows.append({"round": round_, "tree": label, "preset": preset, "games": games, "cpu": round(cpu, 4)})
-                print(f"round {round_ + 1}/{args.repeats} {label} {preset}: {games / cpu:,.0f} games per CPU second", file=sys.stderr)
+                print(
+                    f"round {round_ + 1}/{args.repeats} {label} {preset}: {games / cpu:,.0f} games per CPU second",
+                    file=sys.stderr,
+                )
     with (args.out / "runs.csv").open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
