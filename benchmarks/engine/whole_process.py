@@ -30,10 +30,11 @@ from pathlib import Path
 DEFAULT_PRESETS = ["expert:5000", "intermediate:10000", "beginner:20000"]
 
 
-def child_cpu(command: list[str], env: dict[str, str]) -> float:
-    """The CPU seconds (user + system) of ``command`` run to its end, its output discarded; it must succeed."""
+def child_cpu(command: list[str], env: dict[str, str], cwd: str) -> float:
+    """The CPU seconds (user + system) of ``command`` run in ``cwd`` to its end, its output discarded; it must succeed.
+    (In the tree's own folder: ``python -m`` puts the working directory first on the path, before PYTHONPATH.)"""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
@@ -58,13 +59,14 @@ def main() -> None:
     rows = []
     for round_ in range(args.repeats):
         for label, path in trees:
-            env = dict(os.environ, PYTHONPATH=str(Path(path).resolve()))
+            tree = str(Path(path).resolve())
+            env = dict(os.environ, PYTHONPATH=tree)
             base = [sys.executable, "-m", "sweeplab.cli", "bench", "-s", args.strategy, "--rule", "safe", "--first-click", "0,0"]
             for _ in range(args.startups):
-                cpu = child_cpu([*base, "-b", "expert", "-n", "1", "-j", "1"], env)
+                cpu = child_cpu([*base, "-b", "expert", "-n", "1", "-j", "1"], env, tree)
                 rows.append({"round": round_, "tree": label, "preset": "start-up", "games": 1, "cpu": round(cpu, 4)})
             for preset, games in presets:
-                cpu = child_cpu([*base, "-b", preset, "-n", str(games), "-j", "1"], env)
+                cpu = child_cpu([*base, "-b", preset, "-n", str(games), "-j", "1"], env, tree)
                 rows.append({"round": round_, "tree": label, "preset": preset, "games": games, "cpu": round(cpu, 4)})
                 print(
                     f"round {round_ + 1}/{args.repeats} {label} {preset}: {games / cpu:,.0f} games per CPU second",

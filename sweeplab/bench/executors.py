@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import multiprocessing
 import os
 import re
 from collections.abc import Callable, Generator, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sweeplab.bench.signals import worker_setup
 from sweeplab.core.errors import SweeplabError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -106,6 +107,9 @@ class LocalExecutor(_Base):
             for task in tasks:
                 yield fn(task)
             return
+        import multiprocessing  # a pool's imports, paid only by a run that starts one
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
         if self._pool is None:
             size = self.workers if count is None else max(1, min(self.workers, count))
             context = multiprocessing.get_context(self.start)

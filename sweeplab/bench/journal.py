@@ -25,7 +25,6 @@ import fcntl
 import json
 import os
 import stat
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -68,6 +67,8 @@ def check_writable(directory: Path) -> Path:
         except OSError as error:
             raise OutputError(f"cannot create the output directory {directory}: {error.strerror or error}") from None
     try:
+        import tempfile  # shutil and the compressors behind it, loaded only by a run that writes
+
         fd, probe = tempfile.mkstemp(prefix=".sweeplab-probe-", dir=directory)
         try:
             os.write(fd, b"x")
@@ -84,6 +85,8 @@ def replacing(path: Path) -> Iterator[Path]:
     """Write ``path`` whole or not at all: yields a temporary name beside it, renamed over ``path`` when the block
     succeeds and removed when it fails (a full disk leaves the old file, or none, never half a file)."""
     path = Path(path)
+    import tempfile
+
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     temp = Path(name)
