@@ -7,7 +7,7 @@ import math
 import os
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -88,6 +88,17 @@ def _sample(rng: random.Random, population: list[int], k: int) -> list[int]:
         chosen[i] = pool[j]
         pool[j] = pool[left - 1]
     return chosen
+
+
+#: :meth:`Game.three_bv` in C, ``(mine, number, width, height) -> int``: lent by the players' C module when it loads
+#: (:mod:`sweeplab.strategies.loops`; core has no C of its own), else None and the Python one counts.
+_THREE_BV: Callable[[list[bool], list[int], int, int], int] | None = None
+
+
+def lend_three_bv(fn: Callable[[list[bool], list[int], int, int], int] | None) -> None:
+    """Count 3BV with ``fn`` (None: in Python again)."""
+    global _THREE_BV
+    _THREE_BV = fn
 
 
 _REVEALS: list[Move] = []  # Move.reveal's objects by cell (a move is immutable, so one object serves every game)
@@ -511,7 +522,16 @@ class Game:
         return self._number[cell]
 
     def three_bv(self) -> int:
-        """3BV: the least number of clicks that clears the board (openings plus isolated numbers)."""
+        """3BV: the least number of clicks that clears the board (openings plus isolated numbers); in C when a
+        player's C module has lent its twin (:func:`lend_three_bv`)."""
+        if self._mine is None:
+            raise IllegalMoveError("the layout is not dealt yet")
+        if _THREE_BV is not None:
+            return int(_THREE_BV(self._mine, self._number, self.board.width, self.board.height))
+        return self.three_bv_in_python()
+
+    def three_bv_in_python(self) -> int:
+        """:meth:`three_bv` in Python (what the C twin is tested against)."""
         if self._mine is None:
             raise IllegalMoveError("the layout is not dealt yet")
         mine, number, neighbours = self._mine, self._number, self.board.neighbours

@@ -8,7 +8,56 @@
 #include "_exact_play.c" /* play_exact: the exact strategy's game loop */
 #include "best/_best.c"  /* in_span, count_layouts, brief and living: best's helpers */
 
+/* three_bv(mine, number, width, height) -> int: Game.three_bv in C (openings plus the safe cells no opening reaches),
+   for the harness's record of every game; registered with sweeplab.core.game by loops.py. */
+static PyObject *three_bv(PyObject *self, PyObject *args) {
+    PyObject *mine_in, *number_in;
+    int width, height;
+    if (!PyArg_ParseTuple(args, "OOii:three_bv", &mine_in, &number_in, &width, &height)) return NULL;
+    if (width < 1 || height < 1 || (long)width * height > 1L << 26) {
+        PyErr_SetString(PyExc_ValueError, "three_bv: the board must be 1x1 to 2^26 cells");
+        return NULL;
+    }
+    Py_ssize_t cells = (Py_ssize_t)width * height;
+    signed char *mine = malloc((size_t)cells), *number = malloc((size_t)cells), *marked = calloc((size_t)cells, 1);
+    int *stack = malloc(sizeof(int) * (size_t)cells);
+    PyObject *result = NULL;
+    if (!mine || !number || !marked || !stack) { PyErr_NoMemory(); goto done; }
+    if (read_cells(mine_in, cells, mine, 0, 1, "mine") < 0 || read_cells(number_in, cells, number, -1, 9, "number") < 0)
+        goto done;
+    long clicks = 0;
+    for (Py_ssize_t c = 0; c < cells; c++) {
+        if (mine[c] || number[c] != 0 || marked[c]) continue;
+        clicks++;
+        marked[c] = 1;
+        int top = 0;
+        stack[top++] = (int)c;
+        while (top) {
+            int s = stack[--top], x = s % width, y = s / width;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int nx = x + dx, ny = y + dy;
+                    if ((dx || dy) && nx >= 0 && nx < width && ny >= 0 && ny < height) {
+                        int n = ny * width + nx;
+                        if (!marked[n]) {
+                            marked[n] = 1;
+                            if (number[n] == 0 && !mine[n]) stack[top++] = n;
+                        }
+                    }
+                }
+        }
+    }
+    for (Py_ssize_t c = 0; c < cells; c++)
+        if (!mine[c] && !marked[c]) clicks++;
+    result = PyLong_FromLong(clicks);
+done:
+    free(mine); free(number); free(marked); free(stack);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"three_bv", three_bv, METH_VARARGS,
+     "three_bv(mine, number, width, height) -> int: a layout's 3BV (Game.three_bv), from its mine flags and numbers."},
     {"play_exact", play_exact, METH_VARARGS,
      "play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1,\n"
      "deadline=0)\n"
