@@ -21,6 +21,7 @@ from sweeplab.bench.signals import Interrupted, deferred
 from sweeplab.bench.signals import check as check_signals
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState, Move
+from sweeplab.core.observation import COVERED, FLAGGED
 from sweeplab.core.rules import Rules
 from sweeplab.core.seeds import SEED_SPAN, seed_entropy, seed_sequence_state  # noqa: F401  (SEED_SPAN: part of the runner's interface)
 from sweeplab.strategies.base import Guess, play
@@ -312,7 +313,7 @@ def play_one(
         moves=game.moves,
         cpu_seconds=cpu,
         three_bv=game.three_bv() if game.dealt else None,
-        revealed=sum(1 for v in view if v >= 0),
+        revealed=len(view) - view.count(COVERED) - view.count(FLAGGED),  # every other value is a number shown
         guesses=tuple(GuessRecord.of(g) for g in player.guesses),
         timed_out=timed_out,
         largest_set=tuple(int(v) for v in largest) if largest is not None else None,
