@@ -90,7 +90,7 @@ def serve_command(host: str, port: int, open_page: bool, quiet: bool) -> None:
         import uvicorn
 
         from sweeplab.web.app import create_app
-        from sweeplab.web.serving import Serving, connection_cap, exit_status, guarded_protocol
+        from sweeplab.web.serving import BACKLOG, Serving, connection_cap, exit_status, guarded_protocol
     except ImportError as error:
         click.echo(f"error: the web page needs the 'web' extra ({error.name} is missing): pip install 'sweeplab[web]'", err=True)
         sys.exit(2)
@@ -115,7 +115,7 @@ def serve_command(host: str, port: int, open_page: bool, quiet: bool) -> None:
         log_level="warning" if quiet else "info",
         access_log=not quiet,
         timeout_graceful_shutdown=3,
-        backlog=128,
+        backlog=BACKLOG,
     )
     # the first signal ends solver work at once: its requests are answered 503
     server = Serving(config, on_signal=app.state.solvers.close)

@@ -3,7 +3,9 @@ refusal is a 4xx whose ``detail`` is one sentence naming the field, cell or numb
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import re
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -18,7 +20,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from sweeplab.core.errors import IllegalMoveError, InconsistentPositionError, SweeplabError
+from sweeplab.core.errors import IllegalMoveError, InconsistentPositionError, SweeplabError, UndecidedError
 from sweeplab.core.geometry import Board
 from sweeplab.core.rules import FIRST_CLICK_RULES, PRESETS, Rules
 from sweeplab.formats.position import format_position, parse_position
@@ -38,6 +40,9 @@ COOKIE = "sweeplab_client"  #: names the browser whose games a request may see (
 NEWCOMERS = "new browsers"  #: the solver queue's one line for every browser that has not played yet
 ERRORS_SHOWN = 10  #: a 422 lists this many of its errors (and says how many more)
 THREADS = 100  #: threads for the API's blocking handlers (a request waiting in the solver queue holds one)
+REFUSAL_SECONDS = 1.0  #: a solver request refused because its line is full is answered after this long (a loop of
+#: them cannot keep the server busy with refusals)
+SOLVER_PATHS = re.compile(r"/api/analyze|/api/games/[^/]+/(hint|probabilities|step)")
 GameId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="the id a new game was given")]
 
 
@@ -108,7 +113,15 @@ def create_app(
         client = request.cookies.get(COOKIE, "")
         issued = ids.verify(client)
         request.state.client = client if issued else ids.issue()
-        response = await call_next(request)
+        if SOLVER_PATHS.fullmatch(request.url.path) and pool.full(line(request)):  # refused before its body is read
+            await asyncio.sleep(REFUSAL_SECONDS)
+            response: Response = JSONResponse(
+                {"detail": "not run: this browser's requests (or all requests) already fill the solver queue; try again"},
+                status_code=503,
+                headers={"Retry-After": str(max(1, round(pool.seconds)))},
+            )
+        else:
+            response = await call_next(request)
         if not issued:
             response.set_cookie(COOKIE, request.state.client, httponly=True, samesite="strict")
         return response
@@ -142,6 +155,9 @@ def create_app(
             status = 409
         elif isinstance(exc, StrategyError) and not isinstance(exc, StrategyLimitError):
             status = 500  # the strategy broke its contract: not the request's fault
+        elif isinstance(exc, UndecidedError):  # the budget counts from the start of the work, but the machine is shared
+            detail = f"{exc} (the server may be busy: try again, or use `sweeplab analyze --seconds` for more time)"
+            return JSONResponse({"detail": detail}, status_code=503, headers={"Retry-After": str(max(1, round(pool.seconds)))})
         elif isinstance(exc, SolverLimitError):
             status = 503
             if exc.retry_after is not None:  # queued, not run: it may well run if asked again

@@ -31,16 +31,18 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 HEADER_SECONDS = 10.0  #: the longest a connection may take to send a request's headers
 LOG_INTERVAL = 10.0  #: at most one line per this many seconds about refused or closed connections
 MAX_CONNECTIONS = 4096  #: the most open connections whatever the descriptor limit
+BACKLOG = 64  #: the listening socket's backlog, also how many connections asyncio accepts in one go
 log = logging.getLogger("uvicorn.error")
 
 
-def connection_cap(limit: int | None = None) -> int:
-    """Connections to hold at most: the descriptor limit (the soft ``RLIMIT_NOFILE`` when None) less an eighth and
-    at least 64 for files, pipes to the solver and benchmark processes and the listening socket."""
+def connection_cap(limit: int | None = None, backlog: int = BACKLOG) -> int:
+    """Connections to hold at most: the descriptor limit (the soft ``RLIMIT_NOFILE`` when None) less what asyncio may
+    accept in one go before any is counted (``backlog``) and an eighth, at least 64, for files, pipes to the solver
+    and benchmark processes and the listening socket (1024 descriptors: 832 connections)."""
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0] if limit is None else limit
     if soft == resource.RLIM_INFINITY:
         return MAX_CONNECTIONS
-    return max(8, min(MAX_CONNECTIONS, soft - max(64, soft // 8)))
+    return max(8, min(MAX_CONNECTIONS, soft - backlog - max(64, soft // 8)))
 
 
 class Throttled:
@@ -176,4 +178,4 @@ def exit_status(sig: int | None) -> int:
     return 0 if sig is None else 128 + sig
 
 
-__all__ = ["HEADER_SECONDS", "Serving", "Throttled", "connection_cap", "exit_status", "guarded_protocol"]
+__all__ = ["BACKLOG", "HEADER_SECONDS", "Serving", "Throttled", "connection_cap", "exit_status", "guarded_protocol"]

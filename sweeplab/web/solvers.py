@@ -177,6 +177,12 @@ class SolverPool:
         """The most workers one client's tasks hold at once: all but one, so another client always finds one."""
         return max(1, self.size - 1)
 
+    def full(self, client: str) -> bool:
+        """Would a task in ``client``'s line be refused at once (its line, or the whole queue, is full)?"""
+        with self._free:
+            line = self._lines.get(client)
+            return (line is not None and len(line) >= self.per_client) or sum(map(len, self._lines.values())) >= self.queued
+
     def waiting(self) -> int:
         with self._free:
             return sum(len(line) for line in self._lines.values())
