@@ -137,9 +137,7 @@ class LiveGame:
         def apply() -> tuple[Move, Guess | None]:
             key = f"{self.id}/{self.player_round}"
             args = (key, get(name), options, self.strategy_seed, self.game)
-            (game, played, guess), index = solvers.run(
-                play_step, *args, what=f"a step of {spec}", worker=worker, client=queue
-            )
+            (game, played, guess), index = solvers.run(play_step, *args, what=f"a step of {spec}", worker=worker, client=queue)
             self.game, self.player_worker = game, (index, solvers.generation(index))
             return played, guess
 

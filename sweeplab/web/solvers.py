@@ -31,6 +31,7 @@ PLAYERS_KEPT = 64  #: auto-solvers a worker keeps (least recently used dropped: 
 QUEUE_SECONDS = 10.0  #: the longest a task waits for a worker before it is refused (503, try again)
 QUEUED_PER_CLIENT = 4  #: tasks one client may have waiting (the page has at most two in flight)
 QUEUED_MAX = 32  #: tasks waiting in all
+SERVED_KEPT = 1000  #: clients whose last turn is remembered (one forgotten counts as served longest ago)
 
 
 class SolverLimitError(SweeplabError):
@@ -164,6 +165,8 @@ class SolverPool:
         self._busy: set[int] = set()
         self._lines: OrderedDict[str, deque[_Ticket]] = OrderedDict()  # each client's waiting tasks, next served first
         self._running: Counter[str] = Counter()
+        self._served: OrderedDict[str, int] = OrderedDict()  # when each client was last given a worker (a count)
+        self._turn = 0
         self._free = threading.Condition()
         self._closed = False
         weakref.finalize(self, _kill_all, self._workers)
@@ -188,24 +191,29 @@ class SolverPool:
             return sum(len(line) for line in self._lines.values())
 
     def _dispatch(self) -> None:
-        """Give each free worker the first task it can run, taking clients in turn (called with the lock held)."""
+        """Give each free worker the first task it can run of the client served least recently (called with the lock
+        held): clients take turns, whoever sent more."""
         for index in range(self.size):
             if index in self._busy:
                 continue
-            for client, line in self._lines.items():
+            for client in sorted(self._lines, key=lambda c: self._served.get(c, -1)):
+                line = self._lines[client]
                 if self._running[client] >= self.share:
                     continue
                 ticket = next((t for t in line if t.wanted is None or t.wanted == index), None)
                 if ticket is None:
                     continue
                 line.remove(ticket)
+                if not line:
+                    del self._lines[client]
                 ticket.index = index
                 self._busy.add(index)
                 self._running[client] += 1
-                if line:
-                    self._lines.move_to_end(client)  # its next task waits for the other clients' turns
-                else:
-                    del self._lines[client]
+                self._turn += 1
+                self._served.pop(client, None)
+                self._served[client] = self._turn
+                while len(self._served) > SERVED_KEPT:
+                    self._served.popitem(last=False)
                 self._free.notify_all()
                 break
 

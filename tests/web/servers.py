@@ -72,7 +72,9 @@ def stop(process: subprocess.Popen[str]) -> str:
 
 
 @contextlib.contextmanager
-def serving(*options: str, files: int | None = None, output: object = subprocess.PIPE) -> Iterator[tuple[subprocess.Popen[str], str]]:
+def serving(
+    *options: str, files: int | None = None, output: object = subprocess.PIPE
+) -> Iterator[tuple[subprocess.Popen[str], str]]:
     process, url = start(*options, files=files, output=output)
     try:
         yield process, url

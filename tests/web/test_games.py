@@ -1,5 +1,5 @@
-"""Live games: random ids, a bounded count per browser, of browsers by class and of memory, an idle age, the timer, restart, and the
-layout only at the end."""
+"""Live games: random ids, a bounded count per browser, of browsers by class and of memory, an idle age, the timer,
+restart, and the layout only at the end."""
 
 import pytest
 
@@ -47,7 +47,7 @@ def test_new_browsers_push_out_only_new_browsers_least_recently_active_first():
     second = store.new(make_rules("beginner"), 3, client="script-2")
     for n in range(3, 500):  # a flood of new browsers
         store.new(make_rules("beginner"), n, client=f"script-{n}")
-    with pytest.raises(ExpiredGameError, match="holds games for 2 new browsers within .* had been idle longest"):
+    with pytest.raises(ExpiredGameError, match=r"holds games for 2 new browsers within .* had been idle longest"):
         store.get(first.id, client="script-1")
     with pytest.raises(ExpiredGameError):
         store.get(second.id, client="script-2")
