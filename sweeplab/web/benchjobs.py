@@ -45,6 +45,7 @@ def _child(settings: dict[str, Any], out: Any, parent: int, memory: int, cpu: in
         from sweeplab.bench.session import bench
         from sweeplab.core.rules import make_rules
 
+        out.put(("games", 0))  # starts the queue's feeder thread before the cap (a thread needs address space)
         with open("/proc/self/statm") as statm:
             held = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
         resource.setrlimit(resource.RLIMIT_AS, (held + memory, resource.getrlimit(resource.RLIMIT_AS)[1]))

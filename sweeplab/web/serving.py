@@ -156,20 +156,19 @@ class Serving(Server):
             for sig, handler in handlers.items():
                 signal.signal(sig, handler)
 
+    def loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The event loop's exception handler: a failed accept is one line per interval, the rest as asyncio says."""
+        if str(context.get("message", "")).startswith("socket.accept() out of system resource"):
+            error = context.get("exception")
+            self.accept_failures.say(
+                f"cannot accept a connection: {getattr(error, 'strerror', None) or error}; new connections wait "
+                "(the open ones are answered)"
+            )
+            return
+        loop.default_exception_handler(context)
+
     async def serve(self, sockets: list[socket.socket] | None = None) -> None:
-        loop = asyncio.get_running_loop()
-
-        def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-            if str(context.get("message", "")).startswith("socket.accept() out of system resource"):
-                error = context.get("exception")
-                self.accept_failures.say(
-                    f"cannot accept a connection: {getattr(error, 'strerror', None) or error}; new connections wait "
-                    "(the open ones are answered)"
-                )
-                return
-            loop.default_exception_handler(context)
-
-        loop.set_exception_handler(handler)
+        asyncio.get_running_loop().set_exception_handler(self.loop_exception)
         await super().serve(sockets)
 
 
