@@ -29,6 +29,7 @@ RUNNING_MAX = 2  #: benchmark runs at once, all browsers together (each browser:
 MEMORY_BYTES = 2 << 30  #: address space a run's process may add to what it holds once started (RLIMIT_AS)
 CPU_SECONDS = 600  #: CPU seconds a run's process may use (RLIMIT_CPU), past its estimate's bound
 KEPT = 1000  #: browsers whose last run is remembered
+OUT_OF_MEMORY = ("MemoryError", "failed to map segment", "Cannot allocate memory", "can't start new thread")
 
 
 class BenchBusyError(SweeplabError):
@@ -45,6 +46,10 @@ def _child(settings: dict[str, Any], out: Any, parent: int, memory: int, cpu: in
         from sweeplab.bench.session import bench
         from sweeplab.core.rules import make_rules
 
+        from sweeplab.strategies.registry import get, parse_spec
+
+        for spec in settings["strategies"]:  # their modules loaded before the cap, which then counts the run's own memory
+            get(parse_spec(spec)[0])
         out.put(("games", 0))  # starts the queue's feeder thread before the cap (a thread needs address space)
         with open("/proc/self/statm") as statm:
             held = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
@@ -65,7 +70,10 @@ def _child(settings: dict[str, Any], out: Any, parent: int, memory: int, cpu: in
     except MemoryError:
         out.put(("error", f"the run needed more than the server's memory cap of {memory / 2**30:g} GiB and was ended"))
     except Exception as error:  # a strategy that crashes: report it, named, instead of dying silently
-        out.put(("error", f"{type(error).__name__}: {error}" if not isinstance(error, SweeplabError) else str(error)))
+        text = f"{type(error).__name__}: {error}" if not isinstance(error, SweeplabError) else str(error)
+        if any(sign in text for sign in OUT_OF_MEMORY):  # its worker process hit the cap it inherits
+            text = f"the run needed more than the server's memory cap of {memory / 2**30:g} GiB and was ended ({text})"
+        out.put(("error", text))
 
 
 @dataclass

@@ -31,13 +31,13 @@ def timed_get(conn: http.client.HTTPConnection, path: str) -> float:
 
 def test_keep_alive_requests_answer_without_a_delayed_ack():
     """A small answer on a kept-alive connection must not wait for the client's delayed ACK (TCP_NODELAY is set on
-    accepted connections): about 40 ms each without it, about 2 ms with it."""
+    accepted connections): about 40 ms each without it, about 2 ms with it (the bound leaves room for a busy machine)."""
     with serving() as (_, url):
         conn = connection(url)
         timed_get(conn, "/api/meta")
         median = statistics.median(timed_get(conn, "/api/meta") for _ in range(50))
         conn.close()
-    assert median < 0.010, f"median {median * 1000:.1f} ms per request"
+    assert median < 0.025, f"median {median * 1000:.1f} ms per request"  # 40 ms or more with the delayed ACK
 
 
 def post(url: str, path: str, body: dict, cookie: str) -> tuple[int, dict]:

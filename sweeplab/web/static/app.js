@@ -92,9 +92,10 @@ function fillRuleSelect(select) {
 // ---------------------------------------------------------------- Play
 const playBoard = new BoardView($("play-grid"), onPlayCell, pressedCells);
 
-function lcd(n) {
+// three digits as on the classic counter; the mine counter shows more when a board has more (1500), the timer stops at 999
+function lcd(n, most = Infinity) {
   const sign = n < 0 ? "-" : "";
-  return sign + String(Math.min(999, Math.abs(Math.floor(n)))).padStart(sign ? 2 : 3, "0");
+  return sign + String(Math.min(most, Math.abs(Math.floor(n)))).padStart(sign ? 2 : 3, "0");
 }
 
 function setGame(game) {
@@ -112,7 +113,7 @@ function setGame(game) {
   state.tickBase = game.elapsed;
   state.tickAt = performance.now();
   const running = game.state === "playing" && game.moves > 0;
-  $("timer").textContent = lcd(game.elapsed);
+  $("timer").textContent = lcd(game.elapsed, 999);
   if (running && !state.tick) state.tick = setInterval(tickTimer, 250);
   if (!running && state.tick) { clearInterval(state.tick); state.tick = null; }
   const status = $("game-status");
@@ -137,7 +138,7 @@ function setGame(game) {
 
 function tickTimer() {
   if (!state.game || state.game.over) return;
-  $("timer").textContent = lcd(state.tickBase + (performance.now() - state.tickAt) / 1000);
+  $("timer").textContent = lcd(state.tickBase + (performance.now() - state.tickAt) / 1000, 999);
 }
 
 function renderPlay() {
@@ -455,9 +456,15 @@ function showView(name) {
 function describeStrategy() {
   const strategy = state.meta.strategies.find((s) => s.name === $("solver-strategy").value);
   if (!strategy) return;
+  // a short description; the options and their defaults on hover (best has seventeen: too many to print to players)
   const literal = (v) => (typeof v === "boolean" ? (v ? "True" : "False") : v);
-  const options = Object.entries(strategy.options).map(([k, v]) => `${k}=${literal(v)}`).join(", ");
-  $("solver-about").textContent = `${strategy.summary} [${strategy.source}]${options ? ` · options: ${options}` : ""}`;
+  const options = Object.entries(strategy.options).map(([k, v]) => `${k}=${literal(v)}`);
+  const about = $("solver-about");
+  about.textContent = strategy.summary;
+  about.title = `${strategy.name}: ${strategy.summary} [${strategy.source}]` + (options.length ? `\noptions: ${options.join(", ")}` : "");
+  const hint = $("solver-options");
+  hint.placeholder = options.length ? `options, e.g. ${options[0]}` : "no options";
+  hint.title = options.length ? `key=value,... : ${options.join(", ")}` : `${strategy.name} takes no options`;
 }
 
 function describeLevel() {
