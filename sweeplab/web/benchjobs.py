@@ -45,7 +45,6 @@ def _child(settings: dict[str, Any], out: Any, parent: int, memory: int, cpu: in
     try:
         from sweeplab.bench.session import bench
         from sweeplab.core.rules import make_rules
-
         from sweeplab.strategies.registry import get, parse_spec
 
         for spec in settings["strategies"]:  # their modules loaded before the cap, which then counts the run's own memory
