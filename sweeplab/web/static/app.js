@@ -63,6 +63,7 @@ const state = {
   overlay: null,
   highlight: null, // {chosen, cells} of the explanation pointed at in the move log
   moveNumber: 0,
+  renderTimer: null, // a board drawing put off while the auto-solver plays fast
   round: 0, // counts the games dealt on this page (a restart is a new one): the record counts each once
 };
 
@@ -141,7 +142,21 @@ function tickTimer() {
   $("timer").textContent = lcd(state.tickBase + (performance.now() - state.tickAt) / 1000, 999);
 }
 
+// While the auto-solver plays with no delay the board is drawn at most every SOLVE_FRAME_MS: a big board's paint
+// (ten thousand cells) takes longer than a server's step, and would otherwise set the pace. Stopping draws at once.
+const SOLVE_FRAME_MS = 150;
+
 function renderPlay() {
+  if (state.solving && Number($("solver-delay").value) === 0) {
+    if (!state.renderTimer) state.renderTimer = setTimeout(() => { state.renderTimer = null; drawPlay(); }, SOLVE_FRAME_MS);
+    return;
+  }
+  drawPlay();
+}
+
+function drawPlay() {
+  clearTimeout(state.renderTimer);
+  state.renderTimer = null;
   const game = state.game;
   if (!game) return;
   const won = game.state === "won";
@@ -431,7 +446,9 @@ async function solve() {
 }
 
 function stopSolving() {
+  const drawing = state.solving;
   state.solving = false;
+  if (drawing) drawPlay(); // the last position, drawn now
   $("btn-solve").textContent = "Solve";
   if (state.game) {
     $("btn-step").disabled = state.game.over;

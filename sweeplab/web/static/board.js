@@ -113,6 +113,10 @@ class BoardView {
     const size = Math.max(this.smallest(), Math.min(64, Math.round(this.fitted() * ZOOM_STEP ** this.zoom)));
     this.cellSize = size;
     this.element.style.setProperty("--cell", `${size}px`);
+    // the board's own size, set: with it the board is a layout boundary (a change of text beside it does not lay out
+    // its ten thousand cells again)
+    this.element.style.width = `${this.width * size + 6}px`;
+    this.element.style.height = `${this.height * size + 6}px`;
     this.element.classList.toggle("tiny", size < 12);
   }
 
