@@ -39,6 +39,7 @@ def attack(slow: int, forged: int, hungry_count: int, megabytes: float, hints: i
         victim = Victim(url)
         victim.hints(5)  # warm: the solver processes start on first use
         victim.times.clear()
+        victim.statuses.clear()
         began = time.monotonic()
         sockets = SlowSockets(url, slow).start()
         loops = Loops()

@@ -86,6 +86,7 @@ def test_one_clients_analyses_do_not_starve_another_browsers_hints():
         victim = Victim(url)
         victim.hints(3)  # the solver processes start on first use
         victim.times.clear()
+        victim.statuses.clear()
         loops = Loops()
         body = costly_position()
         for _ in range(4):
@@ -93,7 +94,7 @@ def test_one_clients_analyses_do_not_starve_another_browsers_hints():
         time.sleep(2)
         victim.hints(20)
         loops.end()
-    assert victim.statuses[200] == 23, victim.statuses
+    assert victim.statuses[200] == 20, victim.statuses
     assert victim.median() < 0.1, f"median {victim.median() * 1000:.0f} ms"
     assert loops.statuses[200] >= 1, loops.statuses
     assert loops.statuses[400] == 0, loops.statuses  # never an "undecided" for a request that waited
@@ -120,6 +121,7 @@ def test_every_attack_at_once_leaves_a_players_game_and_quick_hints():
         victim = Victim(url)
         victim.hints(3)
         victim.times.clear()
+        victim.statuses.clear()
         sockets = SlowSockets(url, 1000).start()
         hungry_loops, forging = Loops(), Loops()
         body = costly_position()
@@ -137,7 +139,7 @@ def test_every_attack_at_once_leaves_a_players_game_and_quick_hints():
         log.seek(0)
         printed = log.read()
     assert big == 413 and alive == 200 and forging.statuses[201] == 500, (big, alive, forging.statuses)
-    assert victim.statuses[200] == 33, victim.statuses
+    assert victim.statuses[200] == 30, victim.statuses
     assert victim.median() < 0.1, f"median {victim.median() * 1000:.0f} ms under attack"
     assert hungry_loops.statuses[400] == 0, hungry_loops.statuses
     assert "Traceback" not in printed and len(printed.splitlines()) < 30, printed[-2000:]
