@@ -87,6 +87,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
+        if solvers is None:
+            await anyio.to_thread.run_sync(pool.start)  # every worker ready before the first request needs one
         yield
         if solvers is None:
             pool.close()

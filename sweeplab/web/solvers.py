@@ -138,13 +138,14 @@ def _kill_all(workers: list[_Worker]) -> None:
 
 
 class SolverPool:
-    """``workers`` solver processes (spawned on first use), one task each at a time, ``seconds`` and ``memory`` the
-    limits of one task. :meth:`run` runs a function there and returns its result or raises its exception; a task may
-    ask for the worker that ran an earlier one (a game's auto-solver lives there: :func:`play_step`, so the server's
-    steps play as :func:`~sweeplab.strategies.base.play`). A task past its time has its process killed (a new one
-    starts on next use); one past the memory cap fails there with ``MemoryError``; both raise
-    :class:`SolverLimitError`. :meth:`close` kills every worker at once (``sweeplab serve`` calls it on the first
-    SIGINT or SIGTERM)."""
+    """``workers`` solver processes (spawned on first use, or all at once by :meth:`start`), one task each at a time,
+    ``seconds`` and ``memory`` the limits of one task. :meth:`run` runs a function there and returns its result or
+    raises its exception; a task may ask for the worker that ran an earlier one (a game's auto-solver lives there:
+    :func:`play_step`, so the server's steps play as :func:`~sweeplab.strategies.base.play`). A task past its time
+    has its process killed (a new one starts on next use); one past the memory cap fails there with ``MemoryError``;
+    both raise :class:`SolverLimitError`. Tasks wait in the fair queue the module's docstring describes (``wait``,
+    ``per_client`` and ``queued`` its limits). :meth:`close` kills every worker at once (``sweeplab serve`` calls it
+    on the first SIGINT or SIGTERM)."""
 
     def __init__(
         self,
@@ -273,7 +274,7 @@ class SolverPool:
         """How many processes worker ``index`` has started: a change means what it kept is gone."""
         return self._workers[index].generation
 
-    def _call(self, worker: _Worker, fn: Callable[..., Any], args: tuple[Any, ...], what: str) -> Any:
+    def _spawn(self, worker: _Worker) -> None:
         if worker.process is None or not worker.process.is_alive():
             worker.kill()
             ours, theirs = self._context.Pipe()
@@ -283,6 +284,24 @@ class SolverPool:
             worker.process.start()
             theirs.close()
             worker.conn, worker.generation = ours, worker.generation + 1
+
+    def start(self) -> None:
+        """Start every idle worker's process now (the server calls it on start-up), so that the first request to
+        reach a worker does not wait for a process to start (seconds, on a busy machine)."""
+        with self._free:
+            idle = [index for index in range(self.size) if index not in self._busy]
+            self._busy.update(idle)
+        try:
+            for index in idle:
+                self._spawn(self._workers[index])
+        finally:
+            with self._free:
+                self._busy.difference_update(idle)
+                self._dispatch()
+                self._free.notify_all()
+
+    def _call(self, worker: _Worker, fn: Callable[..., Any], args: tuple[Any, ...], what: str) -> Any:
+        self._spawn(worker)
         conn = worker.conn
         try:
             conn.send((fn, args))
