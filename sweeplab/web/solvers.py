@@ -31,6 +31,7 @@ PLAYERS_KEPT = 64  #: auto-solvers a worker keeps (least recently used dropped: 
 QUEUE_SECONDS = 10.0  #: the longest a task waits for a worker before it is refused (503, try again)
 QUEUED_PER_CLIENT = 4  #: tasks one client may have waiting (the page has at most two in flight)
 QUEUED_MAX = 32  #: tasks waiting in all
+START_SECONDS = 60.0  #: the longest a solver process may take to start
 SERVED_KEPT = 1000  #: clients whose last turn is remembered (one forgotten counts as served longest ago)
 
 
@@ -91,6 +92,7 @@ def _serve(conn: Any, parent: int, memory: int) -> None:  # pragma: no cover - r
     with open("/proc/self/statm") as statm:
         held = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     resource.setrlimit(resource.RLIMIT_AS, (held + memory, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    conn.send(("ready", None))  # started: a task's time counts from here
     while True:
         try:
             fn, args = conn.recv()
@@ -284,6 +286,16 @@ class SolverPool:
             worker.process.start()
             theirs.close()
             worker.conn, worker.generation = ours, worker.generation + 1
+            # wait for it to start (imports take seconds on a busy machine): that is not the task's time
+            try:
+                started = ours.poll(START_SECONDS) and ours.recv()[0] == "ready"
+            except (EOFError, OSError):
+                started = False
+            if not started:
+                worker.kill()
+                if self._closed:
+                    raise SolverLimitError("not run: the server is shutting down")
+                raise SolverLimitError(f"a solver process did not start within {START_SECONDS:g} s", retry_after=5)
 
     def start(self) -> None:
         """Start every idle worker's process now (the server calls it on start-up), so that the first request to

@@ -163,10 +163,11 @@ class Loops:
         self.threads.append(thread)
         thread.start()
 
-    def end(self) -> None:
+    def end(self, wait: float = 40) -> None:
+        """Stop the loops; wait up to ``wait`` seconds for each (a request in flight may wait in the server's queue)."""
         self.stop.set()
         for thread in self.threads:
-            thread.join(40)
+            thread.join(wait)
 
 
 def hungry(loops: Loops, url: str, body: dict) -> None:
