@@ -7,11 +7,10 @@ import ipaddress
 import socket
 import sys
 import threading
-from types import FrameType
 
 import click
 
-from sweeplab.cli.app import main
+from sweeplab.cli.app import EXIT_SIGINT, EXIT_SIGTERM, main
 
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
@@ -84,12 +83,14 @@ def serve_command(host: str, port: int, open_page: bool, quiet: bool) -> None:
     probability, edit and analyse positions, and run small benchmarks.
 
     Prints the address to open, e.g. http://127.0.0.1:8000/ . The page needs no network: everything it uses is
-    served by this process. Stop it with Ctrl+C. Needs the web extra: pip install 'sweeplab[web]'.
+    served by this process. Stop it with Ctrl+C (exit status 130; SIGTERM: 143). Needs the web extra:
+    pip install 'sweeplab[web]'.
     """
     try:
         import uvicorn
 
         from sweeplab.web.app import create_app
+        from sweeplab.web.serving import BACKLOG, Serving, connection_cap, exit_status, guarded_protocol
     except ImportError as error:
         click.echo(f"error: the web page needs the 'web' extra ({error.name} is missing): pip install 'sweeplab[web]'", err=True)
         sys.exit(2)
@@ -108,14 +109,16 @@ def serve_command(host: str, port: int, open_page: bool, quiet: bool) -> None:
         )
     click.echo("press Ctrl+C to stop")
     app = create_app(allowed_hosts=allowed_hosts(host))
-    config = uvicorn.Config(app, log_level="warning" if quiet else "info", access_log=not quiet, timeout_graceful_shutdown=3)
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-            app.state.solvers.close()  # the first signal ends solver work at once: its requests are answered 503
-            super().handle_exit(sig, frame)
-
-    server = Server(config)
+    config = uvicorn.Config(
+        app,
+        http=guarded_protocol(connection_cap()),  # a header deadline, and connections capped below the fd limit
+        log_level="warning" if quiet else "info",
+        access_log=not quiet,
+        timeout_graceful_shutdown=3,
+        backlog=BACKLOG,
+    )
+    # the first signal ends solver work at once: its requests are answered 503
+    server = Serving(config, on_signal=app.state.solvers.close)
     if open_page:
         local = f"http://127.0.0.1:{bound_port}/" if host in ("0.0.0.0", "::") else url
 
@@ -125,3 +128,5 @@ def serve_command(host: str, port: int, open_page: bool, quiet: bool) -> None:
 
         threading.Timer(0.5, opener).start()
     server.run(sockets=[sock])
+    if server.stopped_by is not None:  # as `sweeplab --help` states: 130 for Ctrl+C, 143 for SIGTERM
+        sys.exit({2: EXIT_SIGINT, 15: EXIT_SIGTERM}.get(server.stopped_by, exit_status(server.stopped_by)))

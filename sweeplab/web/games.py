@@ -1,5 +1,6 @@
-"""Live games in the server's memory, by browser and random id, bounded by a count per browser, a count of browsers
-and an idle age. Only :meth:`LiveGame.payload` reads a layout, and only once the game is over."""
+"""Live games in the server's memory, by browser and random id, bounded by a count per browser, a count and an
+estimated memory of browsers by class (those that have played, new ones), and an idle age. Only
+:meth:`LiveGame.payload` reads a layout, and only once the game is over."""
 
 from __future__ import annotations
 
@@ -24,7 +25,10 @@ from sweeplab.web.payloads import cells_xy, xy
 from sweeplab.web.solvers import SolverPool, play_step
 
 MAX_GAMES_PER_CLIENT = 20  #: live games kept for one browser; a new one beyond this ends its least recently used
-MAX_CLIENTS = 500  #: browsers whose games are kept; a new one beyond this ends the least recently active one's
+MAX_CLIENTS = 500  #: browsers that have played whose games are kept (new browsers: a quarter as many)
+MAX_BYTES = 384 * 2**20  #: estimated memory of the games of browsers that have played (new browsers: a quarter)
+GAME_BASE_BYTES = 8 * 1024  #: a held game's estimated memory: this much ...
+GAME_CELL_BYTES = 48  #: ... and this much a cell
 MAX_IDLE_SECONDS = 6 * 3600  #: a game untouched this long is forgotten
 EXPIRED_KEPT = 10_000  #: games let go that are remembered, to tell their browser why
 
@@ -59,8 +63,10 @@ class LiveGame:
     undos: int = 0  # moves taken back in this deal: a game with one is "assisted"
     solver_moves: int = 0  # moves the auto-solver played in this deal: such a game is "assisted" too
     lock: threading.Lock = field(default_factory=threading.Lock)
+    bytes: int = 0  # what holding it is estimated to cost (game_bytes)
 
     def __post_init__(self) -> None:
+        self.bytes = game_bytes(self.rules)
         self.restart()
 
     def restart(self) -> None:
@@ -116,9 +122,9 @@ class LiveGame:
         self.clicks += 1
         return opened
 
-    def step(self, spec: str, solvers: SolverPool) -> tuple[Move, Guess | None]:
+    def step(self, spec: str, solvers: SolverPool, queue: str = "") -> tuple[Move, Guess | None]:
         """One move of strategy ``spec``, played in a solver process that keeps the strategy between steps (seeded
-        as `sweeplab play --seed` seeds it, so the moves are that command's)."""
+        as `sweeplab play --seed` seeds it, so the moves are that command's), queued in line ``queue``."""
         limit = 10 * self.game.board.cells + 10
         if self.game.moves >= limit:
             raise StrategyError(f"strategy {spec!r}: {self.game.moves} moves without finishing the game; stopped")
@@ -131,7 +137,7 @@ class LiveGame:
         def apply() -> tuple[Move, Guess | None]:
             key = f"{self.id}/{self.player_round}"
             args = (key, get(name), options, self.strategy_seed, self.game)
-            (game, played, guess), index = solvers.run(play_step, *args, what=f"a step of {spec}", worker=worker)
+            (game, played, guess), index = solvers.run(play_step, *args, what=f"a step of {spec}", worker=worker, client=queue)
             self.game, self.player_worker = game, (index, solvers.generation(index))
             return played, guess
 
@@ -181,21 +187,46 @@ class LiveGame:
         return out
 
 
+def game_bytes(rules: Rules) -> int:
+    """What one held game costs the server, estimated from its board: about 8 KiB and 48 bytes a cell (measured with
+    tracemalloc on boards from 9x9 to 100x100 after a first reveal; its history adds a few bytes a move)."""
+    return GAME_BASE_BYTES + GAME_CELL_BYTES * rules.width * rules.height
+
+
 @dataclass
 class _Client:
-    """One browser's games (most recently used last) and whether its cookie has come back."""
+    """One browser's games (most recently used last), what they are estimated to hold, and whether it has played."""
 
     games: OrderedDict[str, LiveGame] = field(default_factory=OrderedDict)
-    returned: bool = False
+    played: bool = False
     used: float = 0.0
+    bytes: int = 0
+
+
+class _Class:
+    """The browsers of one class (players, or newcomers), least recently active first, within a count and bytes."""
+
+    def __init__(self, name: str, max_clients: int, max_bytes: int) -> None:
+        self.name = name
+        self.max_clients = max_clients
+        self.max_bytes = max_bytes
+        self.clients: OrderedDict[str, _Client] = OrderedDict()
+        self.bytes = 0
+
+    def full(self) -> bool:
+        return len(self.clients) > self.max_clients or self.bytes > self.max_bytes
 
 
 class GameStore:
-    """Live games by browser (the ``client`` the page's cookie names) and id. Each browser keeps its ``per_client``
-    most recently used games, so no browser can push out another's; at most ``max_clients`` browsers are held (past
-    that, the least recently active goes, first one whose cookie never came back: a script that keeps no cookie
-    pushes out only its own kind). A game idle for ``max_idle`` seconds is forgotten. A game let go is remembered
-    as expired, so its browser is told why. Ids are 128-bit random (``secrets``): one cannot be guessed from another.
+    """Live games by browser (the ``client`` its signed cookie names) and id, held within a count and an estimate of
+    the memory they take (:func:`game_bytes`).
+
+    Browsers come in two classes, each with its own budget, least recently active first within it: *players*
+    (a browser that has played a move, :meth:`played`) and *newcomers* (every other: a new page, a script, a made-up
+    cookie). A newcomer's game can push out only another newcomer's games (their budget is a quarter of the players'),
+    so a flood of new browsers never ends a game of a browser that has played. Each browser keeps its ``per_client``
+    most recently used games. A game idle for ``max_idle`` seconds is forgotten. A game let go is remembered as
+    expired, so its browser is told why. Ids are 128-bit random (``secrets``): one cannot be guessed from another.
     """
 
     def __init__(
@@ -204,17 +235,25 @@ class GameStore:
         max_clients: int = MAX_CLIENTS,
         max_idle: float = MAX_IDLE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        max_bytes: int = MAX_BYTES,
     ) -> None:
         self.per_client = per_client
         self.max_clients = max_clients
+        self.max_bytes = max_bytes
         self.max_idle = max_idle
         self.clock = clock
-        self._clients: OrderedDict[str, _Client] = OrderedDict()  # least recently active first
+        self._players = _Class("browsers that have played", max_clients, max_bytes)
+        self._newcomers = _Class("new browsers", max(1, max_clients // 4), max(1, max_bytes // 4))
         self._expired: OrderedDict[tuple[str, str], str] = OrderedDict()  # (client, game id) -> why it went
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return sum(len(entry.games) for entry in self._clients.values())
+        return sum(len(entry.games) for kind in (self._players, self._newcomers) for entry in kind.clients.values())
+
+    @property
+    def bytes(self) -> int:
+        """The estimated memory of every game held."""
+        return self._players.bytes + self._newcomers.bytes
 
     def _let_go(self, client: str, games: list[str], why: str) -> None:
         for game_id in games:
@@ -222,60 +261,105 @@ class GameStore:
         while len(self._expired) > EXPIRED_KEPT:
             self._expired.popitem(last=False)
 
+    def _find(self, client: str) -> tuple[_Class, _Client] | None:
+        for kind in (self._players, self._newcomers):
+            entry = kind.clients.get(client)
+            if entry is not None:
+                return kind, entry
+        return None
+
+    def _drop_game(self, kind: _Class, client: str, entry: _Client, game_id: str, why: str) -> None:
+        live = entry.games.pop(game_id)
+        entry.bytes -= live.bytes
+        kind.bytes -= live.bytes
+        self._let_go(client, [game_id], why)
+
+    def _drop_client(self, kind: _Class, client: str, why: str) -> None:
+        entry = kind.clients.pop(client)
+        kind.bytes -= entry.bytes
+        self._let_go(client, list(entry.games), why)
+
     def _expire(self) -> None:
         cutoff = self.clock() - self.max_idle
         why = f"it was left untouched for {self.max_idle / 3600:g} hours"
-        while self._clients:
-            client, entry = next(iter(self._clients.items()))
-            if entry.used >= cutoff:
-                break
-            del self._clients[client]
-            self._let_go(client, list(entry.games), why)
+        for kind in (self._players, self._newcomers):
+            while kind.clients:
+                client, entry = next(iter(kind.clients.items()))
+                if entry.used >= cutoff:
+                    break
+                self._drop_client(kind, client, why)
 
-    def _client(self, client: str, returned: bool) -> _Client:
-        """The browser's entry, made if new (pushing out one of more than ``max_clients``), marked used."""
-        entry = self._clients.get(client)
-        if entry is None:
-            entry = self._clients[client] = _Client()
-            others = [key for key in self._clients if key != client]
-            while len(self._clients) > self.max_clients:
-                victim = next((key for key in others if not self._clients[key].returned), others[0])
-                others.remove(victim)
-                self._let_go(
-                    client=victim,
-                    games=list(self._clients.pop(victim).games),
-                    why=f"the server keeps games for {self.max_clients} browsers and this one had been idle longest",
-                )
-        entry.returned |= returned
+    def _make_room(self, kind: _Class, keep: str) -> None:
+        """Push out the least recently active browsers of ``kind`` (never ``keep``) until it fits its budget."""
+        why = (
+            f"the server holds games for {kind.max_clients} {kind.name} within {kind.max_bytes / 2**20:g} MiB, "
+            "and this browser had been idle longest"
+        )
+        others = (key for key in list(kind.clients) if key != keep)
+        while kind.full():
+            victim = next(others, None)
+            if victim is None:
+                return
+            self._drop_client(kind, victim, why)
+
+    def _touch(self, client: str) -> tuple[_Class, _Client]:
+        """The browser's entry, made (as a newcomer) if new, marked used."""
+        found = self._find(client)
+        if found is None:
+            kind, entry = self._newcomers, _Client()
+            kind.clients[client] = entry
+        else:
+            kind, entry = found
         entry.used = self.clock()
-        self._clients.move_to_end(client)
-        return entry
+        kind.clients.move_to_end(client)
+        return kind, entry
 
-    def new(
-        self, rules: Rules, seed: int | None, layout: tuple[int, ...] | None = None, *, client: str = "", returned: bool = True
-    ) -> LiveGame:
-        """A new game for browser ``client`` (``returned``: its cookie came with the request); the browser's least
-        recently used game goes if it holds ``per_client`` already."""
+    def new(self, rules: Rules, seed: int | None, layout: tuple[int, ...] | None = None, *, client: str = "") -> LiveGame:
+        """A new game for browser ``client``; the browser's least recently used game goes if it holds ``per_client``
+        already, and the least recently active browsers of its class if the class is past its budget."""
         live = LiveGame(secrets.token_urlsafe(16), rules, seed, layout, clock=self.clock)
         with self._lock:
             self._expire()
-            entry = self._client(client, returned)
+            kind, entry = self._touch(client)
             while len(entry.games) >= self.per_client:
-                old, _ = entry.games.popitem(last=False)
                 why = f"this browser started newer games, and the server keeps the {self.per_client} it used last"
-                self._let_go(client, [old], why)
+                self._drop_game(kind, client, entry, next(iter(entry.games)), why)
             entry.games[live.id] = live
+            entry.bytes += live.bytes
+            kind.bytes += live.bytes
+            self._make_room(kind, keep=client)
+            while kind.bytes > kind.max_bytes and len(entry.games) > 1:  # its own older games, past what one may hold
+                why = f"the server holds at most {kind.max_bytes / 2**20:g} MiB of games for {kind.name}"
+                self._drop_game(kind, client, entry, next(iter(entry.games)), why)
         return live
 
-    def get(self, game_id: str, *, client: str = "", returned: bool = True) -> LiveGame:
+    def played(self, client: str) -> None:
+        """Browser ``client`` has played a move: from now on it is a player (pushed out only by other players)."""
+        with self._lock:
+            found = self._find(client)
+            if found is None or found[1].played:
+                return
+            kind, entry = found
+            entry.played = True
+            del kind.clients[client]
+            kind.bytes -= entry.bytes
+            self._players.clients[client] = entry
+            self._players.bytes += entry.bytes
+            self._make_room(self._players, keep=client)
+
+    def is_player(self, client: str) -> bool:
+        found = self._find(client)
+        return found is not None and found[1].played
+
+    def get(self, game_id: str, *, client: str = "") -> LiveGame:
         """Browser ``client``'s game ``game_id``; :class:`ExpiredGameError` says why one it had is gone."""
         with self._lock:
             self._expire()
-            entry = self._clients.get(client)
-            live = entry.games.get(game_id) if entry is not None else None
-            if entry is not None and live is not None and live.used < self.clock() - self.max_idle:
-                del entry.games[game_id]
-                self._let_go(client, [game_id], f"it was left untouched for {self.max_idle / 3600:g} hours")
+            found = self._find(client)
+            live = found[1].games.get(game_id) if found is not None else None
+            if found is not None and live is not None and live.used < self.clock() - self.max_idle:
+                idle = f"it was left untouched for {self.max_idle / 3600:g} hours"
+                self._drop_game(found[0], client, found[1], game_id, idle)
                 live = None
             if live is None:
                 why = self._expired.get((client, game_id))
@@ -285,13 +369,14 @@ class GameStore:
                     f"no game {game_id!r} here: it may have ended when the server restarted, or it was started in "
                     "another browser; start a new game"
                 )
-            entry = self._client(client, returned)
+            _, entry = self._touch(client)
             entry.games.move_to_end(game_id)
             live.used = self.clock()
             return live
 
 
 __all__ = [
+    "MAX_BYTES",
     "MAX_CLIENTS",
     "MAX_GAMES_PER_CLIENT",
     "MAX_IDLE_SECONDS",
@@ -299,4 +384,5 @@ __all__ = [
     "GameStore",
     "LiveGame",
     "UnknownGameError",
+    "game_bytes",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import resource
 import socket
 import subprocess
 import sys
@@ -30,14 +31,21 @@ def sweeplab_command() -> list[str]:
     return [str(executable)] if executable.exists() else [sys.executable, "-m", "sweeplab.cli"]
 
 
-def start(*options: str) -> tuple[subprocess.Popen[str], str]:
-    """`sweeplab serve --quiet` on a free port, once it answers: (the process, its URL ending in /)."""
+def start(*options: str, files: int | None = None, output: object = subprocess.PIPE) -> tuple[subprocess.Popen[str], str]:
+    """`sweeplab serve --quiet` on a free port, once it answers: (the process, its URL ending in /). ``files``: its
+    limit of open file descriptors (``ulimit -n``); ``output``: where its stdout and stderr go."""
     port = free_port()
+
+    def limit() -> None:
+        if files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
     process = subprocess.Popen(
         [*sweeplab_command(), "serve", "--port", str(port), "--quiet", *options],
-        stdout=subprocess.PIPE,
+        stdout=output,  # type: ignore[arg-type]
         stderr=subprocess.STDOUT,
         text=True,
+        preexec_fn=limit,
     )
     url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 30
@@ -48,8 +56,8 @@ def start(*options: str) -> tuple[subprocess.Popen[str], str]:
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
-                output = process.communicate()[0]
-                pytest.fail(f"sweeplab serve did not start:\n{output}")
+                printed = process.communicate()[0]
+                pytest.fail(f"sweeplab serve did not start:\n{printed}")
             time.sleep(0.1)
 
 
@@ -64,8 +72,10 @@ def stop(process: subprocess.Popen[str]) -> str:
 
 
 @contextlib.contextmanager
-def serving(*options: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    process, url = start(*options)
+def serving(
+    *options: str, files: int | None = None, output: object = subprocess.PIPE
+) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    process, url = start(*options, files=files, output=output)
     try:
         yield process, url
     finally:

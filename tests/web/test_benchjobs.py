@@ -40,3 +40,17 @@ def test_progress_counts_every_game_and_the_child_ends():
     runner._job.process.join(60)  # generous: on a loaded machine a spawned child can take seconds to exit
     assert not runner._job.process.is_alive()
     runner.shutdown()  # nothing running: no error
+
+
+def test_a_run_past_the_memory_cap_fails_and_says_so():
+    runner = BenchRunner(memory=1 << 20)  # 1 MiB past what the child holds once started: any real run needs more
+    runner.start({"strategies": ["exact"], "board": "expert", "rule": "safe", "games": 5, "seed": 0})
+    status = wait(runner)
+    assert status["state"] == "failed" and "needed more than the server's memory cap of 0.000976562 GiB" in status["error"]
+
+
+def test_a_run_past_its_cpu_time_is_ended_and_says_so():
+    runner = BenchRunner()
+    runner.start({"strategies": ["cspstrategy"], "board": "expert", "rule": "safe", "games": 2000, "seed": 0}, cpu=1)
+    status = wait(runner)
+    assert status["state"] == "failed" and "ran past its CPU-time limit" in status["error"], status

@@ -1,5 +1,5 @@
-"""Games belong to the browser that started them (a cookie the server sets): another browser, however busy, cannot
-end them, and a game that has expired says so."""
+"""Games belong to the browser that started them (a cookie the server issues and signs): another browser, however
+busy, cannot end them, a made-up cookie names a new browser, and a game that has expired says so."""
 
 from __future__ import annotations
 
@@ -28,15 +28,34 @@ def test_another_browsers_games_cannot_push_out_mine(solvers):
     assert refused.status_code == 404 and "another browser" in refused.json()["detail"]
 
 
-def test_a_scripts_requests_without_a_cookie_each_count_as_a_new_browser(solvers):
-    app = create_app(store=GameStore(max_clients=5), solvers=solvers)
+def test_a_flood_of_new_browsers_and_made_up_cookies_leaves_a_players_game(solvers):
+    app = create_app(store=GameStore(max_clients=8), solvers=solvers)
     page, script = TestClient(app), TestClient(app)
-    page.get("/")  # the page loads first, so its cookie comes back with its first game
     game = page.post("/api/games", json={"seed": 1}).json()
-    for seed in range(50):
+    assert page.post(f"/api/games/{game['id']}/move", json={"kind": "flag", "x": 0, "y": 0}).status_code == 200
+    mine = page.cookies[COOKIE]
+    for seed in range(100):
         script.cookies.clear()
-        assert script.post("/api/games", json={"seed": seed}).status_code == 201
+        forged = [f"{'A' * 22}{seed:04d}", f"{mine.partition('.')[0]}.{'x' * 24}", mine[:-1] + "Q", ""][seed % 4]
+        if forged:
+            script.cookies.set(COOKIE, forged)
+        answer = script.post("/api/games", json={"seed": seed})
+        assert answer.status_code == 201 and answer.cookies[COOKIE] not in (forged, mine)  # each a new browser
     assert page.get(f"/api/games/{game['id']}").status_code == 200
+
+
+def test_an_id_the_server_did_not_sign_is_a_new_browser(solvers):
+    app = create_app(solvers=solvers)
+    page = TestClient(app)
+    game = page.post("/api/games", json={"seed": 1}).json()
+    token, _, mac = page.cookies[COOKIE].partition(".")
+    assert len(token) >= 20 and len(mac) >= 20
+    other = TestClient(create_app(solvers=solvers))  # another process: another key
+    issued_elsewhere = other.get("/api/meta").cookies[COOKIE]
+    for cookie in (token, f"{token}.{mac[:-2]}AA", issued_elsewhere, "x" * 5000):
+        thief = TestClient(app, cookies={COOKIE: cookie})
+        answer = thief.get(f"/api/games/{game['id']}")
+        assert answer.status_code == 404 and answer.cookies[COOKIE] != cookie, cookie
 
 
 def test_my_own_oldest_game_expires_and_says_so(solvers):

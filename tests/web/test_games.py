@@ -1,11 +1,11 @@
-"""Live games: random ids, a bounded count per browser and of browsers, an idle age, the timer, restart, and the
-layout only at the end."""
+"""Live games: random ids, a bounded count per browser, of browsers by class and of memory, an idle age, the timer,
+restart, and the layout only at the end."""
 
 import pytest
 
 from sweeplab.core.errors import IllegalMoveError
 from sweeplab.core.rules import make_rules
-from sweeplab.web.games import ExpiredGameError, GameStore, UnknownGameError
+from sweeplab.web.games import ExpiredGameError, GameStore, UnknownGameError, game_bytes
 
 
 class Clock:
@@ -39,14 +39,49 @@ def test_each_browser_keeps_its_own_games_least_recently_used_goes_first():
     assert not isinstance(refused.value, ExpiredGameError)
 
 
-def test_the_number_of_browsers_is_bounded_those_whose_cookie_never_came_back_first():
-    store = GameStore(max_clients=2)
-    kept = store.new(make_rules("beginner"), 1, client="page", returned=True)
-    first = store.new(make_rules("beginner"), 2, client="script-1", returned=False)
-    store.new(make_rules("beginner"), 3, client="script-2", returned=False)
-    with pytest.raises(ExpiredGameError, match="keeps games for 2 browsers and this one had been idle longest"):
+def test_new_browsers_push_out_only_new_browsers_least_recently_active_first():
+    store = GameStore(max_clients=8)  # browsers that have played: 8; new ones: 2
+    kept = store.new(make_rules("beginner"), 1, client="page")
+    store.played("page")
+    first = store.new(make_rules("beginner"), 2, client="script-1")
+    second = store.new(make_rules("beginner"), 3, client="script-2")
+    for n in range(3, 500):  # a flood of new browsers
+        store.new(make_rules("beginner"), n, client=f"script-{n}")
+    with pytest.raises(ExpiredGameError, match=r"holds games for 2 new browsers within .* had been idle longest"):
         store.get(first.id, client="script-1")
-    assert store.get(kept.id, client="page") is kept
+    with pytest.raises(ExpiredGameError):
+        store.get(second.id, client="script-2")
+    assert store.get(kept.id, client="page") is kept and store.is_player("page") and not store.is_player("script-499")
+    assert len(store) == 3
+
+
+def test_browsers_that_have_played_are_pushed_out_by_other_players_only_least_recently_active_first():
+    store = GameStore(max_clients=2)
+    games = {}
+    for name in ("a", "b", "c"):
+        games[name] = store.new(make_rules("beginner"), 1, client=name)
+        store.played(name)
+    with pytest.raises(ExpiredGameError, match="2 browsers that have played"):
+        store.get(games["a"].id, client="a")
+    assert store.get(games["b"].id, client="b") and store.get(games["c"].id, client="c")
+
+
+def test_held_games_are_bounded_by_their_estimated_memory():
+    big = make_rules("100x100x1500", "safe")
+    each = game_bytes(big)
+    assert 400_000 < each < 600_000  # about 48 bytes a cell (measured: 43 after a first reveal)
+    store = GameStore(per_client=20, max_clients=500, max_bytes=10 * each)
+    for client in range(30):
+        for seed in range(20):
+            store.new(big, seed, client=f"p{client}")
+        store.played(f"p{client}")
+    assert store.bytes <= 10 * each + 10 * each // 4 and len(store) <= 12
+    small = GameStore(max_bytes=20 * each)
+    for client in range(30):  # beginner games take a fortieth as much: all of them fit
+        for seed in range(20):
+            small.new(make_rules("beginner"), seed, client=f"p{client}")
+        small.played(f"p{client}")
+    assert len(small) == 600
 
 
 def test_idle_games_are_forgotten():

@@ -39,3 +39,31 @@ def test_bench_request_splits_and_limits_specs():
     assert request.strategies == ["exact", "single-point", "gac[pairs=False]"]
     with pytest.raises(ValidationError, match="at most 6 strategies"):
         BenchRequest(strategies=["exact,single-point,random,gac,dss,level2,level3"])
+
+
+@pytest.mark.parametrize(
+    ("model", "body"),
+    [
+        (NewGame, {"seed": True}),
+        (NewGame, {"seed": False}),
+        (Position, {"width": True, "height": 1, "mines": 0, "view": [0]}),
+        (Position, {"width": 2, "height": 1, "mines": 1, "view": [True, -1]}),
+        (BenchRequest, {"strategies": ["exact"], "games": True}),
+    ],
+)
+def test_true_and_false_are_not_numbers(model, body):
+    with pytest.raises(ValidationError, match="a number is expected, not true or false"):
+        model(**body)
+    assert NewGame(seed="18446744073709551615").seed == 2**64 - 1  # seeds past 2**53 come as strings from the page
+
+
+def test_a_benchmark_past_the_pages_bound_of_work_is_refused_with_its_estimate():
+    with pytest.raises(
+        ValidationError,
+        match=r"this run is estimated at .* h \(2000 games x 6 strategies on 100x100; "
+        r"oh\[sims=100000\] about .* a game\), past the page's bound of 120 s",
+    ):
+        BenchRequest(strategies=["oh", "best", "oh[sims=100000]", "ga", "sa", "dsscsp"], board="100x100x2000", games=2000)
+    with pytest.raises(ValidationError, match=r"at most \d+ games fit"):
+        BenchRequest(strategies=["oh"], board="expert", games=100)
+    assert BenchRequest(strategies=["exact", "single-point"], board="expert", games=500).games == 500

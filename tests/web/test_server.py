@@ -31,13 +31,13 @@ def timed_get(conn: http.client.HTTPConnection, path: str) -> float:
 
 def test_keep_alive_requests_answer_without_a_delayed_ack():
     """A small answer on a kept-alive connection must not wait for the client's delayed ACK (TCP_NODELAY is set on
-    accepted connections): about 40 ms each without it, about 2 ms with it."""
+    accepted connections): about 40 ms each without it, about 2 ms with it (the bound leaves room for a busy machine)."""
     with serving() as (_, url):
         conn = connection(url)
         timed_get(conn, "/api/meta")
         median = statistics.median(timed_get(conn, "/api/meta") for _ in range(50))
         conn.close()
-    assert median < 0.010, f"median {median * 1000:.1f} ms per request"
+    assert median < 0.025, f"median {median * 1000:.1f} ms per request"  # 40 ms or more with the delayed ACK
 
 
 def post(url: str, path: str, body: dict, cookie: str) -> tuple[int, dict]:
@@ -104,3 +104,19 @@ def test_the_first_sigint_ends_the_server_while_a_step_runs():
         except subprocess.TimeoutExpired:
             raise AssertionError("sweeplab serve still running 5 s after SIGINT") from None
         assert time.monotonic() - began < 5
+
+
+def test_sigint_exits_130_and_sigterm_143_with_nothing_leaked():
+    """As `sweeplab --help` states: 130 for Ctrl+C (no "Aborted!"), 143 for SIGTERM; a benchmark and the solver
+    processes in use are shut down, so no semaphore is left for the resource tracker to warn about."""
+    for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        with serving() as (process, url):
+            cookie = browser_cookie(url)
+            post(url, "/api/analyze", {"width": 3, "height": 1, "mines": 1, "view": [1, -1, -1]}, cookie)
+            started, _ = post(url, "/api/bench", {"strategies": ["exact"], "board": "expert", "games": 500}, cookie)
+            assert started == 202
+            time.sleep(0.5)
+            process.send_signal(sig)
+            output = process.communicate(timeout=15)[0]
+        assert process.returncode == status, (sig, process.returncode, output)
+        assert "Aborted" not in output and "leaked" not in output and "Traceback" not in output, output

@@ -63,6 +63,7 @@ const state = {
   overlay: null,
   highlight: null, // {chosen, cells} of the explanation pointed at in the move log
   moveNumber: 0,
+  renderTimer: null, // a board drawing put off while the auto-solver plays fast
   round: 0, // counts the games dealt on this page (a restart is a new one): the record counts each once
 };
 
@@ -92,9 +93,10 @@ function fillRuleSelect(select) {
 // ---------------------------------------------------------------- Play
 const playBoard = new BoardView($("play-grid"), onPlayCell, pressedCells);
 
-function lcd(n) {
+// three digits as on the classic counter; the mine counter shows more when a board has more (1500), the timer stops at 999
+function lcd(n, most = Infinity) {
   const sign = n < 0 ? "-" : "";
-  return sign + String(Math.min(999, Math.abs(Math.floor(n)))).padStart(sign ? 2 : 3, "0");
+  return sign + String(Math.min(most, Math.abs(Math.floor(n)))).padStart(sign ? 2 : 3, "0");
 }
 
 function setGame(game) {
@@ -112,7 +114,7 @@ function setGame(game) {
   state.tickBase = game.elapsed;
   state.tickAt = performance.now();
   const running = game.state === "playing" && game.moves > 0;
-  $("timer").textContent = lcd(game.elapsed);
+  $("timer").textContent = lcd(game.elapsed, 999);
   if (running && !state.tick) state.tick = setInterval(tickTimer, 250);
   if (!running && state.tick) { clearInterval(state.tick); state.tick = null; }
   const status = $("game-status");
@@ -137,10 +139,24 @@ function setGame(game) {
 
 function tickTimer() {
   if (!state.game || state.game.over) return;
-  $("timer").textContent = lcd(state.tickBase + (performance.now() - state.tickAt) / 1000);
+  $("timer").textContent = lcd(state.tickBase + (performance.now() - state.tickAt) / 1000, 999);
 }
 
+// While the auto-solver plays with no delay the board is drawn at most every SOLVE_FRAME_MS: a big board's paint
+// (ten thousand cells) takes longer than a server's step, and would otherwise set the pace. Stopping draws at once.
+const SOLVE_FRAME_MS = 150;
+
 function renderPlay() {
+  if (state.solving && Number($("solver-delay").value) === 0) {
+    if (!state.renderTimer) state.renderTimer = setTimeout(() => { state.renderTimer = null; drawPlay(); }, SOLVE_FRAME_MS);
+    return;
+  }
+  drawPlay();
+}
+
+function drawPlay() {
+  clearTimeout(state.renderTimer);
+  state.renderTimer = null;
   const game = state.game;
   if (!game) return;
   const won = game.state === "won";
@@ -430,7 +446,9 @@ async function solve() {
 }
 
 function stopSolving() {
+  const drawing = state.solving;
   state.solving = false;
+  if (drawing) drawPlay(); // the last position, drawn now
   $("btn-solve").textContent = "Solve";
   if (state.game) {
     $("btn-step").disabled = state.game.over;
@@ -455,9 +473,15 @@ function showView(name) {
 function describeStrategy() {
   const strategy = state.meta.strategies.find((s) => s.name === $("solver-strategy").value);
   if (!strategy) return;
+  // a short description; the options and their defaults on hover (best has seventeen: too many to print to players)
   const literal = (v) => (typeof v === "boolean" ? (v ? "True" : "False") : v);
-  const options = Object.entries(strategy.options).map(([k, v]) => `${k}=${literal(v)}`).join(", ");
-  $("solver-about").textContent = `${strategy.summary} [${strategy.source}]${options ? ` · options: ${options}` : ""}`;
+  const options = Object.entries(strategy.options).map(([k, v]) => `${k}=${literal(v)}`);
+  const about = $("solver-about");
+  about.textContent = strategy.summary;
+  about.title = `${strategy.name}: ${strategy.summary} [${strategy.source}]` + (options.length ? `\noptions: ${options.join(", ")}` : "");
+  const hint = $("solver-options");
+  hint.placeholder = options.length ? `options, e.g. ${options[0]}` : "no options";
+  hint.title = options.length ? `key=value,... : ${options.join(", ")}` : `${strategy.name} takes no options`;
 }
 
 function describeLevel() {

@@ -2,6 +2,8 @@
 "use strict";
 
 const MIN_CELL = 6; // px: a 200-wide board still fits a 1280-px window; + zooms in from there
+const MIN_TOUCH_CELL = 22; // px: on a narrow screen (a phone) cells stay this large and the board scrolls in its frame
+const NARROW = 700; // px: a window narrower than this is a phone's
 const MAX_CELL = 26; // px: the size a small board is drawn at (the fit never goes above it; the zoom may)
 const ZOOM_STEP = 1.25;
 
@@ -17,6 +19,7 @@ class BoardView {
     this.width = 0;
     this.height = 0;
     this.cells = [];
+    this.drawn = []; // what each cell shows now ("class|title|inner"): a redraw touches only the cells that change
     this.hover = null;
     this.cursor = null; // the keyboard cursor's cell
     this.cursorShown = false; // drawn once the keyboard has been used
@@ -79,6 +82,7 @@ class BoardView {
     this.fit();
     const fragment = document.createDocumentFragment();
     this.cells = [];
+    this.drawn = [];
     for (let i = 0; i < width * height; i++) {
       const div = document.createElement("div");
       div.dataset.i = i;
@@ -91,19 +95,28 @@ class BoardView {
   }
 
   // The cell size: the board fills the width the page gives it (the main column less the frame), at most MAX_CELL
-  // and at least MIN_CELL, times the user's zoom. The page, not a frame, scrolls when a zoomed board is wider.
+  // and at least MIN_CELL (MIN_TOUCH_CELL on a phone), times the user's zoom. A board wider than the window scrolls
+  // inside its frame; the page itself never scrolls sideways.
+  smallest() {
+    return window.innerWidth < NARROW ? MIN_TOUCH_CELL : MIN_CELL;
+  }
+
   fitted() {
     const main = document.querySelector("main");
     const style = getComputedStyle(main);
     const room = main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 30;
-    return Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(room / Math.max(1, this.width))));
+    return Math.max(this.smallest(), Math.min(MAX_CELL, Math.floor(room / Math.max(1, this.width))));
   }
 
   fit() {
     if (!this.width) return;
-    const size = Math.max(MIN_CELL, Math.min(64, Math.round(this.fitted() * ZOOM_STEP ** this.zoom)));
+    const size = Math.max(this.smallest(), Math.min(64, Math.round(this.fitted() * ZOOM_STEP ** this.zoom)));
     this.cellSize = size;
     this.element.style.setProperty("--cell", `${size}px`);
+    // the board's own size, set: with it the board is a layout boundary (a change of text beside it does not lay out
+    // its ten thousand cells again)
+    this.element.style.width = `${this.width * size + 6}px`;
+    this.element.style.height = `${this.height * size + 6}px`;
     this.element.classList.toggle("tiny", size < 12);
   }
 
@@ -156,7 +169,7 @@ class BoardView {
       const classes = ["c"];
       let text = "";
       let title = `(${i % w}, ${Math.floor(i / w)})`;
-      div.style.removeProperty("--p");
+      let p = null;
       if (v >= 0) {
         classes.push("open");
         if (v > 0) { classes.push(`n${v}`); text = String(v); }
@@ -173,24 +186,30 @@ class BoardView {
       let inner = text;
       if (v === COVERED && !mines.has(i) && i !== exploded) {
         if (probabilities && probabilities[i] !== null && probabilities[i] !== undefined) {
-          const p = probabilities[i];
+          p = probabilities[i];
           classes.push("ov");
           if (p === 0) classes.push("p0");
           else if (p === 1) classes.push("p1");
-          div.style.setProperty("--p", p);
           title += ` mine probability ${(p * 100).toFixed(2)}%`;
           if (extra.numbers) inner = `<span class="pct">${pct(p)}</span>`;
         } else if (values.has(i)) {
-          const p = values.get(i);
-          title += extra.valueClass ? ` level 2 value ${(p * 100).toFixed(1)}%` : ` mine probability ${(p * 100).toFixed(2)}%`;
-          inner = `<span class="pct ${extra.valueClass || ""}">${pct(p)}</span>`;
+          const value = values.get(i);
+          title += extra.valueClass ? ` level 2 value ${(value * 100).toFixed(1)}%` : ` mine probability ${(value * 100).toFixed(2)}%`;
+          inner = `<span class="pct ${extra.valueClass || ""}">${pct(value)}</span>`;
         }
       }
       for (const name of marks.get(i) || []) classes.push(name);
       if (extra.hintCell && index(extra.hintCell) === i) classes.push("revealed-hint");
       if (this.cursorShown && i === this.cursor) classes.push("cursor");
-      div.className = classes.join(" ");
+      if (this.pressed.includes(i)) classes.push("pressed");
+      const className = classes.join(" ");
+      const drawn = `${className}|${title}|${p}|${inner}`;
+      if (this.drawn[i] === drawn) continue; // unchanged: no DOM write, no style recalculation
+      this.drawn[i] = drawn;
+      div.className = className;
       div.title = title;
+      if (p === null) div.style.removeProperty("--p");
+      else div.style.setProperty("--p", p);
       if (div.innerHTML !== inner) div.innerHTML = inner;
     }
   }

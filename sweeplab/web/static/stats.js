@@ -20,7 +20,8 @@ function showGameStats(game) {
     ["time", `${fixed(stats.time, 2)} s`, "from the first move to the last"],
     ["3BV", bv, "the fewest clicks that clear the board: one per opening, one per number no opening reveals"],
     ["3BV/s", fixed(stats.three_bv_per_second, 2), "3BV solved per second"],
-    ["clicks", `${stats.clicks}`, "your reveals, flags and chords (undone ones too)"],
+    ["clicks", stats.solver_moves ? `${stats.clicks} (${stats.solver_moves} auto)` : `${stats.clicks}`,
+      "your reveals, flags and chords (undone ones too), and the auto-solver's moves"],
     ["efficiency", stats.efficiency === null ? "–" : `${Math.round(stats.efficiency * 100)}%`, "3BV solved / clicks"],
   ];
   const cells = rows.map(([name, value, about]) => `<div class="stat" title="${about}" data-stat="${name}"><span class="name">${name}</span><span class="value">${value}</span></div>`);
@@ -50,7 +51,7 @@ function saveRecords(records) {
 // (lost, undone, then won) is counted once, as its last ending.
 function recordGame(game, round) {
   const stats = game.stats;
-  if (!stats || stats.clicks === 0) return;
+  if (!stats || stats.clicks - (stats.solver_moves || 0) === 0) return; // the auto-solver's game alone
   const records = loadRecords();
   const key = `${game.id}:${round}`;
   const entry = records.boards[game.board] || (records.boards[game.board] = { played: 0, won: 0, assisted: 0, best: null });
