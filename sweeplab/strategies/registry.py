@@ -50,6 +50,7 @@ _BUILTIN: dict[str, str] = {
     "dqn": "sweeplab.learn.seed003.players:DQNStrategy",
     "dqn-single": "sweeplab.learn.seed003.players:DQNSingleStrategy",
     "neural": "sweeplab.learn.neural.player:NeuralStrategy",  # sweeplab's own: a convolutional network
+    "reference": "sweeplab.strategies.external.reference:ReferenceStrategy",  # the examples/ clients' twin
 }
 
 
@@ -62,7 +63,12 @@ _LOADED: dict[str, tuple[str, type[Strategy]]] = {}  # the classes imported so f
 
 
 def get(name: str) -> type[Strategy]:
-    """The class registered under ``name`` (its module imported on first use)."""
+    """The class registered under ``name`` (its module imported on first use); ``cmd:PROGRAM ARGS`` is an outside
+    program (:mod:`sweeplab.strategies.external`)."""
+    if name.startswith("cmd:"):
+        from sweeplab.strategies.external.player import external
+
+        return external(name)
     target = _BUILTIN.get(name)
     loaded = _LOADED.get(name)
     if loaded is not None and loaded[0] == target:
@@ -138,6 +144,8 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
     its annotation names (``int | None``), or None.
     """
     text = text.strip()
+    if text.startswith("cmd:"):  # an outside program: everything after cmd: is its command line
+        return get(text).name, {}
     name, bracket, rest = text.partition("[")
     name = name.strip()
     if bracket and not rest.endswith("]"):
