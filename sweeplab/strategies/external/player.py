@@ -41,6 +41,7 @@ from sweeplab.strategies.external.protocol import (
 
 PREFIX = "cmd:"
 MOVE_TIME_LIMIT = 5.0  #: seconds a program may take over one answer, by default
+START_UP = 10.0  #: seconds a copy's first answer may take on top (its start-up), not counted in the game's time
 
 # A view as signed bytes (-2 flag, -1 covered, 0-8) -> the position's characters
 _SYMBOLS = bytes((ord("F") if b == 0xFE else ord("H") if b == 0xFF else 48 + b if b <= 8 else 63) for b in range(256))
@@ -87,7 +88,6 @@ class ExternalStrategy(Strategy):
         self._sent: bytes | None = None
         self._waited = 0.0
         self._program_cpu: float | None = None
-        self.answers = 0
 
     @property
     def program_cpu(self) -> float:
@@ -164,23 +164,26 @@ class ExternalStrategy(Strategy):
             if game_left <= 0:
                 self._lose(Forfeit(GAME_TIME, f"the program's answers took {self._waited:.3g} s in all"))
         wait = min(limit, game_left)
+        fresh = self._program is not None and not self._program.answers  # its first answer: start-up on top
+        allowed = wait + START_UP if fresh else wait
 
         def exchange(p: Program, deadline: float) -> bytes:
             p.send(message, deadline)
-            line = p.receive(deadline, wait)
+            line = p.receive(deadline, allowed)
             if p.pending():
                 raise Forfeit(GARBLED, "the program wrote more than one line for a turn")
             return line
 
         start = time.monotonic()
         try:
-            line = self._talk(exchange, wait)
+            line = self._talk(exchange, allowed)
         except Forfeit as forfeit:
             if forfeit.outcome == MOVE_TIME and wait < limit:
                 forfeit = Forfeit(GAME_TIME, f"the program's answers took over {self.time_limit:g} s in all ({forfeit})")
             self._lose(forfeit)
-        self._waited += time.monotonic() - start
-        self.answers += 1
+        assert self._program is not None
+        self._program.answers += 1
+        self._waited += max(0.0, time.monotonic() - start - (allowed - wait))
         try:
             answer = parse_answer(line, width, height)
         except Forfeit as forfeit:

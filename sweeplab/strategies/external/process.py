@@ -47,6 +47,7 @@ class Program:
         self.argv = argv
         self.stderr_path = stderr_path
         self.games = 0  # games started by this copy
+        self.answers = 0  # answers it has given
         self._cpu_mark = 0.0
         self._final_cpu: float | None = None
         stderr_path.parent.mkdir(parents=True, exist_ok=True)
