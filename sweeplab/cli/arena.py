@@ -21,11 +21,11 @@ from sweeplab.cli.bench import FORCE_HELP, MAX_GAMES, RESUME_HELP, bench_command
 @click.option("--board", "-b", default="beginner", show_default=True, help=BOARD_HELP)
 @click.option("--rule", "-r", type=RULE_CHOICE, default="safe", show_default=True, help="first-click rule")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=1000, show_default=True, help="games per player")
-@click.option("--seed", type=int, default=0, show_default=True, help="root seed, any integer: game i is the same for every player")
+@click.option("--seed", type=int, default=0, show_default=True, help="root seed, any integer: game i is alike for all")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="worker processes  [default: all cores]")
 @click.option("--executor", type=EXECUTOR_CHOICE, default="local", show_default=True, help="local processes, or Dask")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="an existing Dask scheduler (with --executor dask)")
-@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS", help="seconds per game (see `sweeplab bench --help`)")
+@click.option("--time-limit", type=SECONDS, default=None, metavar="SECONDS", help="seconds per game (`sweeplab bench --help`)")
 @click.option(
     "--move-time-limit",
     type=SECONDS,

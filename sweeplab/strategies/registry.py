@@ -54,6 +54,9 @@ _BUILTIN: dict[str, str] = {
 }
 
 
+_EXTERNAL = "sweeplab.strategies.external.player"  #: the module of ``cmd:PROGRAM ARGS``, an outside program
+
+
 def names() -> list[str]:
     """Every registered strategy name, in registration order."""
     return list(_BUILTIN)
@@ -65,10 +68,9 @@ _LOADED: dict[str, tuple[str, type[Strategy]]] = {}  # the classes imported so f
 def get(name: str) -> type[Strategy]:
     """The class registered under ``name`` (its module imported on first use); ``cmd:PROGRAM ARGS`` is an outside
     program (:mod:`sweeplab.strategies.external`)."""
-    if name.startswith("cmd:"):
-        from sweeplab.strategies.external.player import external
-
-        return external(name)
+    if name.startswith("cmd:"):  # loaded by name, as every player's module is
+        external: type[Strategy] = importlib.import_module(_EXTERNAL).external(name)
+        return external
     target = _BUILTIN.get(name)
     loaded = _LOADED.get(name)
     if loaded is not None and loaded[0] == target:
