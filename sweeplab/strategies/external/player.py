@@ -13,12 +13,9 @@ import os
 import shlex
 import shutil
 import time
-from array import array
 from collections import deque
 from pathlib import Path
 from typing import Any, ClassVar
-
-import numpy as np
 
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Move
@@ -43,8 +40,8 @@ PREFIX = "cmd:"
 MOVE_TIME_LIMIT = 5.0  #: seconds a program may take over one answer, by default
 START_UP = 10.0  #: seconds a copy's first answer may take on top (its start-up), not counted in the game's time
 
-# A view as signed bytes (-2 flag, -1 covered, 0-8) -> the position's characters
-_SYMBOLS = bytes((ord("F") if b == 0xFE else ord("H") if b == 0xFF else 48 + b if b <= 8 else 63) for b in range(256))
+#: a cell's value (0-8, -2 flag, -1 covered) -> its letter in the position
+_SYMBOL = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "F", "H").__getitem__
 
 
 class ExternalSpecError(SweeplabError):
@@ -85,7 +82,7 @@ class ExternalStrategy(Strategy):
         self._pending: deque[tuple[str, int]] = deque()
         self._answered: tuple[int, ...] = ()
         self._answer: Answer | None = None
-        self._sent: bytes | None = None
+        self._sent: str | None = None
         self._waited = 0.0
         self._program_cpu: float | None = None
 
@@ -150,13 +147,12 @@ class ExternalStrategy(Strategy):
 
     def _ask(self, observation: Observation) -> None:
         """Send the position, read the answer, queue its moves."""
-        raw = array("b", observation.view).tobytes()
         board = observation.board
         width, height = board.width, board.height
-        revealed = self._revealed(raw, width)
-        self._sent = raw
-        text = raw.translate(_SYMBOLS)
-        rows = b"\n".join(text[y * width : (y + 1) * width] for y in range(height)).decode()
+        text = "".join(map(_SYMBOL, observation.view))
+        revealed = self._revealed(text, width)
+        self._sent = text
+        rows = "\n".join([text[y * width : (y + 1) * width] for y in range(height)])
         message = turn_message(f"{width}x{height}x{observation.mines}\n{rows}\n", revealed, observation.moves)
         limit, game_left = self.move_time_limit, math.inf
         if self.time_limit:
@@ -192,14 +188,21 @@ class ExternalStrategy(Strategy):
         self._answered = observation.view
         self._pending.extend(answer.moves)
 
-    def _revealed(self, raw: bytes, width: int) -> list[list[int]]:
-        """[x, y, number] for each cell revealed since the last turn."""
+    def _revealed(self, text: str, width: int) -> str:
+        """``[x,y,number]`` for each cell revealed since the last turn, joined by commas: the cells where ``text``
+        (the view's letters) differs from the last turn's, found by the bytes an XOR of the two leaves set."""
+        cells = len(text)
         if self._sent is None:
-            cells = np.flatnonzero(np.frombuffer(raw, np.int8) >= 0)
+            changed = [c for c, ch in enumerate(text) if ch <= "8"]
         else:
-            new, old = np.frombuffer(raw, np.int8), np.frombuffer(self._sent, np.int8)
-            cells = np.flatnonzero((new != old) & (new >= 0))
-        return [[c % width, c // width, raw[c]] for c in cells.tolist()]
+            bits = int.from_bytes(text.encode(), "big") ^ int.from_bytes(self._sent.encode(), "big")
+            changed = []
+            while bits:
+                byte = (bits.bit_length() - 1) >> 3
+                bits &= ~(0xFF << (byte * 8))
+                changed.append(cells - 1 - byte)
+            changed.reverse()
+        return ",".join([f"[{c % width},{c // width},{text[c]}]" for c in changed if text[c] <= "8"])
 
     def _talk(self, exchange: Any, wait: float) -> Any:
         """``exchange(program, deadline)``; anything that cuts it short (a forfeit, the bench's timer, a signal) leaves
