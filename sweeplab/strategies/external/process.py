@@ -26,7 +26,7 @@ from pathlib import Path
 from sweeplab.strategies.external.protocol import EXITED, GARBLED, MOVE_TIME, Forfeit
 
 MAX_LINE = 4 * 1024 * 1024  #: bytes an answer may take (a longer one, or a flood without a newline, is refused)
-MAX_STDERR = 64 * 1024 * 1024  #: bytes of stderr a program may write before it is stopped
+MAX_STDERR = 64 * 1024 * 1024  #: bytes of stderr a copy may write (checked every 64 answers) before it is stopped
 TAIL = 2000  #: bytes of the end of stderr quoted in a forfeit's message
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -79,6 +79,7 @@ class Program:
         self._writer = select.poll()
         self._writer.register(self._in, select.POLLOUT)
         self._buffer = bytearray()
+        self._lines = 0  # lines read (stderr's size is checked every 64th)
 
     @property
     def alive(self) -> bool:
@@ -122,7 +123,8 @@ class Program:
             end = buffer.find(b"\n", start)
         line = bytes(buffer[:end])
         del buffer[: end + 1]
-        if self._stderr.tell() - self._stderr_start > MAX_STDERR or os.fstat(self._stderr.fileno()).st_size > MAX_STDERR:
+        self._lines += 1
+        if not self._lines % 64 and os.fstat(self._stderr.fileno()).st_size - self._stderr_start > MAX_STDERR:
             raise Forfeit(GARBLED, f"the program wrote more than {MAX_STDERR:,} bytes to stderr")
         return line
 
