@@ -106,7 +106,7 @@ def test_a_forfeit_is_the_games_outcome_the_program_restarts_and_its_stderr_is_k
 
 
 def test_a_program_that_fails_the_first_game_fails_the_run_with_its_stderr():
-    with pytest.raises(BenchError, match="(?s)failed the first game.*giving up before the first answer"):
+    with pytest.raises(BenchError, match=r"(?s)failed the first game.*giving up before the first answer"):
         play_one(hostile("never"), BEGINNER, 0, 0)
 
 
@@ -114,7 +114,8 @@ def test_the_move_and_game_time_limits(tmp_path):
     slow = scripted(tmp_path, ['{"moves": [["reveal",0,0]]}'], before="time.sleep(0.4 if turn else 0)")
     result = play_one(slow, Rules(5, 1, 1, "unsafe"), 0, 1, layout=[2], options={"move_time_limit": 0.2})
     assert result.outcome == MOVE_TIME and result.timed_out
-    steady = scripted(tmp_path, ['{"moves": [["flag",4,0]]}', '{"moves": [["unflag",4,0]]}'], name="s.py", before="time.sleep(0.05)")
+    toggling = ['{"moves": [["flag",4,0]]}', '{"moves": [["unflag",4,0]]}']
+    steady = scripted(tmp_path, toggling, name="s.py", before="time.sleep(0.05)")
     result = play_one(steady, Rules(5, 1, 1, "unsafe"), 0, 1, layout=[2], options={"time_limit": 0.3}, time_limit=0.3)
     assert result.outcome == GAME_TIME and result.timed_out and 4 <= result.moves <= 8
 
