@@ -4,7 +4,8 @@ the machine's load falls on both.
 
 Per board: wall-clock and CPU microseconds per move of each (CPU: sweeplab's thread plus the program's, from
 /proc), and their differences, the protocol's cost; the client's start-up is paid once, before timing. Also checks
-that both won the same games. Writes a text table and JSON (default: results/arena/overhead.txt and .json).
+that both won the same games, and times the bare round trip (a program that answers a fixed line at once, through
+the same pipes) per answer. Writes a text table and JSON (default: results/arena/overhead.txt and .json).
 
     python benchmarks/arena/protocol_overhead.py [--games 2000] [--chunks 10] [--out results/arena/overhead]
 """
@@ -16,11 +17,14 @@ import json
 import os
 import platform
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from sweeplab.bench.runner import play_one
 from sweeplab.core.rules import make_rules
+from sweeplab.strategies.external.process import Program
+from sweeplab.strategies.external.protocol import turn_message
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = f"cmd:{sys.executable} {ROOT / 'examples' / 'python' / 'client.py'}"
@@ -67,6 +71,28 @@ def measure(board: str, games: int, chunks: int) -> dict[str, object]:
     }
 
 
+ECHO = 'import sys\nfor line in sys.stdin:\n    sys.stdout.write(\'{"moves":[["reveal",0,0]]}\\n\'); sys.stdout.flush()\n'
+
+
+def round_trip(count: int = 5000) -> dict[str, float]:
+    """Microseconds of wall clock and CPU (both sides) per bare answer: a beginner turn line out, a fixed line back."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "echo.py"
+        script.write_text(ECHO)
+        program = Program([sys.executable, str(script)], Path(folder) / "stderr.log")
+        line = turn_message("9x9x10\n" + "\n".join(["H" * 9] * 9) + "\n", "", 0)
+        for _ in range(200):
+            program.send(line, time.monotonic() + 5)
+            program.receive(time.monotonic() + 5, 5)
+        cpu, wall, own = program.cpu(), time.perf_counter(), time.thread_time()
+        for _ in range(count):
+            program.send(line, time.monotonic() + 5)
+            program.receive(time.monotonic() + 5, 5)
+        wall, own, cpu = time.perf_counter() - wall, time.thread_time() - own, program.cpu() - cpu
+        program.stop()
+    return {"wall_us": 1e6 * wall / count, "cpu_us": 1e6 * (own + cpu) / count}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games per board (expert: a fifth of them)")
@@ -74,6 +100,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "arena" / "overhead", help="output path, no suffix")
     args = parser.parse_args()
     rows = [measure("beginner", args.games, args.chunks), measure("expert", max(args.chunks, args.games // 5), args.chunks)]
+    bare = round_trip()
     machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, load {os.getloadavg()[0]:.2f}"
     lines = [f"protocol cost per move: {CLIENT.split()[-1].replace(str(ROOT) + '/', '')} via cmd: vs reference ({machine})", ""]
     lines.append("board       games   moves  twin wall/CPU us  client wall/CPU us  cost wall/CPU us  same wins/moves")
@@ -84,11 +111,17 @@ def main() -> None:
             f"{c['wall_us']:>8.1f} / {c['cpu_us']:>6.1f}  {r['overhead_wall_us']:>7.1f} / {r['overhead_cpu_us']:>6.1f}"  # type: ignore[index]
             f"   {r['same_wins']}/{r['same_moves']}"
         )
+    lines += ["", f"bare round trip per answer: {bare['wall_us']:.1f} us wall, {bare['cpu_us']:.1f} us CPU (both sides)"]
     text = "\n".join(lines) + "\n"
     print(text, end="")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.with_suffix(".txt").write_text(text)
-    data = {"command": "python benchmarks/arena/protocol_overhead.py " + " ".join(sys.argv[1:]), "machine": machine, "rows": rows}
+    data = {
+        "command": "python benchmarks/arena/protocol_overhead.py " + " ".join(sys.argv[1:]),
+        "machine": machine,
+        "rows": rows,
+        "round_trip": bare,
+    }
     args.out.with_suffix(".json").write_text(json.dumps(data, indent=1) + "\n")
 
 

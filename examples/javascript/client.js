@@ -12,7 +12,11 @@
 
 const readline = require("readline");
 
+const tables = new Map(); // each board size's table, worked out once
+
 function neighbourTable(width, height) {
+  const key = `${width}x${height}`;
+  if (tables.has(key)) return tables.get(key);
   const table = [];
   for (let cell = 0; cell < width * height; cell++) {
     const x = cell % width, y = Math.floor(cell / width), around = [];
@@ -25,6 +29,7 @@ function neighbourTable(width, height) {
     }
     table.push(around);
   }
+  tables.set(key, table);
   return table;
 }
 

@@ -10,11 +10,14 @@ probability: the largest (number - f) / u over its revealed neighbours, or (mine
 next to no number; ties go to the first cell in row-major order.
 """
 
+import functools
 import json
 import sys
 
 
+@functools.lru_cache(maxsize=16)
 def neighbour_table(width, height):
+    """Each cell's neighbours (cells are numbered row-major, y * width + x), worked out once per board size."""
     table = []
     for cell in range(width * height):
         x, y = cell % width, cell // width
