@@ -63,3 +63,16 @@ def test_reference_opens_in_the_corner_then_plays_the_trivial_rules():
     assert first.cell == 0 and player.guesses == [] and player.pending_guess.kind == "first"
     cell, p = lowest_local(game.observation())
     assert (cell, p) == (0, 10 / 81)
+
+
+def test_the_overhead_benchmark_runs_and_writes_its_table(tmp_path):
+    import json
+
+    from tests.bench import scripts
+
+    result = scripts.run("protocol_overhead", "--games", "20", "--chunks", "2", "--out", str(tmp_path / "o"))
+    assert result.returncode == 0, result.stderr
+    data = json.loads((tmp_path / "o.json").read_text())
+    assert [r["board"] for r in data["rows"]] == ["9x9x10", "30x16x99"]
+    assert all(r["same_wins"] and r["same_moves"] for r in data["rows"]) and data["round_trip"]["wall_us"] > 0
+    assert "bare round trip per answer" in (tmp_path / "o.txt").read_text()
