@@ -201,7 +201,6 @@ class ExternalStrategy(Strategy):
                 byte = (bits.bit_length() - 1) >> 3
                 bits &= ~(0xFF << (byte * 8))
                 changed.append(cells - 1 - byte)
-            changed.reverse()
         return ",".join([f"[{c % width},{c // width},{text[c]}]" for c in changed if text[c] <= "8"])
 
     def _talk(self, exchange: Any, wait: float) -> Any:
