@@ -153,3 +153,18 @@ def test_each_turn_names_the_cells_revealed_since_the_last_in_row_major_order():
     assert player._revealed("01F2", 2) == "[0,0,0],[1,1,2]"  # a flag is no reveal; an unchanged cell is not named
     player._sent = "01F2"
     assert player._revealed("01F2", 2) == ""
+
+
+def test_play_and_evaluate_take_a_program_and_the_log_keeps_its_reasons(tmp_path):
+    from click.testing import CliRunner
+
+    from sweeplab.cli import main
+
+    log = tmp_path / "game.jsonl"
+    result = CliRunner().invoke(main, ["play", "-s", PYTHON_CLIENT, "-b", "5x4x3", "--seed", "7", "--log", str(log)])
+    assert result.exit_code == 0 and "WON after 10 moves" in result.output, result.output
+    again = CliRunner().invoke(main, ["replay", str(log), "--explain"])
+    assert again.exit_code == 0 and "why: lowest local probability" in again.output, again.output
+    result = CliRunner().invoke(main, ["evaluate", "-s", PYTHON_CLIENT, "-b", "3x3x1", "-r", "unsafe"])
+    twin = CliRunner().invoke(main, ["evaluate", "-s", "reference", "-b", "3x3x1", "-r", "unsafe"])
+    assert result.exit_code == 0 and "wins 8/9" in result.output and "wins 8/9" in twin.output, result.output
