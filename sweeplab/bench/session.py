@@ -165,7 +165,7 @@ def bench(
     )
     walls: dict[str, float] = {}
     for strategy in strategies:
-        name, chosen = parse_spec(strategy)
+        name, chosen = parse_spec(strategy, outside=True)
         if name.startswith("cmd:"):
             chosen = {"log_dir": str(journal.directory.resolve()) if journal else "", "time_limit": time_limit or 0.0}
             chosen |= {"move_time_limit": move_time_limit} if move_time_limit else {}

@@ -178,7 +178,7 @@ def strategy_list(text: str, param_hint: str = "--strategy", options_allowed: bo
     specs = []
     for part in split_specs(text):
         try:
-            spec = checked_spec(part)
+            spec = checked_spec(part, outside=True)  # the command line may name an outside program
         except SweeplabError as error:
             raise click.BadParameter(str(error), param_hint=param_hint) from None
         if "[" in spec and not options_allowed:  # canonical form has brackets only when options were given

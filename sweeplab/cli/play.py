@@ -185,7 +185,7 @@ def play_command(
     except ValueError as error:
         raise click.BadParameter(f"{seed}: {error}", param_hint="--seed") from None
     game = Game(rules, layout_seed)
-    player = make_spec(specs[0], seed=strategy_seed)
+    player = make_spec(specs[0], seed=strategy_seed, outside=True)
     first = parse_cell(first_click, game.board) if first_click is not None else None
     per_guess = save_position is not None and MOVE_FIELD in save_position
     if save_position is not None:

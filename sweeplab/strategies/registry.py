@@ -138,8 +138,11 @@ def in_spec(parameter: inspect.Parameter) -> bool:
     return isinstance(parameter.default, _SPEC_TYPES)
 
 
-def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
+def parse_spec(text: str, outside: bool = False) -> tuple[str, dict[str, Any]]:
     """``NAME`` or ``NAME[key=value,...]`` -> (name, options), each option checked against the strategy's own.
+
+    ``cmd:PROGRAM ARGS`` (an outside program, no options) is accepted only with ``outside``: the command line's
+    callers pass it; input from elsewhere (the web page's requests) cannot start a program.
 
     Values are Python literals (``True``, ``3``, ``0.05``, ``'x'``) or bare words (strings). A value must have the
     type of the option's default (an int is accepted for a float); an option whose default is None takes the type
@@ -147,6 +150,8 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
     """
     text = text.strip()
     if text.startswith("cmd:"):  # an outside program: everything after cmd: is its command line
+        if not outside:
+            raise StrategySpecError(f"strategy {text!r}: an outside program (cmd:) can be given only on the command line")
         return get(text).name, {}
     name, bracket, rest = text.partition("[")
     name = name.strip()
@@ -205,19 +210,20 @@ def split_specs(text: str) -> list[str]:
     return [s.strip() for s in out if s.strip()]
 
 
-def checked_spec(spec: str) -> str:
+def checked_spec(spec: str, outside: bool = False) -> str:
     """``spec`` checked and in canonical form (``NAME`` or ``NAME[key=value,...]``, options sorted). A strategy given
     with options is built once, so that a value out of its range (``best[tolerance=2]``) is refused here, by the
     strategy's own check, before anything runs it. Raises a :class:`SweeplabError` naming the part and the reason."""
-    name, chosen = parse_spec(spec)
+    name, chosen = parse_spec(spec, outside)
     if chosen:
         make(name, seed=0, **chosen)
     return format_spec(name, chosen)
 
 
-def make_spec(spec: str, seed: int | None = None) -> Strategy:
-    """A fresh strategy for one game from a spec such as ``'equation[guess=pgms]'``."""
-    name, chosen = parse_spec(spec)
+def make_spec(spec: str, seed: int | None = None, outside: bool = False) -> Strategy:
+    """A fresh strategy for one game from a spec such as ``'equation[guess=pgms]'`` (``outside``: see
+    :func:`parse_spec`)."""
+    name, chosen = parse_spec(spec, outside)
     return make(name, seed, **chosen)
 
 

@@ -15,7 +15,7 @@ from sweeplab.strategies import make, names, play
 from sweeplab.strategies.base import play_move
 from sweeplab.strategies.external.player import ExternalSpecError, external
 from sweeplab.strategies.external.protocol import GAME_TIME, ILLEGAL, MOVE_TIME, Forfeit
-from sweeplab.strategies.registry import checked_spec, parse_spec
+from sweeplab.strategies.registry import StrategySpecError, checked_spec, make_spec, parse_spec
 
 from .conftest import PYTHON_CLIENT, hostile
 
@@ -129,8 +129,8 @@ def test_a_cmd_spec_is_checked_before_anything_runs(tmp_path):
         (f"cmd:{tmp_path}/missing", "is not an executable file"),
     ]:
         with pytest.raises(ExternalSpecError, match=says):
-            checked_spec(spec)
-    assert parse_spec(f"  {PYTHON_CLIENT}  ") == (PYTHON_CLIENT, {})
+            checked_spec(spec, outside=True)
+    assert parse_spec(f"  {PYTHON_CLIENT}  ", outside=True) == (PYTHON_CLIENT, {})
     assert external(PYTHON_CLIENT) is external(PYTHON_CLIENT) and not any(n.startswith("cmd:") for n in names())
     with pytest.raises(ExternalSpecError, match="move time limit"):
         make(PYTHON_CLIENT, move_time_limit=0)
@@ -168,3 +168,13 @@ def test_play_and_evaluate_take_a_program_and_the_log_keeps_its_reasons(tmp_path
     result = CliRunner().invoke(main, ["evaluate", "-s", PYTHON_CLIENT, "-b", "3x3x1", "-r", "unsafe"])
     twin = CliRunner().invoke(main, ["evaluate", "-s", "reference", "-b", "3x3x1", "-r", "unsafe"])
     assert result.exit_code == 0 and "wins 8/9" in result.output and "wins 8/9" in twin.output, result.output
+
+
+def test_only_the_command_line_may_name_an_outside_program():
+    """The registry's checks refuse cmd: unless their caller allows it (the CLI does; the web page's requests, which
+    go through the same checks, cannot start a program)."""
+    for check in (checked_spec, parse_spec):
+        with pytest.raises(StrategySpecError, match="can be given only on the command line"):
+            check(PYTHON_CLIENT)
+    with pytest.raises(StrategySpecError, match="can be given only on the command line"):
+        make_spec(PYTHON_CLIENT)
