@@ -26,7 +26,7 @@ from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.rules import Rules
 from sweeplab.core.seeds import SEED_SPAN, seed_entropy  # noqa: F401  (SEED_SPAN: part of the runner's interface)
 from sweeplab.strategies.base import Guess, play
-from sweeplab.strategies.external.protocol import Forfeit
+from sweeplab.strategies.external.protocol import Forfeit, ProgramFailed
 from sweeplab.strategies.registry import make
 
 #: Rules under which the first reveal can never hit a mine: a guess made before anything is revealed cannot lose.
@@ -301,7 +301,7 @@ def play_one(
         timed_out = not game.over
     except Forfeit as error:  # an outside program's fault: its loss, unless it fails the run's first game
         if index == 0:
-            raise BenchError(f"{strategy} failed the first game (game 0 of seed {root}): {error}") from None
+            raise ProgramFailed(f"{strategy} failed the first game (game 0 of seed {root}): {error}") from None
         forfeit, timed_out = error.outcome, "time limit" in error.outcome
     except SweeplabError as error:
         raise BenchError(

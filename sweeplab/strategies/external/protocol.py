@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
+from sweeplab.core.errors import SweeplabError
 from sweeplab.strategies.base import StrategyError
 
 PROTOCOL = 1  #: the protocol's version, sent in every game message
@@ -39,6 +40,11 @@ class Forfeit(StrategyError):
     def __init__(self, outcome: str, message: str) -> None:
         self.outcome = outcome
         super().__init__(message)
+
+
+class ProgramFailed(SweeplabError):
+    """An outside program failed the run's first game: its command is taken as wrong (bad input), and the run stops
+    with its reason and the end of its stderr."""
 
 
 class Answer(NamedTuple):
@@ -118,4 +124,4 @@ def _shown(line: bytes, limit: int = 120) -> str:
     return repr(text) + (f" (and {len(line) - limit} more bytes)" if len(line) > limit else "")
 
 
-__all__ = ["FORFEITS", "PROTOCOL", "Answer", "Forfeit", "game_message", "parse_answer", "turn_message"]
+__all__ = ["FORFEITS", "PROTOCOL", "Answer", "Forfeit", "ProgramFailed", "game_message", "parse_answer", "turn_message"]

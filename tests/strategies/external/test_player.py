@@ -8,13 +8,13 @@ import textwrap
 import pytest
 
 from sweeplab.bench.journal import Journal
-from sweeplab.bench.runner import BenchError, BenchSpec, play_one, run_many
+from sweeplab.bench.runner import BenchSpec, play_one, run_many
 from sweeplab.core.game import Game, GameState, Move
 from sweeplab.core.rules import Rules
 from sweeplab.strategies import make, names, play
 from sweeplab.strategies.base import play_move
 from sweeplab.strategies.external.player import ExternalSpecError, external
-from sweeplab.strategies.external.protocol import GAME_TIME, ILLEGAL, MOVE_TIME, Forfeit
+from sweeplab.strategies.external.protocol import GAME_TIME, ILLEGAL, MOVE_TIME, Forfeit, ProgramFailed
 from sweeplab.strategies.registry import StrategySpecError, checked_spec, make_spec, parse_spec
 
 from .conftest import PYTHON_CLIENT, hostile
@@ -106,7 +106,7 @@ def test_a_forfeit_is_the_games_outcome_the_program_restarts_and_its_stderr_is_k
 
 
 def test_a_program_that_fails_the_first_game_fails_the_run_with_its_stderr():
-    with pytest.raises(BenchError, match=r"(?s)failed the first game.*giving up before the first answer"):
+    with pytest.raises(ProgramFailed, match=r"(?s)failed the first game.*giving up before the first answer"):
         play_one(hostile("never"), BEGINNER, 0, 0)
 
 
