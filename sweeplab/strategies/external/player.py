@@ -3,7 +3,8 @@
 One copy of the program per worker (process or thread) plays game after game; a game it loses by forfeit (it exited,
 hung past the move or game time limit, wrote something that is not the protocol, made an illegal move) stops that
 copy, and the next game starts a fresh one. Moves of one answer are played in order; a reveal, flag or chord that
-an earlier move of the same answer made pointless (its cell opened by a flood fill) is skipped.
+an earlier move of the same answer made pointless (its cell, or a chord's covered neighbours, opened by a flood
+fill) is skipped; any other move the game would refuse is an illegal move.
 """
 
 from __future__ import annotations
@@ -135,7 +136,11 @@ class ExternalStrategy(Strategy):
         if value < 0 or flags != value:
             why = "it is not revealed" if value < 0 else f"it shows {value} but has {flags} flagged neighbours"
             self._lose(Forfeit(ILLEGAL, f"cannot chord {_xy(cell, width)}: {why}"))
-        return Move.chord(cell) if any(view[n] == COVERED for n in neighbours) else None
+        if any(view[n] == COVERED for n in neighbours):
+            return Move.chord(cell)
+        if not any(self._answered[n] == COVERED for n in neighbours):  # pointless from the start: no earlier move's doing
+            self._lose(Forfeit(ILLEGAL, f"cannot chord {_xy(cell, width)}: it has no covered unflagged neighbours"))
+        return None
 
     def _reveal(self, cell: int, observation: Observation) -> Move:
         answer = self._answer

@@ -82,6 +82,7 @@ def test_moves_an_earlier_move_of_the_same_answer_made_pointless_are_skipped(tmp
         ('["unflag",4,0]', r"cannot unflag \(4, 0\): it is not flagged"),
         ('["chord",1,0]', r"cannot chord \(1, 0\): it shows 1 but has 0 flagged neighbours"),
         ('["chord",4,0]', r"cannot chord \(4, 0\): it is not revealed"),
+        ('["chord",0,0]', r"cannot chord \(0, 0\): it has no covered unflagged neighbours"),
     ],
 )
 def test_an_illegal_move_is_a_forfeit_that_names_it(tmp_path, second, says):
