@@ -11,7 +11,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
-import ctypes.util
 import os
 import re
 import select
@@ -37,7 +36,7 @@ def _parent_death_signal() -> None:  # in the child, before exec: die with the w
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-_LIBC = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True) if sys.platform.startswith("linux") else None
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None  # the C library, already loaded
 
 
 class Program:
