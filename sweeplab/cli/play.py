@@ -57,6 +57,7 @@ def strategies_command(options_of: str | None) -> None:
     for name in names():
         cls = get(name)
         click.echo(f"{name:<{width}}  {cls.summary}  [{cls.source}]")
+    click.echo(f"{'cmd:PROGRAM':<{width}}  an outside program, any language, over a JSON-lines protocol  [docs/arena.md]")
 
 
 def describe(move: LoggedMove) -> str:
