@@ -10,7 +10,7 @@ from sweeplab.cli.app import BOARD_HELP, EXECUTOR_CHOICE, RULE_CHOICE, SECONDS, 
 from sweeplab.cli.bench import FORCE_HELP, MAX_GAMES, RESUME_HELP, bench_command, shell_line
 
 
-@main.command("arena", short_help="Play built-in and outside players on the same games and rank them.")
+@main.command("arena", short_help="Rank built-in and outside players on the same games.")
 @click.option(
     "--strategy",
     "-s",
