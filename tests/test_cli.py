@@ -117,6 +117,7 @@ def test_strategies_listing():
     result = run("strategies")
     assert result.exit_code == 0
     assert "single-point" in result.output and "seed 000" in result.output
+    assert "cmd:PROGRAM" in result.output and "reference" in result.output
 
 
 def test_bench_prints_rate_and_speed():

@@ -81,7 +81,7 @@ class Evaluation:
 
 def opening_move(spec: str, rules: Rules, seed: int) -> int:
     """The cell a fresh strategy ``spec`` seeded ``seed`` reveals first on the empty board (flags before it applied)."""
-    player = make_spec(spec, seed)
+    player = make_spec(spec, seed, outside=True)
     game = Game(Rules(rules.width, rules.height, rules.mines, "unsafe"), layout=range(rules.mines))
     for _ in range(10 * rules.board.cells + 10):
         try:
@@ -128,7 +128,7 @@ def _play_task(task: _Task) -> tuple[int, int, float]:
         if task.harness:
             game.reveal(task.click)
         try:
-            play(make_spec(task.spec, task.seed), game)
+            play(make_spec(task.spec, task.seed, outside=True), game)
         except SweeplabError as error:
             raise EvaluationError(f"{task.spec} failed on the layout with mines at {_cells(mask)}: {error}") from None
         except Exception as error:  # a strategy bug: name the layout so that it can be replayed

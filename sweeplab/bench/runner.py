@@ -25,6 +25,7 @@ from sweeplab.core.observation import COVERED, FLAGGED
 from sweeplab.core.rules import Rules
 from sweeplab.core.seeds import SEED_SPAN, seed_entropy, seed_sequence_state  # noqa: F401  (SEED_SPAN: part of the runner's interface)
 from sweeplab.strategies.base import Guess, play
+from sweeplab.strategies.external.protocol import Forfeit, ProgramFailed
 from sweeplab.strategies.registry import make
 
 #: Rules under which the first reveal can never hit a mine: a guess made before anything is revealed cannot lose.
@@ -287,6 +288,7 @@ def play_one(
         game.reveal(click)
     protected = layout is None and rules.first_click in SAFE_FIRST_RULES and game.moves == 0
     timed_out = False
+    forfeit = ""
     try:
         player = make(strategy, seed=strategy_seed, **(options or {}))
         timer = GameTimer(time_limit)
@@ -295,6 +297,10 @@ def play_one(
         timed_out = time_limit is not None and not game.over  # stopped at the deadline
     except GameTimeout:
         timed_out = not game.over
+    except Forfeit as error:  # an outside program's fault: its loss, unless it fails the run's first game
+        if index == 0:
+            raise ProgramFailed(f"{strategy} failed the first game (game 0 of seed {root}): {error}") from None
+        forfeit, timed_out = error.outcome, "time limit" in error.outcome
     except SweeplabError as error:
         raise BenchError(
             f"{strategy} failed in game {index} of seed {root} on {rules.spec()} ({rules.first_click}): {error}"
@@ -304,7 +310,7 @@ def play_one(
             f"{strategy} crashed in game {index} of seed {root} on {rules.spec()} ({rules.first_click}): "
             f"{type(error).__name__}: {error}"
         ) from error
-    cpu = time.thread_time() - start
+    cpu = time.thread_time() - start + getattr(player, "program_cpu", 0.0)  # an outside program's CPU too
     view = game.observation().view
     largest = getattr(player, "largest_set", None)
     return GameResult(
@@ -319,6 +325,7 @@ def play_one(
         largest_set=tuple(int(v) for v in largest) if largest is not None else None,
         protected_first=protected,
         rule_kept=bool(getattr(game, "rule_kept", True)),
+        outcome=forfeit,
     )
 
 

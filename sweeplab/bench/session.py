@@ -85,9 +85,12 @@ def run_settings(
     first_click: int | None = None,
     time_limit: float | None = None,
     layouts: LayoutSet | None = None,
+    move_time_limit: float | None = None,
 ) -> dict[str, Any]:
-    """What makes a bench run's result, keyed by option name: stored with its journal, compared on ``--resume``."""
-    return {
+    """What makes a bench run's result, keyed by option name: stored with its journal, compared on ``--resume``
+    (``--move-time-limit`` only where an outside program plays)."""
+    outside = {"--move-time-limit": move_time_limit} if any(s.startswith("cmd:") for s in strategies) else {}
+    return outside | {
         "command": "bench",
         "--strategy": ",".join(strategies),
         "--board": rules.spec(),
@@ -130,13 +133,16 @@ def bench(
     batch: int | None = None,
     on_games: Callable[[int], None] | None = None,
     journal: Journal | None = None,
+    move_time_limit: float | None = None,
 ) -> BenchReport:
     """Play ``games`` games of each strategy (the same games: same seed or same layouts) one strategy at a time,
     so that each strategy's games per second is its own; then summarise and pair every strategy with the first.
 
     With a ``journal`` (see :mod:`sweeplab.bench.journal`) finished games are streamed to it and games it already
     holds are not played again. A run stopped by a signal or a failed write raises
-    :class:`~sweeplab.bench.runner.Stopped` whose ``report`` summarises the games finished.
+    :class:`~sweeplab.bench.runner.Stopped` whose ``report`` summarises the games finished. An outside program
+    (``cmd:``) gets ``move_time_limit`` per answer and ``time_limit`` per game, and keeps its stderr in the journal's
+    folder.
     """
     layout_cells = None
     openings = None
@@ -159,7 +165,10 @@ def bench(
     )
     walls: dict[str, float] = {}
     for strategy in strategies:
-        name, chosen = parse_spec(strategy)
+        name, chosen = parse_spec(strategy, outside=True)
+        if name.startswith("cmd:"):
+            chosen = {"log_dir": str(journal.directory.resolve()) if journal else "", "time_limit": time_limit or 0.0}
+            chosen |= {"move_time_limit": move_time_limit} if move_time_limit else {}
         options = tuple(sorted(chosen.items()))
         spec = BenchSpec(name, rules, seed, first_click, time_limit, layout_cells, openings, options, keep_guesses=False)
         start = time.perf_counter()

@@ -1,4 +1,5 @@
-"""Statistics for win rates: seed 000's sets-of-games standard error, Wilson intervals, paired differences."""
+"""Statistics for win rates: seed 000's sets-of-games standard error, Wilson intervals, paired differences and
+McNemar's test."""
 
 from __future__ import annotations
 
@@ -77,6 +78,25 @@ def paired_difference(a: Sequence[bool], b: Sequence[bool]) -> tuple[float, floa
         return mean, float("nan")
     var = sum((x - mean) ** 2 for x in d) / (n - 1)
     return mean, math.sqrt(var / n)
+
+
+def mcnemar(a_only: int, b_only: int) -> float:
+    """McNemar's two-sided p-value for paired wins: the exact binomial test on the discordant games (won by one
+    player only), or, past 100,000 of them, the chi-square test with continuity correction.
+
+    >>> mcnemar(0, 0), round(mcnemar(10, 2), 4), round(mcnemar(2, 10), 4)
+    (1.0, 0.0386, 0.0386)
+    """
+    n, k = a_only + b_only, min(a_only, b_only)
+    if n == 0:
+        return 1.0
+    if n > 100_000:
+        chi2 = max(0.0, abs(a_only - b_only) - 1.0) ** 2 / n
+        return math.erfc(math.sqrt(chi2 / 2))
+    log_half = n * math.log(0.5)
+    lgamma_n = math.lgamma(n + 1)
+    tail = sum(math.exp(lgamma_n - math.lgamma(i + 1) - math.lgamma(n - i + 1) + log_half) for i in range(k + 1))
+    return min(1.0, 2 * tail)
 
 
 def percentile(values: Sequence[float], q: float) -> float:

@@ -19,7 +19,8 @@ class Summary:
     ``sem`` is the standard error of the mean over ``sets`` equal sets (seed 000) or, when the games cannot be
     split into sets (``sets`` is None), the binomial standard error. Timed-out games count as not won.
     ``rule_unmet`` counts the games whose first-click rule could not keep its promise (the ``zero`` rule on a board
-    too dense for an opening: the first click was only kept safe).
+    too dense for an opening: the first click was only kept safe). ``forfeits`` counts the games an outside program
+    lost by breaking the protocol or its limits (their reasons are the games' outcomes).
     """
 
     strategy: str
@@ -41,6 +42,7 @@ class Summary:
     guesses_per_game: float
     wall_seconds: float | None = None
     rule_unmet: int = 0
+    forfeits: int = 0
 
     @property
     def games_per_second(self) -> float | None:
@@ -65,6 +67,8 @@ class Summary:
         text += f", {self.cpu_mean * 1000:.2f} ms CPU per game"
         if self.timeouts:
             text += f"; {self.timeouts} timed out"
+        if self.forfeits:
+            text += f"; {self.forfeits} lost by forfeit (games.csv's outcome says why)"
         if self.rule_unmet:
             text += f"; in {self.rule_unmet} games the '{self.rule}' rule could not be met (the first click was only kept safe)"
         return text
@@ -112,6 +116,7 @@ def summarize(
         guesses_per_game=sum(r.guess_count for r in results) / games,
         wall_seconds=wall_seconds,
         rule_unmet=sum(1 for r in results if not r.rule_kept),
+        forfeits=sum(1 for r in results if r.outcome.startswith("forfeit")),
     )
 
 

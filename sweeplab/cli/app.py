@@ -159,6 +159,7 @@ def parse_cell(text: str, board: Board) -> int:
 #: all: a command pays for its own imports alone (``sweeplab bench`` never loads the web server or the learners).
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "analyze": ("sweeplab.cli.analyze",),
+    "arena": ("sweeplab.cli.arena",),
     "consistent": ("sweeplab.cli.analyze",),
     "consistency-report": ("sweeplab.cli.analyze",),
     "bench": ("sweeplab.cli.bench",),
@@ -245,7 +246,7 @@ def strategy_list(text: str, param_hint: str = "--strategy", options_allowed: bo
     specs = []
     for part in split_specs(text):
         try:
-            spec = checked_spec(part)
+            spec = checked_spec(part, outside=True)  # the command line may name an outside program
         except SweeplabError as error:
             raise click.BadParameter(str(error), param_hint=param_hint) from None
         if "[" in spec and not options_allowed:  # canonical form has brackets only when options were given

@@ -231,6 +231,14 @@ def bench_engine_command(positions: int, games: int, seed: int, engine: str) -> 
     "It stops at the first move that ends past the limit; on Unix a timer also interrupts a long move (a quarter "
     "of the limit later), which under Dask (worker threads) is not possible",
 )
+@click.option(
+    "--move-time-limit",
+    type=SECONDS,
+    default=None,
+    metavar="SECONDS",
+    help="wall-clock seconds an outside program (cmd:PROGRAM) may take over one answer; a program over it loses "
+    "the game  [default: 5]",
+)
 @click.option("--batch", type=click.IntRange(min=1), default=None, help="games per task sent to a worker  [default: automatic]")
 @friendly_errors
 def bench_command(
@@ -250,6 +258,7 @@ def bench_command(
     executor: str,
     scheduler: str | None,
     time_limit: float | None,
+    move_time_limit: float | None,
     batch: int | None,
 ) -> None:
     """Play seeded games with one or more strategies and report win rates, errors and CPU time.
@@ -294,7 +303,15 @@ def bench_command(
     click_cell = None if first_click == "auto" else parse_cell(first_click, rules.board)
     root = root or 0
     settings = run_settings(
-        names, rules, games, root, sets=sets, first_click=click_cell, time_limit=time_limit, layouts=layout_set
+        names,
+        rules,
+        games,
+        root,
+        sets=sets,
+        first_click=click_cell,
+        time_limit=time_limit,
+        layouts=layout_set,
+        move_time_limit=move_time_limit,
     )
     parts: list[object] = ["sweeplab", "bench", "--strategy", ",".join(names)]
     if layout_set is not None:
@@ -302,7 +319,8 @@ def bench_command(
     else:
         parts += ["--board", rules.spec(), "--rule", rules.first_click, "--games", games]
     parts += ["--seed", root]
-    for flag, value in (("--sets", sets), ("--first-click", settings["--first-click"]), ("--time-limit", time_limit)):
+    limits = (("--time-limit", time_limit), ("--move-time-limit", move_time_limit))
+    for flag, value in (("--sets", sets), ("--first-click", settings["--first-click"]), *limits):
         if value is not None:
             parts += [flag, value]
     parts += run_options(jobs, executor, scheduler, batch)
@@ -335,6 +353,7 @@ def bench_command(
                         batch=batch,
                         on_games=advance,
                         journal=journal,
+                        move_time_limit=move_time_limit,
                     )
                 except Stopped as stop:
                     stopped = stop  # reported once the workers and the progress line have stopped
@@ -376,6 +395,7 @@ def _print_report(report: Any, workers: str, layout_set: Any, games: int, as_jso
             f"  CPU per game: mean {s.cpu_mean * 1000:.2f} ms, median {s.cpu_median * 1000:.2f} ms, "
             f"p99 {s.cpu_p99 * 1000:.2f} ms; "
             f"{s.guesses_per_game:.2f} guesses per game; {s.timeouts} timed out"
+            + (f"; {s.forfeits} lost by forfeit" if s.forfeits else "")
         )
     for p in report.pairs:
         click.echo(p.line())

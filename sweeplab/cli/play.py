@@ -57,6 +57,7 @@ def strategies_command(options_of: str | None) -> None:
     for name in names():
         cls = get(name)
         click.echo(f"{name:<{width}}  {cls.summary}  [{cls.source}]")
+    click.echo(f"{'cmd:PROGRAM':<{width}}  an outside program, any language, over a JSON-lines protocol  [docs/arena.md]")
 
 
 def describe(move: LoggedMove) -> str:
@@ -185,7 +186,7 @@ def play_command(
     except ValueError as error:
         raise click.BadParameter(f"{seed}: {error}", param_hint="--seed") from None
     game = Game(rules, layout_seed)
-    player = make_spec(specs[0], seed=strategy_seed)
+    player = make_spec(specs[0], seed=strategy_seed, outside=True)
     _follow_search(player, rules)
     first = parse_cell(first_click, game.board) if first_click is not None else None
     per_guess = save_position is not None and MOVE_FIELD in save_position

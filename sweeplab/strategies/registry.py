@@ -51,7 +51,11 @@ _BUILTIN: dict[str, str] = {
     "dqn": "sweeplab.learn.seed003.players:DQNStrategy",
     "dqn-single": "sweeplab.learn.seed003.players:DQNSingleStrategy",
     "neural": "sweeplab.learn.neural.player:NeuralStrategy",  # sweeplab's own: a convolutional network
+    "reference": "sweeplab.strategies.external.reference:ReferenceStrategy",  # the examples/ clients' twin
 }
+
+
+_EXTERNAL = "sweeplab.strategies.external.player"  #: the module of ``cmd:PROGRAM ARGS``, an outside program
 
 
 def names() -> list[str]:
@@ -63,7 +67,11 @@ _LOADED: dict[str, tuple[str, type[Strategy]]] = {}  # the classes imported so f
 
 
 def get(name: str) -> type[Strategy]:
-    """The class registered under ``name`` (its module imported on first use)."""
+    """The class registered under ``name`` (its module imported on first use); ``cmd:PROGRAM ARGS`` is an outside
+    program (:mod:`sweeplab.strategies.external`)."""
+    if name.startswith("cmd:"):  # loaded by name, as every player's module is
+        external: type[Strategy] = importlib.import_module(_EXTERNAL).external(name)
+        return external
     target = _BUILTIN.get(name)
     loaded = _LOADED.get(name)
     if loaded is not None and loaded[0] == target:
@@ -131,14 +139,21 @@ def in_spec(parameter: inspect.Parameter) -> bool:
     return isinstance(parameter.default, _SPEC_TYPES)
 
 
-def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
+def parse_spec(text: str, outside: bool = False) -> tuple[str, dict[str, Any]]:
     """``NAME`` or ``NAME[key=value,...]`` -> (name, options), each option checked against the strategy's own.
+
+    ``cmd:PROGRAM ARGS`` (an outside program, no options) is accepted only with ``outside``: the command line's
+    callers pass it; input from elsewhere (the web page's requests) cannot start a program.
 
     Values are Python literals (``True``, ``3``, ``0.05``, ``'x'``) or bare words (strings). A value must have the
     type of the option's default (an int is accepted for a float); an option whose default is None takes the type
     its annotation names (``int | None``), or None.
     """
     text = text.strip()
+    if text.startswith("cmd:"):  # an outside program: everything after cmd: is its command line
+        if not outside:
+            raise StrategySpecError(f"strategy {text!r}: an outside program (cmd:) can be given only on the command line")
+        return get(text).name, {}
     name, bracket, rest = text.partition("[")
     name = name.strip()
     if bracket and not rest.endswith("]"):
@@ -196,19 +211,20 @@ def split_specs(text: str) -> list[str]:
     return [s.strip() for s in out if s.strip()]
 
 
-def checked_spec(spec: str) -> str:
+def checked_spec(spec: str, outside: bool = False) -> str:
     """``spec`` checked and in canonical form (``NAME`` or ``NAME[key=value,...]``, options sorted). A strategy given
     with options is built once, so that a value out of its range (``best[tolerance=2]``) is refused here, by the
     strategy's own check, before anything runs it. Raises a :class:`SweeplabError` naming the part and the reason."""
-    name, chosen = parse_spec(spec)
+    name, chosen = parse_spec(spec, outside)
     if chosen:
         make(name, seed=0, **chosen)
     return format_spec(name, chosen)
 
 
-def make_spec(spec: str, seed: int | None = None) -> Strategy:
-    """A fresh strategy for one game from a spec such as ``'equation[guess=pgms]'``."""
-    name, chosen = parse_spec(spec)
+def make_spec(spec: str, seed: int | None = None, outside: bool = False) -> Strategy:
+    """A fresh strategy for one game from a spec such as ``'equation[guess=pgms]'`` (``outside``: see
+    :func:`parse_spec`)."""
+    name, chosen = parse_spec(spec, outside)
     return make(name, seed, **chosen)
 
 

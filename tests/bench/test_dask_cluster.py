@@ -88,6 +88,16 @@ def test_a_bench_through_a_scheduler_and_worker_processes_equals_the_local_run(s
     assert summaries(tmp_path / "dask") == summaries(local)
 
 
+def test_an_outside_program_plays_on_the_dask_worker_as_it_does_locally(scheduler, tmp_path):
+    client = Path(__file__).resolve().parents[2] / "examples" / "python" / "client.py"
+    spec = ("-s", f"reference,cmd:{sys.executable} {client}", "-b", "beginner", "-n", "60", "--batch", "10")
+    here = run("bench", *spec, "-j", "2", "--out", tmp_path / "local")
+    there = run("bench", *spec, "--executor", "dask", "--scheduler", scheduler, "--out", tmp_path / "dask")
+    assert here.returncode == 0 and there.returncode == 0, there.stderr
+    assert rows(tmp_path / "dask") == rows(tmp_path / "local") and "only reference won 0" in there.stdout
+    assert list((tmp_path / "dask" / "stderr").glob("*.log"))  # kept by the worker, in the run's folder
+
+
 def test_an_interrupted_dask_run_cancels_its_tasks_and_resumes_to_the_same_result(scheduler, local, tmp_path):
     reference = local
     out = tmp_path / "dask"
