@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sweeplab.cli import main
+from sweeplab.cli.app import load_commands
 
 #: Exit statuses a fuzzed run may end with: 0 ok, 1 a failed run (a file that cannot be written, a full disk; never
 #: an internal error, which ``friendly_errors`` reports as one), 2 bad input, 3 proved inconsistent, 4 undecided
@@ -440,6 +441,7 @@ def _commands(group: click.Group = main, prefix: str = "") -> dict[str, click.Co
     return found
 
 
+load_commands()  # the lazy table: every command's module, so that all of them are fuzzed
 COMMANDS = _commands()
 
 

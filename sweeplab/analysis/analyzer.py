@@ -323,6 +323,8 @@ class Analyzer:
             end = clock.start + PROMISING_SHARE * clock.seconds
         more = _subset_settled(out[0]) if width * height >= FIX_CELLS else {}
         raw = _settled_view(raw, more)
+        from sweeplab.analysis.estimate import folding  # a position too wide to count at once: folds may answer
+
         if self.use_kernel and folding.available():
             if more:
                 out = KERNEL.tally(raw, width, height, PROBE_STATES, budget.max_bytes, max(end - time.perf_counter(), 0.0))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from sweeplab.analysis import analyzer as front
 from sweeplab.analysis.analyzer import Analyzer, analyze
-from sweeplab.analysis.estimate import folding
+from sweeplab.analysis.estimate import chain, folding
 from sweeplab.analysis.estimate.kernel import CHAIN
 from sweeplab.analysis.exact import budget as limits
 from sweeplab.analysis.exact.budget import Budget
@@ -252,7 +252,7 @@ def _nothing_in_time(monkeypatch):
     """No time for the exact count, no count in floating point and no estimate: the position can only be undecided."""
     monkeypatch.setattr(limits, "EXACT_SHARE", 0.0)
     monkeypatch.setattr(folding, "_FOLD", None)
-    monkeypatch.setattr(front, "estimate", lambda *args, **kwargs: None)
+    monkeypatch.setattr(chain, "estimate", lambda *args, **kwargs: None)
 
 
 def test_undecided_is_its_own_answer_and_exit_status(monkeypatch, tmp_path):
@@ -382,7 +382,7 @@ def test_an_estimate_beside_many_exact_components_leaves_time_to_weigh_its_batch
     components.append(Component([(1000,)], [((0,), 1, 1000)]))
     tallies.append(None)
     seen = {}
-    monkeypatch.setattr(front, "estimate", lambda *args, **kwargs: seen.setdefault("end", args[4]) and None)
+    monkeypatch.setattr(chain, "estimate", lambda *args, **kwargs: seen.setdefault("end", args[4]) and None)
     monkeypatch.setattr(folding, "_FOLD", None)  # the chain's case: its components did not fold
     slow = 0.02
     real = front._weigh_numeric

@@ -43,8 +43,8 @@ def test_progress_counts_every_game_and_the_child_ends():
 
 
 def test_a_run_past_the_memory_cap_fails_and_says_so():
-    runner = BenchRunner(memory=1 << 20)  # 1 MiB past what the child holds once started: any real run needs more
-    runner.start({"strategies": ["exact"], "board": "expert", "rule": "safe", "games": 5, "seed": 0})
+    runner = BenchRunner(memory=1 << 20)  # 1 MiB past what the child holds once started: a large board needs more
+    runner.start({"strategies": ["exact"], "board": "100x100x1500", "rule": "safe", "games": 3, "seed": 0})
     status = wait(runner)
     assert status["state"] == "failed" and "needed more than the server's memory cap of 0.000976562 GiB" in status["error"]
 

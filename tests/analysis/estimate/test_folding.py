@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from sweeplab.analysis import analyzer as front
 from sweeplab.analysis.analyzer import Analyzer
 from sweeplab.analysis.estimate import batches as runs
-from sweeplab.analysis.estimate import folding
+from sweeplab.analysis.estimate import chain, folding
 from sweeplab.analysis.estimate.kernel import CHAIN
 from sweeplab.analysis.exact.budget import Budget
 from sweeplab.analysis.exact.components import Component
@@ -140,14 +140,14 @@ def test_components_that_do_not_fold_are_estimated_beside_those_that_do(monkeypa
         return folded
 
     monkeypatch.setattr(folding.Folds, "_first_fold", refuse_the_wide_one)
-    chain = front.estimate
+    chain_estimate = chain.estimate
 
     def late(*args, **kwargs):  # the chain may make a move past its deadline: the folds' last pass still has time
-        tally = chain(*args, **kwargs)
+        tally = chain_estimate(*args, **kwargs)
         time.sleep(0.03)
         return tally
 
-    monkeypatch.setattr(front, "estimate", late)
+    monkeypatch.setattr(chain, "estimate", late)
     result, cpu, wall = timed(Analyzer(Budget(seconds=2.0)).analyze, obs)
     within(2.0, cpu, wall)
     assert {size for size, ok in planned if ok} and {size for size, ok in planned if not ok} == {1232}
@@ -173,7 +173,7 @@ def test_a_chain_that_finds_nothing_beside_folds_says_so_and_that_more_time_woul
         "_first_fold",
         lambda self, seconds, end, item: len(self.components[item[0]].cells) <= 1000 and real(self, seconds, end, item),
     )
-    monkeypatch.setattr(front, "estimate", lambda *args, **kwargs: None)
+    monkeypatch.setattr(chain, "estimate", lambda *args, **kwargs: None)
     with pytest.raises(UndecidedError, match=r"left without probabilities in time .* more time would help"):
         Analyzer(Budget(seconds=2.0)).analyze(obs)
 
