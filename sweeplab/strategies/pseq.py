@@ -100,7 +100,7 @@ class Outcomes:
             if v == FLAGGED:
                 flags += 1
             elif v == COVERED:
-                around.append(group.get(n, -1))
+                around.append(-2 if n in self.mines else group.get(n, -1))  # a certain mine is a kind of its own
         around.sort()
         return group.get(cell, -1), flags, tuple(around)
 
