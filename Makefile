@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: demo test lint clean chromium screenshots
+.PHONY: demo test lint clean chromium node screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,20 @@ chromium:
 	    exit 1; \
 	  fi; }
 
-test: $(STAMP) chromium
+# The arena's JavaScript reference client (tests/strategies/external/test_reference.py) runs under Node: installed
+# the same way when missing.
+node:
+	@command -v node >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Node for the arena's JavaScript client: apt-get install -y nodejs"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    { apt-get update -qq && apt-get install -y -qq nodejs; } >/dev/null || exit 1; \
+	  else \
+	    echo "the arena's tests need Node: install Debian's 'nodejs' package (sudo apt-get install nodejs), then run make test again"; \
+	    exit 1; \
+	  fi; }
+
+test: $(STAMP) chromium node
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2; status=$$?; if [ $$status -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$status
