@@ -17,6 +17,7 @@ from typing import Any
 
 from sweeplab.bench.journal import write_text
 from sweeplab.bench.stats import binomial_se, mcnemar, paired_difference
+from sweeplab.bench.summary import Paired
 from sweeplab.core.errors import SweeplabError
 
 
@@ -40,16 +41,9 @@ class Standing:
 
 
 @dataclass(frozen=True)
-class Pair:
-    """Player ``a`` minus player ``b`` over the same games."""
+class Pair(Paired):
+    """Player ``a`` minus player ``b`` over the same games (the bench's paired comparison), with McNemar's p."""
 
-    a: str
-    b: str
-    games: int
-    difference: float
-    se: float
-    a_only: int
-    b_only: int
     mcnemar_p: float
 
 
