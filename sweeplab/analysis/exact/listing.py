@@ -1,5 +1,6 @@
 """Every layout of a position, or every mine placement of one component, listed as a bool matrix (layouts x cells):
-the sets that ``best``'s endgame searches and that ``oh`` samples from, when they are small enough to list.
+the sets that ``best``'s endgame searches and that ``oh`` samples from, when they are small enough to list; and
+:class:`LayoutSampler`, exact draws from a position's layouts where only its components' count vectors need listing.
 
 The layouts consistent with a position are equally likely, so a listed set is the exact posterior over them; a
 component's placements are equally likely only when it is isolated with a fixed mine count (a craps shoot).
@@ -7,7 +8,10 @@ component's placements are equally likely only when it is isolated with a fixed 
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import math
+import random
 
 import numpy as np
 
@@ -15,11 +19,11 @@ from sweeplab.analysis.exact.components import Component
 from sweeplab.analysis.exact.probabilities import Probabilities
 from sweeplab.core.observation import COVERED, FLAGGED
 
-__all__ = ["list_component", "list_layouts"]
+__all__ = ["LayoutSampler", "list_component", "list_layouts"]
 
 
-def _component_solutions(component: Component, cap: int) -> list[tuple[int, np.ndarray]] | None:
-    """Every mine placement of a component as (mines, bool row over ``component.cells``); None past ``cap``."""
+def _count_vectors(component: Component, cap: int) -> list[list[int]] | None:
+    """Every vector of mine counts per super-cell that fits a component's constraints; None past ``cap`` of them."""
     sizes = [len(sc) for sc in component.supercells]
     n = len(sizes)
     cons = [(list(js), m) for js, m, _ in component.constraints]
@@ -46,8 +50,7 @@ def _component_solutions(component: Component, cap: int) -> list[tuple[int, np.n
             left[i] -= sign * sizes[j]
 
     # depth-first over the super-cells' mine counts, smallest count first, without recursion (a component may have
-    # thousands of super-cells on a large board); every count vector gives at least one layout, so past ``cap`` of
-    # them the answer is None already
+    # thousands of super-cells on a large board)
     j, v = 0, 0
     while j >= 0:
         if j < n:
@@ -66,7 +69,16 @@ def _component_solutions(component: Component, cap: int) -> list[tuple[int, np.n
         if j >= 0:
             apply(j, x[j], -1)
             v = x[j] + 1
+    return counts
 
+
+def _component_solutions(component: Component, cap: int) -> list[tuple[int, np.ndarray]] | None:
+    """Every mine placement of a component as (mines, bool row over ``component.cells``); None past ``cap``."""
+    counts = _count_vectors(component, cap)  # every count vector gives at least one layout: past cap, None already
+    if counts is None:
+        return None
+    sizes = [len(sc) for sc in component.supercells]
+    n = len(sizes)
     cells = component.cells
     offsets = list(itertools.accumulate([0, *sizes]))
     out: list[tuple[int, np.ndarray]] = []
@@ -134,3 +146,96 @@ def list_component(component: Component, limit: int) -> tuple[list[int], np.ndar
     if not solutions:
         return None
     return list(component.cells), np.array([row for _, row in solutions])
+
+
+class LayoutSampler:
+    """Exact draws from the layouts consistent with a position, every one equally likely (the posterior).
+
+    Built by :meth:`build` from an exact result. Each component's vectors of mine counts per super-cell are listed
+    (:func:`_count_vectors`, at most ``cap`` per component), each weighted by the ways to place its counts,
+    the product of C(size, count) over the super-cells. A draw takes the components' mine totals in turn, each in
+    proportion to its weight times the layouts that complete it (backward sums over the later components and
+    C(U, R - total) for the ``U`` cells no number touches and the ``R`` mines left), all in exact integers; then a
+    count vector with that total in proportion to its weight, each super-cell's mines uniformly among its cells, and
+    the mines left uniformly among the cells no number touches. Flagged cells are mines, as the count takes them.
+    """
+
+    def __init__(self, observation_cells: int, flagged: list[int], parts: list[tuple[list[list[int]], dict[int, tuple[list[int], list[list[int]]]]]],
+                 after: list[dict[int, int]], unconstrained: list[int], mines_left: int) -> None:  # fmt: skip
+        self.cells = observation_cells
+        self.flagged = flagged
+        self.parts = parts  # per component: its super-cells' cells, and {total: (cumulative weights, count vectors)}
+        self.after = after  # after[k][s]: the layouts completing a total of s mines in components 0..k-1
+        self.unconstrained = unconstrained
+        self.mines_left = mines_left
+
+    @classmethod
+    def build(cls, result: Probabilities, cap: int = 20_000) -> LayoutSampler | None:
+        """The sampler of ``result``'s position; None when the result is an estimate, no layout fits, or a component
+        has more than ``cap`` count vectors."""
+        if not result.exact:
+            return None
+        observation = result.observation
+        view = observation.view
+        flagged = [c for c, v in enumerate(view) if v == FLAGGED]
+        mines_left = observation.mines - len(flagged)
+        unconstrained = list(result.unconstrained)
+        parts = []
+        for comp in result.components:
+            vectors = _count_vectors(comp, cap)
+            if not vectors:
+                return None
+            sizes = [len(sc) for sc in comp.supercells]
+            by_total: dict[int, tuple[list[int], list[list[int]]]] = {}
+            for xs in vectors:
+                weight = math.prod(math.comb(n, x) for n, x in zip(sizes, xs, strict=True))
+                cumulative, kept = by_total.setdefault(sum(xs), ([], []))
+                cumulative.append((cumulative[-1] if cumulative else 0) + weight)
+                kept.append(xs)
+            parts.append(([list(sc) for sc in comp.supercells], by_total))
+        U = len(unconstrained)
+        # after[k][s]: the layouts of components k.. and the unconstrained cells completing s mines placed before k
+        after: list[dict[int, int]] = [{} for _ in range(len(parts) + 1)]
+        reach = [{0}]
+        for _, by_total in parts:
+            reach.append({s + t for s in reach[-1] for t in by_total if s + t <= mines_left})
+        after[len(parts)] = {s: math.comb(U, mines_left - s) for s in reach[-1] if 0 <= mines_left - s <= U}
+        for k in range(len(parts) - 1, -1, -1):
+            by_total, later = parts[k][1], after[k + 1]
+            row = {}
+            for s in reach[k]:
+                total = sum(cum[-1] * later.get(s + t, 0) for t, (cum, _) in by_total.items())
+                if total:
+                    row[s] = total
+            after[k] = row
+        if not after[0].get(0):
+            return None
+        return cls(len(view), flagged, parts, after, unconstrained, mines_left)
+
+    @property
+    def layouts(self) -> int:
+        """How many layouts fit the position (the exact count the draws are uniform over)."""
+        return self.after[0][0]
+
+    def draw(self, rng: random.Random) -> bytearray:
+        """One layout, a byte per cell of the board (1: a mine), drawn uniformly from those that fit."""
+        mine = bytearray(self.cells)
+        for c in self.flagged:
+            mine[c] = 1
+        placed = 0
+        for k, (supercells, by_total) in enumerate(self.parts):
+            later = self.after[k + 1]
+            pick = rng.randrange(self.after[k][placed])
+            for t, (cumulative, vectors) in by_total.items():
+                share = cumulative[-1] * later.get(placed + t, 0)
+                if pick < share:
+                    break
+                pick -= share
+            chosen = vectors[bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))]
+            for cells, x in zip(supercells, chosen, strict=True):
+                for c in rng.sample(cells, x) if x < len(cells) else cells:
+                    mine[c] = 1
+            placed += t
+        for c in rng.sample(self.unconstrained, self.mines_left - placed):
+            mine[c] = 1
+        return mine
