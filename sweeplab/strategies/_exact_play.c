@@ -519,17 +519,18 @@ static double thread_seconds(void) {
 }
 
 /* play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1,
-   deadline=0)
-   -> (done, cells, guesses, opened). See the module's methods table. */
+   deadline=0, guesses=0)
+   -> (done, cells, guesses, opened). See the module's methods table. With guesses > 0 the loop stops before the guess
+   after that many: that guess is the last of the list, with the move -1, unplayed (a rollout's horizon). */
 static PyObject *play_exact(PyObject *self, PyObject *args) {
     PyObject *mine_in, *number_in, *view_list;
     Py_buffer pb;
-    int width, height, mines, moves, limit, first = -1;
+    int width, height, mines, moves, limit, first = -1, horizon = 0, n_guessed = 0;
     long max_states;
     Py_ssize_t max_bytes;
     double seconds, deadline = 0.0;
-    if (!PyArg_ParseTuple(args, "OOO!w*iiiiilnd|id", &mine_in, &number_in, &PyList_Type, &view_list, &pb, &width, &height,
-                          &mines, &moves, &limit, &max_states, &max_bytes, &seconds, &first, &deadline))
+    if (!PyArg_ParseTuple(args, "OOO!w*iiiiilnd|idi", &mine_in, &number_in, &PyList_Type, &view_list, &pb, &width, &height,
+                          &mines, &moves, &limit, &max_states, &max_bytes, &seconds, &first, &deadline, &horizon))
         return NULL;
     PyObject *result = NULL, *cells_out = NULL, *guesses = NULL;
     int cells = width * height;
@@ -629,6 +630,12 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
             }
             cell = P.guess;
             guessed = 1;
+            if (horizon > 0 && n_guessed++ >= horizon) { /* the horizon: this guess is named, not played */
+                PyObject *g = Py_BuildValue("(Oidi)", P.unconstrained ? Py_True : Py_False, cell, P.safety, -1);
+                if (!g || PyList_Append(guesses, g) < 0) { Py_XDECREF(g); goto done; }
+                Py_DECREF(g);
+                break;
+            }
         }
         /* reveal `cell` (and flood-fill a zero) */
         PyObject *item = cell_int(cell);

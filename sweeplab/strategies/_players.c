@@ -60,7 +60,7 @@ static PyMethodDef methods[] = {
      "three_bv(mine, number, width, height) -> int: a layout's 3BV (Game.three_bv), from its mine flags and numbers."},
     {"play_exact", play_exact, METH_VARARGS,
      "play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1,\n"
-     "deadline=0)\n"
+     "deadline=0, guesses=0)\n"
      "-> (over, cells, guesses, opened): the exact strategy plays on (see _exact_play.c) from the view (a list of ints\n"
      "-2..8, the cells it reveals updated), the layout's mines and numbers (lists or tuples of one value per cell) and\n"
      "the proved mines (a bytearray, updated), with `moves` made so far and at most `limit`. cells: the cells it\n"
@@ -68,7 +68,8 @@ static PyMethodDef methods[] = {
      "True when the game ended (won or lost), False when it stopped for the Python strategy to play on (a position it\n"
      "cannot vouch for, the move limit or the deadline). first: a covered cell to reveal before anything else (the\n"
      "first click, once the game has dealt for it), or -1. deadline: the thread's CPU clock (time.thread_time) past\n"
-     "which it stops after a reveal, or 0 for none."},
+     "which it stops after a reveal, or 0 for none. guesses: with n > 0 it stops before the guess after n of them,\n"
+     "that guess the list's last with the move -1, unplayed (a rollout's horizon); 0 for none."},
     {"in_span", in_span, METH_VARARGS,
      "in_span(target, groups) -> bool: whether the indicator of the cell set `target` is a rational linear combination\n"
      "of the indicators of the cell sets `groups` (exact ranks; best's look-ahead)."},

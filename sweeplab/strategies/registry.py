@@ -42,6 +42,7 @@ _BUILTIN: dict[str, str] = {
     "pseq": "sweeplab.strategies.pseq:PseqStrategy",  # Tu et al. 2017 (b1f6c1c4/MineSweeperProb), on the exact engine
     "optimal": "sweeplab.strategies.optimal:OptimalStrategy",
     "best": "sweeplab.strategies.best:BestStrategy",
+    "search": "sweeplab.strategies.search:SearchStrategy",  # best with rollouts on exact posterior draws
     "corners": "sweeplab.strategies.corners:CornersStrategy",
     "oh": "sweeplab.strategies.oh:OHStrategy",  # Buffet et al. 2012, seed 003 reference [5]
     "sa": "sweeplab.strategies.local_search:SimulatedAnnealingStrategy",

@@ -148,6 +148,10 @@ def list_component(component: Component, limit: int) -> tuple[list[int], np.ndar
     return list(component.cells), np.array([row for _, row in solutions])
 
 
+#: one component of a :class:`LayoutSampler`: its super-cells' cells, and {mine total: (cumulative weights, vectors)}
+_Part = tuple[list[list[int]], dict[int, tuple[list[int], list[list[int]]]]]
+
+
 class LayoutSampler:
     """Exact draws from the layouts consistent with a position, every one equally likely (the posterior).
 
@@ -160,11 +164,18 @@ class LayoutSampler:
     the mines left uniformly among the cells no number touches. Flagged cells are mines, as the count takes them.
     """
 
-    def __init__(self, observation_cells: int, flagged: list[int], parts: list[tuple[list[list[int]], dict[int, tuple[list[int], list[list[int]]]]]],
-                 after: list[dict[int, int]], unconstrained: list[int], mines_left: int) -> None:  # fmt: skip
-        self.cells = observation_cells
+    def __init__(
+        self,
+        cells: int,
+        flagged: list[int],
+        parts: list[_Part],
+        after: list[dict[int, int]],
+        unconstrained: list[int],
+        mines_left: int,
+    ) -> None:
+        self.cells = cells
         self.flagged = flagged
-        self.parts = parts  # per component: its super-cells' cells, and {total: (cumulative weights, count vectors)}
+        self.parts = parts
         self.after = after  # after[k][s]: the layouts completing a total of s mines in components 0..k-1
         self.unconstrained = unconstrained
         self.mines_left = mines_left
@@ -226,11 +237,12 @@ class LayoutSampler:
         for k, (supercells, by_total) in enumerate(self.parts):
             later = self.after[k + 1]
             pick = rng.randrange(self.after[k][placed])
-            for t, (cumulative, vectors) in by_total.items():
+            for t, (cumulative, _) in by_total.items():
                 share = cumulative[-1] * later.get(placed + t, 0)
                 if pick < share:
                     break
                 pick -= share
+            cumulative, vectors = by_total[t]
             chosen = vectors[bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))]
             for cells, x in zip(supercells, chosen, strict=True):
                 for c in rng.sample(cells, x) if x < len(cells) else cells:
