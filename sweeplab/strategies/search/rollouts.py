@@ -95,8 +95,11 @@ def halve(rollouts: Rollouts, cells: list[int], incumbent: int, total: int, dead
     arms = {c: Arm(c) for c in cells}
     alive = list(cells)
     rounds = max(1, math.ceil(math.log2(len(cells))))
+    spent = 0
     for r in range(rounds):
-        per = max(1, total // (rounds * len(alive)))
+        share = total // rounds if r < rounds - 1 else total - spent  # the last round gets what is left
+        per = max(1, share // len(alive))
+        spent += per * len(alive)
         start = len(rollouts.layouts)
         rollouts.draw(per)
         for k in range(start, len(rollouts.layouts)):

@@ -86,8 +86,8 @@ class SearchStrategy(BestStrategy):
     def __init__(
         self,
         seed: int | None = None,
-        rollouts: int = 400,
-        width: int = 4,
+        rollouts: int = 40,
+        width: int = 3,
         margin: float = 1.0,
         cap: int = 20_000,
         ms: float = 0.0,
