@@ -24,13 +24,16 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from sweeplab.analysis import DEFAULT_BUDGET, Budget, Probabilities
 from sweeplab.analysis.exact.listing import LayoutSampler
+from sweeplab.analysis.optimal.layouts import zero_keeps_neighbours
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
+from sweeplab.core.rules import Rules
 from sweeplab.strategies.base import Explanation, StrategyError
 from sweeplab.strategies.best import BestStrategy
 from sweeplab.strategies.best.endgame import UNLIMITED, Decision, Endgame, SearchBudgetExceeded, list_layouts
@@ -54,14 +57,37 @@ class WholeBoard:
     first: Decision | None  # the first click under unsafe and safe; None under the other rules
 
     @classmethod
-    def searched(cls, empty: Observation, listed: tuple[list[int], np.ndarray], rule: str, nodes: int) -> WholeBoard | None:
+    def searched(cls, empty: Observation, listed: tuple[list[int], np.ndarray], rules: Rules, nodes: int) -> WholeBoard | None:
         """The board's search, its first search made (None when that ran past ``nodes`` positions)."""
         endgame = Endgame(empty, *listed)
         try:
             first = endgame.decide(endgame.all, nodes)
+            if rules.first_click == "zero":
+                first = cls.zero_click(endgame, rules, nodes)
         except SearchBudgetExceeded:
             return None
-        return cls(endgame, first if rule in ("unsafe", "safe") else None)
+        return cls(endgame, first if rules.first_click in ("unsafe", "safe", "zero") else None)
+
+    @staticmethod
+    def zero_click(endgame: Endgame, rules: Rules, nodes: int) -> Decision:
+        """Under ``zero``: the click whose dealt layouts (none with a mine on it or, where the board leaves room, on
+        its neighbours; :func:`~sweeplab.analysis.optimal.layouts.dealt_layouts`' rule) optimal play wins most often,
+        as a share of them; the lowest cell among equals. Each click is searched within ``nodes`` positions."""
+        board = rules.board
+        best: tuple[Fraction, int, int, int] | None = None
+        for cell in range(board.cells):  # the empty board's columns are its cells, in order
+            keep = [cell, *board.neighbours[cell]] if zero_keeps_neighbours(rules, cell) else [cell]
+            dealt = endgame.all
+            for c in keep:
+                dealt &= ~endgame.mine[c]
+            n = dealt.bit_count()
+            if not n:
+                continue
+            wins = endgame.value(dealt, cell, nodes)
+            if best is None or Fraction(wins, n) > best[0]:
+                best = (Fraction(wins, n), cell, wins, n)
+        assert best is not None
+        return Decision(best[1], best[2], best[3], ())
 
 
 #: (width, height, mines, rule, first_layouts, first_nodes) -> the board's whole search (None: too many layouts or
@@ -121,7 +147,7 @@ class SearchStrategy(BestStrategy):
     def first_move(self, observation: Observation) -> Move:
         rule = self.rules.first_click if self.rules is not None else "safe"
         whole = self.whole_board(observation)
-        if whole is not None and whole.first is not None and rule in ("unsafe", "safe"):
+        if whole is not None and whole.first is not None and rule in ("unsafe", "safe", "zero"):
             result = self.analyzer.analyze_patiently(observation)
             return self.endgame_guess(observation, result, whole.first)
         return super().first_move(observation)
@@ -138,7 +164,8 @@ class SearchStrategy(BestStrategy):
         if key not in _WHOLE_BOARDS:
             empty = Observation(board, observation.mines, (COVERED,) * board.cells)
             listed = list_layouts(self.analyzer.analyze_patiently(empty), self.first_layouts)
-            _WHOLE_BOARDS[key] = None if listed is None else WholeBoard.searched(empty, listed, rule, self.first_nodes)
+            rules = self.rules if self.rules is not None else Rules(board.width, board.height, observation.mines, "safe")
+            _WHOLE_BOARDS[key] = None if listed is None else WholeBoard.searched(empty, listed, rules, self.first_nodes)
         return _WHOLE_BOARDS[key]
 
     def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
