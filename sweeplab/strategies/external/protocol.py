@@ -70,8 +70,12 @@ def turn_message(position: str, revealed: str, moves: int) -> bytes:
     >>> json.loads(turn_message("2x1x1\\n1H\\n", "[0,0,1]", 1))["revealed"]
     [[0, 0, 1]]
     """
-    text = position.replace("\n", "\\n")
-    return f'{{"type":"turn","moves":{moves},"position":"{text}","revealed":[{revealed}]}}\n'.encode()
+    return turn_line(position.replace("\n", "\\n").encode(), revealed.encode(), moves)
+
+
+def turn_line(position: bytes, revealed: bytes, moves: int) -> bytes:
+    """:func:`turn_message` from bytes: ``position`` with each newline already written as JSON's ``\\n``."""
+    return b'{"type":"turn","moves":%d,"position":"%b","revealed":[%b]}\n' % (moves, position, revealed)
 
 
 def _cell(item: Any, width: int, height: int, what: str) -> int:
@@ -124,4 +128,4 @@ def _shown(line: bytes, limit: int = 120) -> str:
     return repr(text) + (f" (and {len(line) - limit} more bytes)" if len(line) > limit else "")
 
 
-__all__ = ["FORFEITS", "PROTOCOL", "Answer", "Forfeit", "ProgramFailed", "game_message", "parse_answer", "turn_message"]
+__all__ = ["FORFEITS", "PROTOCOL", "Answer", "Forfeit", "ProgramFailed", "game_message", "parse_answer", "turn_line", "turn_message"]

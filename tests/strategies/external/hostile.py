@@ -36,7 +36,7 @@ def main() -> None:
             if mode == "exit" and games > 1:
                 sys.exit(3)
             continue
-        cells = "".join(message["position"].split("\n")[1:])
+        cells = "".join(message["position"].split("\n")[1:]).encode()
         reply = answer(cells, width, mines, neighbours)
         answered += 1
         if mode == "never":
@@ -58,8 +58,8 @@ def main() -> None:
                 chunk = "x" * 65536
                 while True:
                     out.write(chunk)
-            if mode == "illegal" and any(ch not in "HF" for ch in cells):
-                x, y = next((i % width, i // width) for i, ch in enumerate(cells) if ch not in "HF")
+            if mode == "illegal" and any(ch not in b"HF" for ch in cells):
+                x, y = next((i % width, i // width) for i, ch in enumerate(cells) if ch not in b"HF")
                 reply = {"moves": [["reveal", x, y]]}
             if mode == "lines":
                 out.write(json.dumps(reply) + "\n")

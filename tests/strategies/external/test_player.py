@@ -149,11 +149,11 @@ def test_a_run_with_a_program_resumes_to_the_same_games(tmp_path):
 
 def test_each_turn_names_the_cells_revealed_since_the_last_in_row_major_order():
     player = make(PYTHON_CLIENT, seed=0)
-    assert player._revealed("H1H0", 2) == "[1,0,1],[1,1,0]"  # the first turn: every revealed cell
-    player._sent = "H1HH"
-    assert player._revealed("01F2", 2) == "[0,0,0],[1,1,2]"  # a flag is no reveal; an unchanged cell is not named
-    player._sent = "01F2"
-    assert player._revealed("01F2", 2) == ""
+    assert player._revealed(b"H1H0", 2) == b"[1,0,1],[1,1,0]"  # the first turn: every revealed cell
+    player._sent = b"H1HH"
+    assert player._revealed(b"01F2", 2) == b"[0,0,0],[1,1,2]"  # a flag is no reveal; an unchanged cell is not named
+    player._sent = b"01F2"
+    assert player._revealed(b"01F2", 2) == b""
 
 
 def test_play_and_evaluate_take_a_program_and_the_log_keeps_its_reasons(tmp_path):
