@@ -99,7 +99,8 @@ class ExternalStrategy(Strategy):
 
     @property
     def program_cpu(self) -> float:
-        """The program's CPU seconds over this game (its start-up goes to the first game of each copy)."""
+        """The program's CPU seconds since the last game of its copy ended (read once, when this game is over): the
+        games' shares add up to the program's whole CPU time, its start-up in the first game of each copy."""
         if self._program_cpu is None:
             self._program_cpu = self._program.take_cpu() if self._program is not None else 0.0
         return self._program_cpu
@@ -108,8 +109,6 @@ class ExternalStrategy(Strategy):
         self._rules = rules
         self._program = program(list(self.argv), self.command, self.log_dir)
         self._program.games += 1
-        if self._program.games > 1:
-            self._program.take_cpu()  # what it used between games is no game's (its start-up is the first game's)
         message = game_message(rules.width, rules.height, rules.mines, rules.first_click, self._seed)
         self._talk(lambda p, deadline: p.send(message, deadline), self.move_time_limit)
 

@@ -9,6 +9,7 @@ its argument names: the hostile players of the arena's tests.
   lines    answers, then writes more lines without being asked
   illegal  reveals a revealed cell
   stderr   writes lines to stderr, then answers as it should (no misbehaviour: its stderr is kept)
+  burn     spends 20 ms of CPU before each answer, then answers as it should (no misbehaviour: its CPU is counted)
   never    fails in its first game: exits before answering, after a line on stderr
 """
 
@@ -19,6 +20,9 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "examples" / "python"))
 from client import answer, neighbour_table
+
+
+BURN = 0.02  #: CPU seconds the burn mode spends before each answer
 
 
 def main() -> None:
@@ -39,6 +43,10 @@ def main() -> None:
         cells = "".join(message["position"].split("\n")[1:]).encode()
         reply = answer(cells, width, mines, neighbours)
         answered += 1
+        if mode == "burn":
+            began = time.process_time()
+            while time.process_time() - began < BURN:
+                pass
         if mode == "never":
             print("never: giving up before the first answer", file=sys.stderr, flush=True)
             sys.exit(1)
