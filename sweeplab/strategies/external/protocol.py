@@ -128,4 +128,6 @@ def _shown(line: bytes, limit: int = 120) -> str:
     return repr(text) + (f" (and {len(line) - limit} more bytes)" if len(line) > limit else "")
 
 
-__all__ = ["FORFEITS", "PROTOCOL", "Answer", "Forfeit", "ProgramFailed", "game_message", "parse_answer", "turn_line", "turn_message"]
+__all__ = [
+    "FORFEITS", "PROTOCOL", "Answer", "Forfeit", "ProgramFailed", "game_message", "parse_answer", "turn_line", "turn_message",
+]  # fmt: skip

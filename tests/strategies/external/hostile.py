@@ -21,7 +21,6 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "examples" / "python"))
 from client import answer, neighbour_table
 
-
 BURN = 0.02  #: CPU seconds the burn mode spends before each answer
 
 

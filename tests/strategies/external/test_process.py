@@ -22,8 +22,10 @@ BURNER = hostile("burn")  # the Python client's moves, after BURN seconds of CPU
 
 def test_a_programs_cpu_is_read_precisely_and_handed_out_once(tmp_path):
     script = tmp_path / "spin.py"
-    script.write_text("import sys, time\nfor line in sys.stdin:\n    t = time.process_time()\n"
-                      "    while time.process_time() - t < 0.05:\n        pass\n    print('done', flush=True)\n")
+    script.write_text(
+        "import sys, time\nfor line in sys.stdin:\n    t = time.process_time()\n"
+        "    while time.process_time() - t < 0.05:\n        pass\n    print('done', flush=True)\n"
+    )
     program = Program([sys.executable, str(script)], tmp_path / "stderr.log")
     try:
         program.take_cpu()  # its start-up
@@ -67,4 +69,3 @@ def test_evaluate_counts_the_programs_cpu():
     burnt = evaluate(BURNER, rules, first_click=0)
     assert burnt.games == 9 and burnt.cpu_seconds >= 8 * BURN
     assert evaluate(PYTHON_CLIENT, rules, first_click=0).cpu_seconds < burnt.cpu_seconds
-
