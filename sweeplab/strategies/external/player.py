@@ -107,8 +107,19 @@ class ExternalStrategy(Strategy):
 
     def begin(self, rules: Rules) -> None:
         self._rules = rules
+        self._join()
+
+    def _join(self) -> None:
+        """Start this game on this thread's copy of the program (started if there is none): its ``game`` line. Where
+        games take turns on one copy (the web page's auto-solvers, each kept between its steps), a game whose copy
+        has since started another game, or was stopped by another game's forfeit, joins again before its next turn:
+        a new ``game`` line, then a turn naming every revealed cell."""
+        rules = self._rules
+        assert rules is not None
         self._program = program(list(self.argv), self.command, self.log_dir)
         self._program.games += 1
+        self._program.owner = self
+        self._sent = None
         message = game_message(rules.width, rules.height, rules.mines, rules.first_click, self._seed)
         self._talk(lambda p, deadline: p.send(message, deadline), self.move_time_limit)
 
@@ -161,6 +172,9 @@ class ExternalStrategy(Strategy):
 
     def _ask(self, observation: Observation) -> None:
         """Send the position, read the answer, queue its moves."""
+        copy = self._program
+        if copy is not None and (copy.owner is not self or copy.stopped):  # another game used the copy meanwhile
+            self._join()
         board = observation.board
         width, height = board.width, board.height
         letters = _letters(observation.view)
@@ -281,4 +295,25 @@ def external(spec: str) -> type[ExternalStrategy]:
     return made
 
 
-__all__ = ["MOVE_TIME_LIMIT", "PREFIX", "ExternalSpecError", "ExternalStrategy", "external"]
+_NAMED: dict[tuple[str, str], type[ExternalStrategy]] = {}
+
+
+def named(name: str, spec: str) -> type[ExternalStrategy]:
+    """The player class of the outside program ``spec`` under the name ``name`` (``sweeplab serve --player
+    NAME=cmd:...``): it takes no options, so whoever names it (a web request) can set neither its limits nor where
+    its stderr goes; the program gets the default move time limit and its stderr goes to the temporary folder."""
+    found = _NAMED.get((name, spec))
+    if found is not None:
+        return found
+    base = external(spec)
+
+    def __init__(self: ExternalStrategy, seed: int | None = None) -> None:
+        ExternalStrategy.__init__(self, seed)
+
+    summary = f"the outside program {' '.join(Path(part).name for part in base.argv)!r}, named when the server started"
+    made = type("NamedProgram", (base,), {"name": name, "summary": summary, "__init__": __init__})
+    _NAMED[(name, spec)] = made
+    return made
+
+
+__all__ = ["MOVE_TIME_LIMIT", "PREFIX", "ExternalSpecError", "ExternalStrategy", "external", "named"]

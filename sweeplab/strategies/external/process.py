@@ -55,6 +55,8 @@ class Program:
         self._cpu_mark = 0.0
         self._final_cpu: float | None = None
         self._clock: int | None = None  # its process CPU-time clock (Linux), once it is known to answer
+        self.owner: object | None = None  # the player whose game it is playing now
+        self.stopped = False  # stopped by sweeplab (its input closed, then killed if need be)
         stderr_path.parent.mkdir(parents=True, exist_ok=True)
         self._stderr = stderr_path.open("ab")
         self._stderr.write(f"--- sweeplab started {' '.join(argv)} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n".encode())
@@ -188,6 +190,7 @@ class Program:
         """Close its input, give it ``grace`` seconds to exit, then kill it; keep its CPU time from ``wait4``."""
         if self._final_cpu is not None:
             return
+        self.stopped = True
         process = self.process
         with contextlib.suppress(OSError):
             process.stdin.close()  # type: ignore[union-attr]
