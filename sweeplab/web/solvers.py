@@ -95,6 +95,7 @@ def _serve(conn: Any, parent: int, memory: int, programs: dict[str, str]) -> Non
     # that started the process ends, and the server starts workers from its short-lived request threads.)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     import sweeplab.web.payloads  # noqa: F401 - the usual imports, before the cap counts from here
+
     for name, spec in programs.items():
         register_program(name, spec)
 

@@ -97,15 +97,16 @@ def parse_answer(line: bytes, width: int, height: int) -> Answer:
     raw = data.get("moves")
     if not isinstance(raw, list) or not raw:
         raise Forfeit(GARBLED, f'the answer has no "moves" list (at least one move): {_shown(line)}')
-    moves: list[tuple[str, int]] = []
-    for item in raw:
-        if not (type(item) is list and len(item) == 3 and item[0] in ACTIONS):
-            raise Forfeit(GARBLED, f'{_shown(json.dumps(item).encode())} is not a move such as ["reveal", x, y]')
-        x, y = item[1], item[2]
-        if type(x) is int and type(y) is int and 0 <= x < width and 0 <= y < height:
-            moves.append((item[0], y * width + x))
-        else:
-            moves.append((item[0], _cell(item[1:], width, height, f"the move {item[0]}")))
+    try:  # every move right, in one pass; anything else is looked at move by move below, to say what is wrong
+        moves = [
+            (action, y * width + x)
+            for action, x, y in raw
+            if action in ACTIONS and type(x) is int and type(y) is int and 0 <= x < width and 0 <= y < height
+        ]
+    except (TypeError, ValueError):
+        moves = []
+    if len(moves) != len(raw):
+        _refuse_moves(raw, width, height)
     reason = data.get("reason", "")
     if not isinstance(reason, str):
         raise Forfeit(GARBLED, f'the answer\'s "reason" is not a string: {_shown(line)}')
@@ -121,6 +122,14 @@ def parse_answer(line: bytes, width: int, height: int) -> Answer:
                 raise Forfeit(GARBLED, f"the probability {item[2]!r} is not between 0 and 1")
             probabilities[_cell(item[:2], width, height, "a probability")] = float(item[2])
     return Answer(moves, reason[:MAX_REASON], probabilities)
+
+
+def _refuse_moves(raw: list[Any], width: int, height: int) -> None:
+    """Raise :class:`Forfeit` naming the first move of ``raw`` that is not ``[ACTION, x, y]`` on the board."""
+    for item in raw:
+        if not (type(item) is list and len(item) == 3 and isinstance(item[0], str) and item[0] in ACTIONS):
+            raise Forfeit(GARBLED, f'{_shown(json.dumps(item).encode())} is not a move such as ["reveal", x, y]')
+        _cell(item[1:], width, height, f"the move {item[0]}")
 
 
 def _shown(line: bytes, limit: int = 120) -> str:

@@ -40,7 +40,8 @@ def main() -> None:
                 sys.exit(3)
             continue
         cells = "".join(message["position"].split("\n")[1:]).encode()
-        reply = answer(cells, width, mines, neighbours)
+        numbers = [cell for cell, letter in enumerate(cells) if 48 < letter <= 56]  # every revealed 1-8, row-major
+        reply = answer(cells, numbers, width, mines, neighbours)[0]
         answered += 1
         if mode == "burn":
             began = time.process_time()
