@@ -10,7 +10,8 @@ moves and won the same games, and times the bare round trip (a program that answ
 the same pipes) per answer, the median of 10 runs. Writes a text table and JSON (default:
 results/arena/overhead.txt and .json).
 
-    python benchmarks/arena/protocol_overhead.py [--games 2000] [--chunks 20] [--out results/arena/overhead]
+    python benchmarks/arena/protocol_overhead.py [--games 2000] [--chunks 20] [--client 'cmd:PROGRAM ARGS']
+        [--out results/arena/overhead]
 """
 
 from __future__ import annotations
@@ -43,16 +44,16 @@ def play(strategy: str, rules, indices: range) -> tuple[float, float, int, list[
     return wall, sum(r.cpu_seconds for r in results), sum(r.moves for r in results), [r.won for r in results]
 
 
-def measure(board: str, games: int, chunks: int) -> dict[str, object]:
+def measure(board: str, games: int, chunks: int, program: str = CLIENT) -> dict[str, object]:
     rules = make_rules(board, "safe")
-    play_one(CLIENT, rules, 0, 0)  # start the client once (its start-up is not a move's cost)
-    totals = {TWIN: [0.0, 0.0, 0], CLIENT: [0.0, 0.0, 0]}
-    wins: dict[str, list[bool]] = {TWIN: [], CLIENT: []}
+    play_one(program, rules, 0, 0)  # start the client once (its start-up is not a move's cost)
+    totals = {TWIN: [0.0, 0.0, 0], program: [0.0, 0.0, 0]}
+    wins: dict[str, list[bool]] = {TWIN: [], program: []}
     per_chunk: dict[str, list[list[float]]] = {"twin": [[], []], "client": [[], []], "cost": [[], []]}
     size = games // chunks
     for k in range(chunks):
         indices = range(1 + k * size, 1 + (k + 1) * size)
-        order = (TWIN, CLIENT) if k % 2 == 0 else (CLIENT, TWIN)
+        order = (TWIN, program) if k % 2 == 0 else (program, TWIN)
         chunk = {}
         for strategy in order:
             wall, cpu, moves, won = play(strategy, rules, indices)
@@ -63,9 +64,9 @@ def measure(board: str, games: int, chunks: int) -> dict[str, object]:
             chunk[strategy] = (1e6 * wall / moves, 1e6 * cpu / moves)
         for i in range(2):
             per_chunk["twin"][i].append(chunk[TWIN][i])
-            per_chunk["client"][i].append(chunk[CLIENT][i])
-            per_chunk["cost"][i].append(chunk[CLIENT][i] - chunk[TWIN][i])
-    twin, client = totals[TWIN], totals[CLIENT]
+            per_chunk["client"][i].append(chunk[program][i])
+            per_chunk["cost"][i].append(chunk[program][i] - chunk[TWIN][i])
+    twin, client = totals[TWIN], totals[program]
     moves = int(twin[2])
     per = {name: {"wall_us": 1e6 * t[0] / t[2], "cpu_us": 1e6 * t[1] / t[2]} for name, t in totals.items()}
     medians = {name: {"wall_us": median(v[0]), "cpu_us": median(v[1])} for name, v in per_chunk.items()}
@@ -75,13 +76,13 @@ def measure(board: str, games: int, chunks: int) -> dict[str, object]:
         "chunks": chunks,
         "moves": moves,
         "same_moves": int(client[2]) == moves,
-        "same_wins": wins[TWIN] == wins[CLIENT],
+        "same_wins": wins[TWIN] == wins[program],
         "wins": sum(wins[TWIN]),
         "median": medians,  # over the chunks: the twin's, the client's, and the chunks' costs (client less twin)
         "twin": per[TWIN],  # over all games
-        "client": per[CLIENT],
-        "overhead_wall_us": per[CLIENT]["wall_us"] - per[TWIN]["wall_us"],
-        "overhead_cpu_us": per[CLIENT]["cpu_us"] - per[TWIN]["cpu_us"],
+        "client": per[program],
+        "overhead_wall_us": per[program]["wall_us"] - per[TWIN]["wall_us"],
+        "overhead_cpu_us": per[program]["cpu_us"] - per[TWIN]["cpu_us"],
         "chunk_costs_us": {"wall": per_chunk["cost"][0], "cpu": per_chunk["cost"][1]},
     }
 
@@ -117,12 +118,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games per board (expert: a fifth of them)")
     parser.add_argument("--chunks", type=int, default=20, help="chunks played in turn")
+    parser.add_argument("--client", default=CLIENT, help="the client through cmd: (default: the Python client)")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "arena" / "overhead", help="output path, no suffix")
     args = parser.parse_args()
-    rows = [measure("beginner", args.games, args.chunks), measure("expert", max(args.chunks, args.games // 5), args.chunks)]
+    expert = max(args.chunks, args.games // 5)
+    rows = [measure("beginner", args.games, args.chunks, args.client), measure("expert", expert, args.chunks, args.client)]
     bare = round_trip()
     machine = f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, load {os.getloadavg()[0]:.2f}"
-    lines = [f"protocol cost per move: {CLIENT.split()[-1].replace(str(ROOT) + '/', '')} via cmd: vs reference ({machine})", ""]
+    shown = args.client.split()[-1].replace(str(ROOT) + "/", "")
+    lines = [f"protocol cost per move: {shown} via cmd: vs reference ({machine})", ""]
     lines.append("medians over the chunks (all games: the same figures over every game of the board)")
     lines.append(
         "board       games chunks   moves  twin wall/CPU us  client wall/CPU us  cost wall/CPU us  (all games)  same wins/moves"
@@ -145,6 +149,7 @@ def main() -> None:
     args.out.with_suffix(".txt").write_text(text)
     data = {
         "command": "python benchmarks/arena/protocol_overhead.py " + " ".join(sys.argv[1:]),
+        "client": shown,
         "machine": machine,
         "rows": rows,
         "round_trip": bare,
