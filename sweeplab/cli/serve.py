@@ -34,10 +34,10 @@ def allowed_hosts(host: str) -> list[str]:
 
 
 def parse_players(values: tuple[str, ...]) -> dict[str, str]:
-    """``--player NAME=cmd:PROGRAM ARGS`` values -> {name: spec}, each named in this process (the program must exist);
-    a bad one is a usage error naming ``--player``, the value and the reason."""
+    """``--player NAME=cmd:PROGRAM ARGS`` values -> {name: spec}, each checked (the program must exist) but named
+    only by the application the server runs; a bad one is a usage error naming ``--player``, the value and why."""
     from sweeplab.core.errors import SweeplabError
-    from sweeplab.strategies.registry import register_program
+    from sweeplab.strategies.registry import checked_program
 
     players: dict[str, str] = {}
     for value in values:
@@ -48,10 +48,9 @@ def parse_players(values: tuple[str, ...]) -> dict[str, str]:
         if name in players:
             raise click.BadParameter(f"{value!r}: the name {name!r} is given twice", param_hint="'--player'")
         try:
-            register_program(name, spec)
+            players[name] = checked_program(name, spec)
         except SweeplabError as error:
             raise click.BadParameter(f"{value!r}: {error}", param_hint="'--player'") from None
-        players[name] = spec
     return players
 
 

@@ -69,12 +69,9 @@ def names() -> list[str]:
     return [*_BUILTIN, *(name for name in _PROGRAMS if name not in _BUILTIN)]
 
 
-def register_program(name: str, spec: str) -> None:
-    """Name the outside program ``spec`` (``cmd:PROGRAM ARGS``) ``name`` in this process: ``get(name)`` is then that
-    program as a player with no options (its command is fixed here, not by whoever names it). Naming it again
-    replaces the command. Raises :class:`StrategySpecError` for a name that is not 1-40 lowercase letters, digits,
-    ``_``, ``.`` or ``-`` (starting with a letter or digit), or a built-in player's, or a spec that is not a runnable
-    ``cmd:`` (the program must exist)."""
+def checked_program(name: str, spec: str) -> str:
+    """``spec`` (stripped) if ``name`` may name the outside program ``spec`` (see :func:`register_program`), which
+    must exist; else :class:`StrategySpecError` (or :class:`ExternalSpecError`) naming the part and the reason."""
     if not isinstance(name, str) or not _PROGRAM_NAME.fullmatch(name):
         raise StrategySpecError(
             f"player name {name!r}: use 1-40 lowercase letters, digits, '_', '.' or '-', starting with a letter or digit"
@@ -84,7 +81,15 @@ def register_program(name: str, spec: str) -> None:
     if not isinstance(spec, str) or not spec.strip().startswith("cmd:"):
         raise StrategySpecError(f"player {name!r}: {spec!r} is not an outside program: give cmd:PROGRAM ARGS")
     get(spec.strip())  # the program must be there (ExternalSpecError names the spec and the reason)
-    _PROGRAMS[name] = spec.strip()
+    return spec.strip()
+
+
+def register_program(name: str, spec: str) -> None:
+    """Name the outside program ``spec`` (``cmd:PROGRAM ARGS``) ``name`` in this process: ``get(name)`` is then that
+    program as a player with no options (its command is fixed here, not by whoever names it). Naming it again
+    replaces the command. The name is 1-40 lowercase letters, digits, ``_``, ``.`` or ``-`` (starting with a letter
+    or digit) and no built-in player's; the program must exist (:func:`checked_program` says why not)."""
+    _PROGRAMS[name] = checked_program(name, spec)
 
 
 def programs() -> dict[str, str]:
