@@ -179,3 +179,22 @@ def test_only_the_command_line_may_name_an_outside_program():
             check(PYTHON_CLIENT)
     with pytest.raises(StrategySpecError, match="can be given only on the command line"):
         make_spec(PYTHON_CLIENT)
+
+
+def test_games_that_take_turns_on_one_copy_each_play_their_own():
+    """As the web page's auto-solvers do: two games stepped in turn share this thread's copy of the program; each
+    joins again (a new game line) when the other used the copy, or stopped it, since its last turn."""
+    games = [Game(BEGINNER, seed) for seed in (1, 2)]
+    players = [make(PYTHON_CLIENT, seed=seed) for seed in (1, 2)]
+    for player in players:
+        player.begin(BEGINNER)
+    turn = 0
+    while not all(game.over for game in games):
+        for player, game in zip(players, games, strict=True):
+            if not game.over:
+                play_move(player, game)
+        turn += 1
+        if turn == 5:
+            players[1]._program.stop()  # as another game's forfeit would
+    for seed, game in zip((1, 2), games, strict=True):
+        assert game.history == play(make("reference", seed=seed), Game(BEGINNER, seed)).history
