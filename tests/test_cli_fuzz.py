@@ -395,6 +395,10 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "port": one_of_values(["0", "0", "8000"], ["65536", "-1", "abc", "", "1" * 23, "nan"]),
         "open_page": FLAG,
         "quiet": FLAG,
+        "players": one_of_values(
+            ["mine=cmd:python3 client.py", "a.b-c_1=cmd:python3 -c pass"],
+            ["x", "", "=cmd:ls", "best=cmd:ls", "a=exact", "a=cmd:", "A=cmd:ls", "a=cmd:'", "a=cmd:/no/such", "é=cmd:ls"],
+        ),
     },
 }
 
@@ -413,7 +417,7 @@ def scratch_cwd() -> Iterator[None]:
 @contextmanager
 def quiet_server() -> Iterator[None]:
     """``sweeplab serve`` with valid arguments binds its port, then returns at once instead of serving forever,
-    and opens no browser."""
+    opens no browser, and leaves no program it was given named in this process."""
     with ExitStack() as stack:
         try:
             import uvicorn
@@ -422,6 +426,9 @@ def quiet_server() -> Iterator[None]:
             return
         stack.enter_context(mock.patch.object(uvicorn.Server, "run", lambda self, sockets=None: None))
         stack.enter_context(mock.patch("sweeplab.cli.serve.open_browser", lambda url: True))
+        from sweeplab.strategies import registry
+
+        stack.enter_context(mock.patch.dict(registry._PROGRAMS, clear=True))  # --player names programs only for the run
         yield
 
 

@@ -7,7 +7,9 @@ Its rules, the same as sweeplab's built-in `reference` player: for every reveale
 flagged and u covered neighbours, all u are safe when f equals the number and all mines when f + u does; reveal the
 safe cells, then flag the mines, in the order found. With nothing certain, reveal the covered cell of lowest local
 probability: the largest (number - f) / u over its revealed neighbours, or (mines - flags) / covered for a cell
-next to no number; ties go to the first cell in row-major order.
+next to no number; ties go to the first cell in row-major order. It looks only at the numbers that still have
+covered neighbours (a number loses them for good: this player never unflags), learning the new ones from each
+turn's "revealed" list.
 """
 
 import functools
@@ -32,20 +34,23 @@ def neighbour_table(width, height):
     return table
 
 
-COVERED, FLAG = "H", "F"
+# the position's letters as bytes (indexing bytes gives ints, which compare fast): H covered, F flag, 0-8 a number
+COVERED, FLAG, ZERO = b"HF0"
 
 
-def answer(cells, width, mines, neighbours):
-    """The moves for a position given as a string of cells (row-major: H covered, F flag, 0-8 a number)."""
-    safe, found = {}, {}
-    for cell, ch in enumerate(cells):
-        if ch <= "0" or ch > "8":  # a covered cell, a flag or a 0 decides nothing
-            continue
+def answer(cells, numbers, width, mines, neighbours):
+    """The moves for a position given as bytes, one letter per cell (row-major: H covered, F flag, 0-8 a number),
+    and the numbers still worth a look: ``numbers`` lists (row-major) every revealed 1-8 that may have covered
+    neighbours; the ones that have none are left out of the list returned (they never get any back).
+    Returns (the answer, that list)."""
+    safe, found, kept = {}, {}, []
+    for cell in numbers:
         around = neighbours[cell]
         unknown = [n for n in around if cells[n] == COVERED]
         if not unknown:
             continue
-        value = ord(ch) - 48
+        kept.append(cell)
+        value = cells[cell] - ZERO
         flags = sum(1 for n in around if cells[n] == FLAG)
         if flags == value:
             safe.update(dict.fromkeys(unknown))
@@ -54,18 +59,14 @@ def answer(cells, width, mines, neighbours):
     if safe or found:
         moves = [["reveal", c % width, c // width] for c in safe]
         moves += [["flag", c % width, c // width] for c in found if c not in safe]
-        return {"moves": moves}
+        return {"moves": moves}, kept
     covered = cells.count(COVERED)
     density = (mines - cells.count(FLAG)) / covered
     local = {c: -1.0 for c, ch in enumerate(cells) if ch == COVERED}
-    for cell, ch in enumerate(cells):
-        if not "0" <= ch <= "8":
-            continue
+    for cell in kept:
         around = neighbours[cell]
         unknown = [n for n in around if cells[n] == COVERED]
-        if not unknown:
-            continue
-        p = (ord(ch) - 48 - sum(1 for n in around if cells[n] == FLAG)) / len(unknown)
+        p = (cells[cell] - ZERO - sum(1 for n in around if cells[n] == FLAG)) / len(unknown)
         for n in unknown:
             if p > local[n]:
                 local[n] = p
@@ -76,21 +77,27 @@ def answer(cells, width, mines, neighbours):
         if p < best_p:
             best, best_p = cell, p
     x, y = best % width, best // width
-    return {"moves": [["reveal", x, y]], "probabilities": [[x, y, best_p]], "reason": "lowest local probability"}
+    return {"moves": [["reveal", x, y]], "probabilities": [[x, y, best_p]], "reason": "lowest local probability"}, kept
 
 
 def main():
     width = mines = 0
-    neighbours = []
-    out = sys.stdout
-    for line in sys.stdin:
+    neighbours, numbers = [], []
+    out = sys.stdout.buffer
+    for line in sys.stdin.buffer:  # bytes: json reads them as they are, with no text layer between
         message = json.loads(line)
         if message["type"] == "game":
             width, mines = message["width"], message["mines"]
             neighbours = neighbour_table(width, message["height"])
+            numbers = []
         elif message["type"] == "turn":
-            cells = "".join(message["position"].split("\n")[1:])
-            out.write(json.dumps(answer(cells, width, mines, neighbours)) + "\n")
+            position = message["position"]  # the "WxHxM" line, then one line per row
+            cells = position[position.index("\n") + 1 :].replace("\n", "").encode()
+            fresh = [y * width + x for x, y, number in message["revealed"] if number]  # the numbers revealed since
+            if fresh:
+                numbers = sorted(numbers + fresh)
+            reply, numbers = answer(cells, numbers, width, mines, neighbours)
+            out.write(json.dumps(reply).encode() + b"\n")
             out.flush()
 
 

@@ -43,7 +43,8 @@ class EvaluationError(SweeplabError):
 class Evaluation:
     """A strategy's exact result: ``wins`` of ``layouts`` dealt (counted once per way of dealing), played as ``games``
     distinct layouts. ``first_click`` is the cell the games opened with (the strategy's, or the harness's when
-    ``harness_click``); ``seconds`` is wall-clock time, ``cpu_seconds`` the CPU time of the games summed over workers."""
+    ``harness_click``); ``seconds`` is wall-clock time, ``cpu_seconds`` the CPU time of the games summed over workers,
+    an outside program's (``cmd:``) own CPU time included, as ``bench`` counts it."""
 
     strategy: str
     rules: Rules
@@ -119,16 +120,20 @@ class _Task:
 
 
 def _play_task(task: _Task) -> tuple[int, int, float]:
-    """(weighted wins, games, CPU seconds) of one chunk of layouts."""
+    """(weighted wins, games, CPU seconds) of one chunk of layouts: this process's CPU time over the chunk and, for
+    an outside program (``cmd:``), the program's own, each game's share as the bench counts it (``program_cpu``:
+    read from the running program's CPU-time clock, see :mod:`sweeplab.strategies.external.process`)."""
     start = time.process_time()
+    program = 0.0
     plain = Rules(task.rules.width, task.rules.height, task.rules.mines, "unsafe")
     wins = 0
     for mask, ways in task.layouts:
         game = Game(plain, layout=_cells(mask))
         if task.harness:
             game.reveal(task.click)
+        player = make_spec(task.spec, task.seed, outside=True)
         try:
-            play(make_spec(task.spec, task.seed, outside=True), game)
+            play(player, game)
         except SweeplabError as error:
             raise EvaluationError(f"{task.spec} failed on the layout with mines at {_cells(mask)}: {error}") from None
         except Exception as error:  # a strategy bug: name the layout so that it can be replayed
@@ -143,7 +148,8 @@ def _play_task(task: _Task) -> tuple[int, int, float]:
             )
         if game.state is GameState.WON:
             wins += ways
-    return wins, len(task.layouts), time.process_time() - start
+        program += getattr(player, "program_cpu", 0.0)
+    return wins, len(task.layouts), time.process_time() - start + program
 
 
 def evaluate(

@@ -33,6 +33,27 @@ def allowed_hosts(host: str) -> list[str]:
     return sorted(set(LOOPBACK_NAMES) | {host, f"[{host}]" if ":" in host else host})
 
 
+def parse_players(values: tuple[str, ...]) -> dict[str, str]:
+    """``--player NAME=cmd:PROGRAM ARGS`` values -> {name: spec}, each checked (the program must exist) but named
+    only by the application the server runs; a bad one is a usage error naming ``--player``, the value and why."""
+    from sweeplab.core.errors import SweeplabError
+    from sweeplab.strategies.registry import checked_program
+
+    players: dict[str, str] = {}
+    for value in values:
+        name, equals, spec = value.partition("=")
+        name, spec = name.strip(), spec.strip()
+        if not equals or not name or not spec:
+            raise click.BadParameter(f"{value!r} is not NAME=cmd:PROGRAM ARGS", param_hint="'--player'")
+        if name in players:
+            raise click.BadParameter(f"{value!r}: the name {name!r} is given twice", param_hint="'--player'")
+        try:
+            players[name] = checked_program(name, spec)
+        except SweeplabError as error:
+            raise click.BadParameter(f"{value!r}: {error}", param_hint="'--player'") from None
+    return players
+
+
 def open_browser(url: str) -> bool:
     """Open ``url`` in the user's browser if one can be found; False (and no error) when none can."""
     import webbrowser
@@ -78,7 +99,16 @@ def bind(host: str, port: int) -> socket.socket:
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="TCP port (0 picks a free one)")
 @click.option("--open", "open_page", is_flag=True, help="open the page in a web browser, if one can be found")
 @click.option("--quiet", is_flag=True, help="do not log each request")
-def serve_command(host: str, port: int, open_page: bool, quiet: bool) -> None:
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    metavar="NAME=CMD",
+    callback=lambda context, parameter, value: parse_players(value),
+    help="NAME=cmd:PROGRAM ARGS: an outside program (docs/arena.md) the page lists and plays under NAME, like a "
+    "built-in player; repeat for more. Only these: a request from the page cannot name a program of its own",
+)
+def serve_command(host: str, port: int, open_page: bool, quiet: bool, players: dict[str, str]) -> None:
     """Serve sweeplab's page: play with a three-level helper, watch any strategy solve, see every cell's mine
     probability, edit and analyse positions, and run small benchmarks.
 
@@ -108,7 +138,7 @@ def serve_command(host: str, port: int, open_page: bool, quiet: bool) -> None:
             "it too, with no password (the default --host 127.0.0.1 keeps it to this machine)"
         )
     click.echo("press Ctrl+C to stop")
-    app = create_app(allowed_hosts=allowed_hosts(host))
+    app = create_app(allowed_hosts=allowed_hosts(host), programs=players)
     config = uvicorn.Config(
         app,
         http=guarded_protocol(connection_cap()),  # a header deadline, and connections capped below the fd limit

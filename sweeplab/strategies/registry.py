@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import re
 import warnings
 from typing import Any
 
@@ -58,10 +59,43 @@ _BUILTIN: dict[str, str] = {
 
 _EXTERNAL = "sweeplab.strategies.external.player"  #: the module of ``cmd:PROGRAM ARGS``, an outside program
 
+#: name -> ``cmd:PROGRAM ARGS``: outside programs given a name by whoever started this process (``sweeplab serve
+#: --player NAME=cmd:...``), so that callers that may not start programs (the web page's requests) can play them
+_PROGRAMS: dict[str, str] = {}
+_PROGRAM_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,39}")
+
 
 def names() -> list[str]:
-    """Every registered strategy name, in registration order."""
-    return list(_BUILTIN)
+    """Every registered strategy name, in registration order (the built-in players, then the named programs)."""
+    return [*_BUILTIN, *(name for name in _PROGRAMS if name not in _BUILTIN)]
+
+
+def checked_program(name: str, spec: str) -> str:
+    """``spec`` (stripped) if ``name`` may name the outside program ``spec`` (see :func:`register_program`), which
+    must exist; else :class:`StrategySpecError` (or :class:`ExternalSpecError`) naming the part and the reason."""
+    if not isinstance(name, str) or not _PROGRAM_NAME.fullmatch(name):
+        raise StrategySpecError(
+            f"player name {name!r}: use 1-40 lowercase letters, digits, '_', '.' or '-', starting with a letter or digit"
+        )
+    if name in _BUILTIN:
+        raise StrategySpecError(f"player name {name!r} is a built-in player's: choose another")
+    if not isinstance(spec, str) or not spec.strip().startswith("cmd:"):
+        raise StrategySpecError(f"player {name!r}: {spec!r} is not an outside program: give cmd:PROGRAM ARGS")
+    get(spec.strip())  # the program must be there (ExternalSpecError names the spec and the reason)
+    return spec.strip()
+
+
+def register_program(name: str, spec: str) -> None:
+    """Name the outside program ``spec`` (``cmd:PROGRAM ARGS``) ``name`` in this process: ``get(name)`` is then that
+    program as a player with no options (its command is fixed here, not by whoever names it). Naming it again
+    replaces the command. The name is 1-40 lowercase letters, digits, ``_``, ``.`` or ``-`` (starting with a letter
+    or digit) and no built-in player's; the program must exist (:func:`checked_program` says why not)."""
+    _PROGRAMS[name] = checked_program(name, spec)
+
+
+def programs() -> dict[str, str]:
+    """The outside programs named in this process (:func:`register_program`): name -> ``cmd:PROGRAM ARGS``."""
+    return dict(_PROGRAMS)
 
 
 _LOADED: dict[str, tuple[str, type[Strategy]]] = {}  # the classes imported so far: name -> (its target, the class)
@@ -73,12 +107,16 @@ def get(name: str) -> type[Strategy]:
     if name.startswith("cmd:"):  # loaded by name, as every player's module is
         external: type[Strategy] = importlib.import_module(_EXTERNAL).external(name)
         return external
+    program = _PROGRAMS.get(name)
+    if program is not None and name not in _BUILTIN:
+        named: type[Strategy] = importlib.import_module(_EXTERNAL).named(name, program)
+        return named
     target = _BUILTIN.get(name)
     loaded = _LOADED.get(name)
     if loaded is not None and loaded[0] == target:
         return loaded[1]
     if target is None:
-        raise UnknownStrategyError(f"unknown strategy {name!r}: choose one of {', '.join(_BUILTIN)}")
+        raise UnknownStrategyError(f"unknown strategy {name!r}: choose one of {', '.join(names())}")
     module, _, attr = target.partition(":")
     cls: type[Strategy] = getattr(importlib.import_module(module), attr)
     _LOADED[name] = (target, cls)

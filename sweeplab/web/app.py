@@ -25,7 +25,7 @@ from sweeplab.core.geometry import Board
 from sweeplab.core.rules import FIRST_CLICK_RULES, PRESETS, Rules
 from sweeplab.formats.position import format_position, parse_position
 from sweeplab.strategies.base import StrategyError, StrategyLimitError
-from sweeplab.strategies.registry import get, names, options
+from sweeplab.strategies.registry import get, names, options, register_program
 from sweeplab.web import schemas
 from sweeplab.web.benchjobs import BenchBusyError, BenchRunner, NoBenchError
 from sweeplab.web.games import MAX_GAMES_PER_CLIENT, MAX_IDLE_SECONDS, ExpiredGameError, GameStore, LiveGame, UnknownGameError
@@ -62,11 +62,17 @@ def _short(field: str) -> str:
 
 
 def create_app(
-    allowed_hosts: list[str] | None = None, store: GameStore | None = None, solvers: SolverPool | None = None
+    allowed_hosts: list[str] | None = None,
+    store: GameStore | None = None,
+    solvers: SolverPool | None = None,
+    programs: dict[str, str] | None = None,
 ) -> FastAPI:
     """The application. ``allowed_hosts`` (the Host headers accepted; None accepts any) guards a local server
     against DNS rebinding: ``sweeplab serve`` passes the loopback names and its own host. ``solvers`` runs steps,
-    hints and analyses (a pool of its own when None, ended with the application).
+    hints and analyses (a pool of its own when None, ended with the application; one given must have been made
+    with the same ``programs``). ``programs`` (name -> ``cmd:PROGRAM ARGS``, ``sweeplab serve --player``) are outside
+    programs the page lists and plays by name like built-in players (named in this process, the solver processes
+    and the benchmark runs' processes); a request can name no other program, and set none of their options.
 
     Every request body, query and path is validated by a schema (:mod:`sweeplab.web.schemas`), never answered with a
     traceback. Statuses: 400 input the library refuses (a malformed position or layout, a board past a strategy's
@@ -79,9 +85,11 @@ def create_app(
     :data:`~sweeplab.web.guards.MAX_BODY_BYTES`, 408 a body too slow to arrive. Games and benchmarks are kept per
     browser, named by an HttpOnly, SameSite=Strict cookie the server issues and signs on first use (:data:`COOKIE`).
     The server keeps each game's layout: a game's payload carries it only once the game is over."""
+    for name, spec in (programs or {}).items():
+        register_program(name, spec)
     games = store if store is not None else GameStore()
-    pool = solvers if solvers is not None else SolverPool()
-    runner = BenchRunner()
+    pool = solvers if solvers is not None else SolverPool(programs=programs)
+    runner = BenchRunner(programs=programs)
     ids = ClientIds()
 
     @asynccontextmanager

@@ -40,12 +40,18 @@ class NoBenchError(SweeplabError):
     """No benchmark has run yet, or the last one has no report."""
 
 
-def _child(settings: dict[str, Any], out: Any, parent: int, memory: int, cpu: int) -> None:  # pragma: no cover - child
-    """Play the run and send ("games", n) after each batch, then ("done", report) or ("error", message)."""
+def _child(  # pragma: no cover - runs in the child
+    settings: dict[str, Any], out: Any, parent: int, memory: int, cpu: int, programs: dict[str, str]
+) -> None:
+    """Play the run and send ("games", n) after each batch, then ("done", report) or ("error", message); the outside
+    programs the server was started with (``programs``, name -> ``cmd:PROGRAM ARGS``) are named here first."""
     try:
         from sweeplab.bench.session import bench
         from sweeplab.core.rules import make_rules
-        from sweeplab.strategies.registry import get, parse_spec
+        from sweeplab.strategies.registry import get, parse_spec, register_program
+
+        for name, spec in programs.items():
+            register_program(name, spec)
 
         for spec in settings["strategies"]:  # their modules loaded before the cap, which then counts the run's own memory
             get(parse_spec(spec)[0])
@@ -111,9 +117,14 @@ class BenchRunner:
     """Starts, watches and cancels benchmark runs: one per browser (``client``), :data:`RUNNING_MAX` at once."""
 
     def __init__(
-        self, clock: Callable[[], float] = time.monotonic, running: int = RUNNING_MAX, memory: int = MEMORY_BYTES
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        running: int = RUNNING_MAX,
+        memory: int = MEMORY_BYTES,
+        programs: dict[str, str] | None = None,
     ) -> None:
         self.clock = clock
+        self.programs = dict(programs or {})  # outside programs by name (sweeplab serve --player), for each run
         self.running = running
         self.memory = memory
         self._lock = threading.Lock()
@@ -147,7 +158,7 @@ class BenchRunner:
             job.messages = self._context.Queue()
             job.process = self._context.Process(
                 target=_child,
-                args=(settings, job.messages, os.getpid(), self.memory, cpu),
+                args=(settings, job.messages, os.getpid(), self.memory, cpu, self.programs),
                 daemon=True,
                 name=f"sweeplab-bench-{job.number}",
             )

@@ -19,7 +19,7 @@ from sweeplab.core.game import Game, Move
 from sweeplab.core.observation import FLAGGED
 from sweeplab.core.rules import Rules
 from sweeplab.strategies.base import Guess, StrategyError
-from sweeplab.strategies.registry import get, parse_spec
+from sweeplab.strategies.registry import get, parse_spec, programs
 from sweeplab.web.gamestats import game_statistics
 from sweeplab.web.payloads import cells_xy, xy
 from sweeplab.web.solvers import SolverPool, play_step
@@ -136,7 +136,8 @@ class LiveGame:
 
         def apply() -> tuple[Move, Guess | None]:
             key = f"{self.id}/{self.player_round}"
-            args = (key, get(name), options, self.strategy_seed, self.game)
+            player = name if name in programs() else get(name)  # an outside program is made by name, in the worker
+            args = (key, player, options, self.strategy_seed, self.game)
             (game, played, guess), index = solvers.run(play_step, *args, what=f"a step of {spec}", worker=worker, client=queue)
             self.game, self.player_worker = game, (index, solvers.generation(index))
             return played, guess

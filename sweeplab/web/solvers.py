@@ -23,6 +23,7 @@ from typing import Any
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, Move
 from sweeplab.strategies.base import Guess, Strategy, play_move
+from sweeplab.strategies.registry import get, register_program
 
 WORKERS = 2  #: solver processes: a long task holds one, the other keeps hints and analyses answering
 TASK_SECONDS = 5.0  #: the longest one step, hint or analysis may run; then its process is killed
@@ -59,12 +60,16 @@ _players: OrderedDict[str, Strategy] = OrderedDict()
 
 
 def play_step(
-    key: str, strategy: type[Strategy], options: dict[str, Any], seed: int, game: Game
+    key: str, strategy: type[Strategy] | str, options: dict[str, Any], seed: int, game: Game
 ) -> tuple[Game, Move, Guess | None]:
     """One move of the auto-solver ``key`` (made here on first use, as ``registry.make`` makes it, and told the
-    rules as :func:`~sweeplab.strategies.base.play` tells them); runs in a worker, which keeps the solver."""
+    rules as :func:`~sweeplab.strategies.base.play` tells them); runs in a worker, which keeps the solver.
+    ``strategy`` is the player's class, or the name of an outside program the worker was given (its class is made
+    here: it cannot be pickled)."""
     player = _players.pop(key, None)
     if player is None:
+        if isinstance(strategy, str):
+            strategy = get(strategy)
         player = strategy(seed=seed, **options)
         player.begin(game.rules)
     move, guess = play_move(player, game)  # a failing player is not kept: the next step makes it afresh
@@ -80,14 +85,19 @@ def _watch_parent(parent: int) -> None:  # pragma: no cover - runs in the worker
     os._exit(1)
 
 
-def _serve(conn: Any, parent: int, memory: int) -> None:  # pragma: no cover - runs in the worker
-    """The worker's loop: ``(fn, args)`` in, ``("ok", result)``, ``("error", exception)`` or ``("memory", None)`` out."""
+def _serve(conn: Any, parent: int, memory: int, programs: dict[str, str]) -> None:  # pragma: no cover - the worker
+    """The worker's loop: ``(fn, args)`` in, ``("ok", result)``, ``("error", exception)`` or ``("memory", None)`` out.
+    ``programs`` (name -> ``cmd:PROGRAM ARGS``) are the outside programs the server was started with, named here
+    as there (a spawned process inherits no registration)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server ends its workers itself
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # the server is gone: go too. (Not bench.signals.worker_setup's PR_SET_PDEATHSIG: that fires when the *thread*
     # that started the process ends, and the server starts workers from its short-lived request threads.)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     import sweeplab.web.payloads  # noqa: F401 - the usual imports, before the cap counts from here
+
+    for name, spec in programs.items():
+        register_program(name, spec)
 
     with open("/proc/self/statm") as statm:
         held = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
@@ -146,8 +156,9 @@ class SolverPool:
     :func:`play_step`, so the server's steps play as :func:`~sweeplab.strategies.base.play`). A task past its time
     has its process killed (a new one starts on next use); one past the memory cap fails there with ``MemoryError``;
     both raise :class:`SolverLimitError`. Tasks wait in the fair queue the module's docstring describes (``wait``,
-    ``per_client`` and ``queued`` its limits). :meth:`close` kills every worker at once (``sweeplab serve`` calls it
-    on the first SIGINT or SIGTERM)."""
+    ``per_client`` and ``queued`` its limits). ``programs`` (name -> ``cmd:PROGRAM ARGS``, ``sweeplab serve
+    --player``) are named in every worker as it starts. :meth:`close` kills every worker at once (``sweeplab serve``
+    calls it on the first SIGINT or SIGTERM); an outside program a worker started dies with it."""
 
     def __init__(
         self,
@@ -157,8 +168,10 @@ class SolverPool:
         wait: float = QUEUE_SECONDS,
         per_client: int = QUEUED_PER_CLIENT,
         queued: int = QUEUED_MAX,
+        programs: dict[str, str] | None = None,
     ) -> None:
         self.seconds = seconds
+        self.programs = dict(programs or {})
         self.memory = memory
         self.wait = wait
         self.per_client = per_client
@@ -281,7 +294,10 @@ class SolverPool:
             worker.kill()
             ours, theirs = self._context.Pipe()
             worker.process = self._context.Process(
-                target=_serve, args=(theirs, os.getpid(), self.memory), daemon=True, name="sweeplab-solver"
+                target=_serve,
+                args=(theirs, os.getpid(), self.memory, self.programs),
+                daemon=True,
+                name="sweeplab-solver",
             )
             worker.process.start()
             theirs.close()

@@ -13,6 +13,7 @@ import math
 import os
 import shlex
 import shutil
+import struct
 import time
 from collections import deque
 from pathlib import Path
@@ -34,15 +35,24 @@ from sweeplab.strategies.external.protocol import (
     Forfeit,
     game_message,
     parse_answer,
-    turn_message,
+    turn_line,
 )
 
 PREFIX = "cmd:"
 MOVE_TIME_LIMIT = 5.0  #: seconds a program may take over one answer, by default
 START_UP = 10.0  #: seconds a copy's first answer may take on top (its start-up), not counted in the game's time
 
-#: a cell's value (0-8, -2 flag, -1 covered) -> its letter in the position
-_SYMBOL = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "F", "H").__getitem__
+#: a cell's value as a byte (0-8; -1 covered, -2 flagged, as signed bytes 255 and 254) -> its letter in the position
+_LETTERS = bytes(48 + v if v <= 8 else 72 if v == 255 else 70 if v == 254 else 63 for v in range(256))
+_PACKERS: dict[int, struct.Struct] = {}  # cells -> the Struct that packs a view of that many values as signed bytes
+
+
+def _letters(view: tuple[int, ...]) -> bytes:
+    """The position's letters, one per cell (row-major), from an observation's view."""
+    packer = _PACKERS.get(len(view))
+    if packer is None:
+        packer = _PACKERS[len(view)] = struct.Struct(f"{len(view)}b")
+    return packer.pack(*view).translate(_LETTERS)
 
 
 class ExternalSpecError(SweeplabError):
@@ -83,23 +93,33 @@ class ExternalStrategy(Strategy):
         self._pending: deque[tuple[str, int]] = deque()
         self._answered: tuple[int, ...] = ()
         self._answer: Answer | None = None
-        self._sent: str | None = None
+        self._sent: bytes | None = None
         self._waited = 0.0
         self._program_cpu: float | None = None
 
     @property
     def program_cpu(self) -> float:
-        """The program's CPU seconds over this game (its start-up goes to the first game of each copy)."""
+        """The program's CPU seconds since the last game of its copy ended (read once, when this game is over): the
+        games' shares add up to the program's whole CPU time, its start-up in the first game of each copy."""
         if self._program_cpu is None:
             self._program_cpu = self._program.take_cpu() if self._program is not None else 0.0
         return self._program_cpu
 
     def begin(self, rules: Rules) -> None:
         self._rules = rules
+        self._join()
+
+    def _join(self) -> None:
+        """Start this game on this thread's copy of the program (started if there is none): its ``game`` line. Where
+        games take turns on one copy (the web page's auto-solvers, each kept between its steps), a game whose copy
+        has since started another game, or was stopped by another game's forfeit, joins again before its next turn:
+        a new ``game`` line, then a turn naming every revealed cell."""
+        rules = self._rules
+        assert rules is not None
         self._program = program(list(self.argv), self.command, self.log_dir)
         self._program.games += 1
-        if self._program.games > 1:
-            self._program.take_cpu()  # what it used between games is no game's (its start-up is the first game's)
+        self._program.owner = self
+        self._sent = None
         message = game_message(rules.width, rules.height, rules.mines, rules.first_click, self._seed)
         self._talk(lambda p, deadline: p.send(message, deadline), self.move_time_limit)
 
@@ -152,13 +172,17 @@ class ExternalStrategy(Strategy):
 
     def _ask(self, observation: Observation) -> None:
         """Send the position, read the answer, queue its moves."""
+        copy = self._program
+        if copy is not None and (copy.owner is not self or copy.stopped):  # another game used the copy meanwhile
+            self._join()
         board = observation.board
         width, height = board.width, board.height
-        text = "".join(map(_SYMBOL, observation.view))
-        revealed = self._revealed(text, width)
-        self._sent = text
-        rows = "\n".join([text[y * width : (y + 1) * width] for y in range(height)])
-        message = turn_message(f"{width}x{height}x{observation.mines}\n{rows}\n", revealed, observation.moves)
+        letters = _letters(observation.view)
+        revealed = self._revealed(letters, width)
+        self._sent = letters
+        rows = b"\\n".join([letters[start : start + width] for start in range(0, len(letters), width)])
+        position = b"%dx%dx%d\\n%b\\n" % (width, height, observation.mines, rows)
+        message = turn_line(position, revealed, observation.moves)
         limit, game_left = self.move_time_limit, math.inf
         if self.time_limit:
             game_left = self.time_limit - self._waited
@@ -193,20 +217,20 @@ class ExternalStrategy(Strategy):
         self._answered = observation.view
         self._pending.extend(answer.moves)
 
-    def _revealed(self, text: str, width: int) -> str:
-        """``[x,y,number]`` for each cell revealed since the last turn, joined by commas: the cells where ``text``
-        (the view's letters) differs from the last turn's, found by the bytes an XOR of the two leaves set."""
-        cells = len(text)
+    def _revealed(self, letters: bytes, width: int) -> bytes:
+        """``[x,y,number]`` for each cell revealed since the last turn, joined by commas: the cells where ``letters``
+        (the view's, one byte per cell) differs from the last turn's, found by the bytes an XOR of the two leaves set."""
+        cells = len(letters)
         if self._sent is None:
-            changed = [c for c, ch in enumerate(text) if ch <= "8"]
+            changed = [c for c, letter in enumerate(letters) if letter <= 56]
         else:
-            bits = int.from_bytes(text.encode(), "big") ^ int.from_bytes(self._sent.encode(), "big")
+            bits = int.from_bytes(letters, "big") ^ int.from_bytes(self._sent, "big")
             changed = []
             while bits:
                 byte = (bits.bit_length() - 1) >> 3
                 bits &= ~(0xFF << (byte * 8))
-                changed.append(cells - 1 - byte)
-        return ",".join([f"[{c % width},{c // width},{text[c]}]" for c in changed if text[c] <= "8"])
+                changed.append(cells - 1 - byte)  # the first differing cell first: row-major order
+        return b",".join([b"[%d,%d,%c]" % (c % width, c // width, letters[c]) for c in changed if letters[c] <= 56])
 
     def _talk(self, exchange: Any, wait: float) -> Any:
         """``exchange(program, deadline)``; anything that cuts it short (a forfeit, the bench's timer, a signal) leaves
@@ -271,4 +295,25 @@ def external(spec: str) -> type[ExternalStrategy]:
     return made
 
 
-__all__ = ["MOVE_TIME_LIMIT", "PREFIX", "ExternalSpecError", "ExternalStrategy", "external"]
+_NAMED: dict[tuple[str, str], type[ExternalStrategy]] = {}
+
+
+def named(name: str, spec: str) -> type[ExternalStrategy]:
+    """The player class of the outside program ``spec`` under the name ``name`` (``sweeplab serve --player
+    NAME=cmd:...``): it takes no options, so whoever names it (a web request) can set neither its limits nor where
+    its stderr goes; the program gets the default move time limit and its stderr goes to the temporary folder."""
+    found = _NAMED.get((name, spec))
+    if found is not None:
+        return found
+    base = external(spec)
+
+    def __init__(self: ExternalStrategy, seed: int | None = None) -> None:
+        ExternalStrategy.__init__(self, seed)
+
+    summary = f"the outside program {' '.join(Path(part).name for part in base.argv)!r}, named when the server started"
+    made = type("NamedProgram", (base,), {"name": name, "summary": summary, "__init__": __init__})
+    _NAMED[(name, spec)] = made
+    return made
+
+
+__all__ = ["MOVE_TIME_LIMIT", "PREFIX", "ExternalSpecError", "ExternalStrategy", "external", "named"]

@@ -2,8 +2,13 @@
 after a game it lost by forfeit. Nothing it does can block the caller past a deadline: reads and writes wait with
 ``poll`` on non-blocking pipes, an answer longer than :data:`MAX_LINE` is refused, and its stderr goes to a file.
 
-Its CPU time comes from ``/proc/PID/stat`` while it runs (whole process, in clock ticks) and from ``wait4``'s usage
-once it is stopped; where neither is available (not Linux) it is 0 and only sweeplab's own CPU is counted.
+Its CPU time (user and system, all its threads) is read, while it runs, from its process CPU-time clock
+(``clock_gettime`` on the clock id Linux gives another process, ``(~pid << 3) | 2``: the scheduler's count in
+nanoseconds, one system call, no file), else from ``/proc/PID/stat`` (in clock ticks); once it is stopped, from the
+usage ``wait4`` reaps with it. The readings only grow, and :meth:`Program.take_cpu` hands out each reading's increase
+once, so the shares of the games it played add up to its whole CPU time, start-up included. Child processes of the
+program itself count only once they have exited and it has reaped them (then in ``wait4``'s usage). Where none of
+these exists (not Linux), it is 0 and only sweeplab's own CPU is counted.
 """
 
 from __future__ import annotations
@@ -49,6 +54,9 @@ class Program:
         self.answers = 0  # answers it has given
         self._cpu_mark = 0.0
         self._final_cpu: float | None = None
+        self._clock: int | None = None  # its process CPU-time clock (Linux), once it is known to answer
+        self.owner: object | None = None  # the player whose game it is playing now
+        self.stopped = False  # stopped by sweeplab (its input closed, then killed if need be)
         stderr_path.parent.mkdir(parents=True, exist_ok=True)
         self._stderr = stderr_path.open("ab")
         self._stderr.write(f"--- sweeplab started {' '.join(argv)} ({time.strftime('%Y-%m-%d %H:%M:%S')})\n".encode())
@@ -69,6 +77,8 @@ class Program:
             self._stderr.close()
             raise Forfeit(EXITED, f"cannot start {argv[0]!r}: {error.strerror or error}") from None
         assert self.process.stdin is not None and self.process.stdout is not None
+        if _LIBC is not None and hasattr(time, "clock_gettime"):
+            self._clock = (~self.process.pid << 3) | 2  # the kernel's MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)
         self._in = self.process.stdin.fileno()
         self._out = self.process.stdout.fileno()
         os.set_blocking(self._in, False)
@@ -154,18 +164,24 @@ class Program:
         return f"; its stderr ends:\n{text}" if text else ""
 
     def cpu(self) -> float:
-        """CPU seconds this copy has used so far (user and system, all its threads)."""
+        """CPU seconds this copy has used so far (user and system, all its threads; see the module's docstring)."""
         if self._final_cpu is not None:
             return self._final_cpu
+        if self._clock is not None:
+            try:
+                return max(self._cpu_mark, time.clock_gettime(self._clock))
+            except OSError:  # no such clock here: read /proc from now on
+                self._clock = None
         try:
             with open(f"/proc/{self.process.pid}/stat", "rb") as handle:
                 fields = handle.read().rpartition(b")")[2].split()
-            return (int(fields[11]) + int(fields[12])) / _TICKS
+            return max(self._cpu_mark, (int(fields[11]) + int(fields[12])) / _TICKS)
         except (OSError, IndexError, ValueError):
             return self._cpu_mark
 
     def take_cpu(self) -> float:
-        """CPU seconds since the last call (or the start): one game's share."""
+        """CPU seconds since the last call (or its start): one game's share, taken when the game ends, so that what
+        the program did after its last answer (or between games) is the next game's."""
         now = self.cpu()
         used, self._cpu_mark = max(0.0, now - self._cpu_mark), now
         return used
@@ -174,6 +190,7 @@ class Program:
         """Close its input, give it ``grace`` seconds to exit, then kill it; keep its CPU time from ``wait4``."""
         if self._final_cpu is not None:
             return
+        self.stopped = True
         process = self.process
         with contextlib.suppress(OSError):
             process.stdin.close()  # type: ignore[union-attr]

@@ -70,8 +70,12 @@ def turn_message(position: str, revealed: str, moves: int) -> bytes:
     >>> json.loads(turn_message("2x1x1\\n1H\\n", "[0,0,1]", 1))["revealed"]
     [[0, 0, 1]]
     """
-    text = position.replace("\n", "\\n")
-    return f'{{"type":"turn","moves":{moves},"position":"{text}","revealed":[{revealed}]}}\n'.encode()
+    return turn_line(position.replace("\n", "\\n").encode(), revealed.encode(), moves)
+
+
+def turn_line(position: bytes, revealed: bytes, moves: int) -> bytes:
+    """:func:`turn_message` from bytes: ``position`` with each newline already written as JSON's ``\\n``."""
+    return b'{"type":"turn","moves":%d,"position":"%b","revealed":[%b]}\n' % (moves, position, revealed)
 
 
 def _cell(item: Any, width: int, height: int, what: str) -> int:
@@ -93,15 +97,16 @@ def parse_answer(line: bytes, width: int, height: int) -> Answer:
     raw = data.get("moves")
     if not isinstance(raw, list) or not raw:
         raise Forfeit(GARBLED, f'the answer has no "moves" list (at least one move): {_shown(line)}')
-    moves: list[tuple[str, int]] = []
-    for item in raw:
-        if not (type(item) is list and len(item) == 3 and item[0] in ACTIONS):
-            raise Forfeit(GARBLED, f'{_shown(json.dumps(item).encode())} is not a move such as ["reveal", x, y]')
-        x, y = item[1], item[2]
-        if type(x) is int and type(y) is int and 0 <= x < width and 0 <= y < height:
-            moves.append((item[0], y * width + x))
-        else:
-            moves.append((item[0], _cell(item[1:], width, height, f"the move {item[0]}")))
+    try:  # every move right, in one pass; anything else is looked at move by move below, to say what is wrong
+        moves = [
+            (action, y * width + x)
+            for action, x, y in raw
+            if action in ACTIONS and type(x) is int and type(y) is int and 0 <= x < width and 0 <= y < height
+        ]
+    except (TypeError, ValueError):
+        moves = []
+    if len(moves) != len(raw):
+        _refuse_moves(raw, width, height)
     reason = data.get("reason", "")
     if not isinstance(reason, str):
         raise Forfeit(GARBLED, f'the answer\'s "reason" is not a string: {_shown(line)}')
@@ -119,9 +124,19 @@ def parse_answer(line: bytes, width: int, height: int) -> Answer:
     return Answer(moves, reason[:MAX_REASON], probabilities)
 
 
+def _refuse_moves(raw: list[Any], width: int, height: int) -> None:
+    """Raise :class:`Forfeit` naming the first move of ``raw`` that is not ``[ACTION, x, y]`` on the board."""
+    for item in raw:
+        if not (type(item) is list and len(item) == 3 and isinstance(item[0], str) and item[0] in ACTIONS):
+            raise Forfeit(GARBLED, f'{_shown(json.dumps(item).encode())} is not a move such as ["reveal", x, y]')
+        _cell(item[1:], width, height, f"the move {item[0]}")
+
+
 def _shown(line: bytes, limit: int = 120) -> str:
     text = line[:limit].decode("utf-8", "replace")
     return repr(text) + (f" (and {len(line) - limit} more bytes)" if len(line) > limit else "")
 
 
-__all__ = ["FORFEITS", "PROTOCOL", "Answer", "Forfeit", "ProgramFailed", "game_message", "parse_answer", "turn_message"]
+__all__ = [
+    "FORFEITS", "PROTOCOL", "Answer", "Forfeit", "ProgramFailed", "game_message", "parse_answer", "turn_line", "turn_message",
+]  # fmt: skip

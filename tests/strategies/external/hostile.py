@@ -9,6 +9,7 @@ its argument names: the hostile players of the arena's tests.
   lines    answers, then writes more lines without being asked
   illegal  reveals a revealed cell
   stderr   writes lines to stderr, then answers as it should (no misbehaviour: its stderr is kept)
+  burn     spends 20 ms of CPU before each answer, then answers as it should (no misbehaviour: its CPU is counted)
   never    fails in its first game: exits before answering, after a line on stderr
 """
 
@@ -19,6 +20,8 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[3] / "examples" / "python"))
 from client import answer, neighbour_table
+
+BURN = 0.02  #: CPU seconds the burn mode spends before each answer
 
 
 def main() -> None:
@@ -36,9 +39,14 @@ def main() -> None:
             if mode == "exit" and games > 1:
                 sys.exit(3)
             continue
-        cells = "".join(message["position"].split("\n")[1:])
-        reply = answer(cells, width, mines, neighbours)
+        cells = "".join(message["position"].split("\n")[1:]).encode()
+        numbers = [cell for cell, letter in enumerate(cells) if 48 < letter <= 56]  # every revealed 1-8, row-major
+        reply = answer(cells, numbers, width, mines, neighbours)[0]
         answered += 1
+        if mode == "burn":
+            began = time.process_time()
+            while time.process_time() - began < BURN:
+                pass
         if mode == "never":
             print("never: giving up before the first answer", file=sys.stderr, flush=True)
             sys.exit(1)
@@ -58,8 +66,8 @@ def main() -> None:
                 chunk = "x" * 65536
                 while True:
                     out.write(chunk)
-            if mode == "illegal" and any(ch not in "HF" for ch in cells):
-                x, y = next((i % width, i // width) for i, ch in enumerate(cells) if ch not in "HF")
+            if mode == "illegal" and any(ch not in b"HF" for ch in cells):
+                x, y = next((i % width, i // width) for i, ch in enumerate(cells) if ch not in b"HF")
                 reply = {"moves": [["reveal", x, y]]}
             if mode == "lines":
                 out.write(json.dumps(reply) + "\n")

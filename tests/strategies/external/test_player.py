@@ -149,11 +149,11 @@ def test_a_run_with_a_program_resumes_to_the_same_games(tmp_path):
 
 def test_each_turn_names_the_cells_revealed_since_the_last_in_row_major_order():
     player = make(PYTHON_CLIENT, seed=0)
-    assert player._revealed("H1H0", 2) == "[1,0,1],[1,1,0]"  # the first turn: every revealed cell
-    player._sent = "H1HH"
-    assert player._revealed("01F2", 2) == "[0,0,0],[1,1,2]"  # a flag is no reveal; an unchanged cell is not named
-    player._sent = "01F2"
-    assert player._revealed("01F2", 2) == ""
+    assert player._revealed(b"H1H0", 2) == b"[1,0,1],[1,1,0]"  # the first turn: every revealed cell
+    player._sent = b"H1HH"
+    assert player._revealed(b"01F2", 2) == b"[0,0,0],[1,1,2]"  # a flag is no reveal; an unchanged cell is not named
+    player._sent = b"01F2"
+    assert player._revealed(b"01F2", 2) == b""
 
 
 def test_play_and_evaluate_take_a_program_and_the_log_keeps_its_reasons(tmp_path):
@@ -179,3 +179,22 @@ def test_only_the_command_line_may_name_an_outside_program():
             check(PYTHON_CLIENT)
     with pytest.raises(StrategySpecError, match="can be given only on the command line"):
         make_spec(PYTHON_CLIENT)
+
+
+def test_games_that_take_turns_on_one_copy_each_play_their_own():
+    """As the web page's auto-solvers do: two games stepped in turn share this thread's copy of the program; each
+    joins again (a new game line) when the other used the copy, or stopped it, since its last turn."""
+    games = [Game(BEGINNER, seed) for seed in (1, 2)]
+    players = [make(PYTHON_CLIENT, seed=seed) for seed in (1, 2)]
+    for player in players:
+        player.begin(BEGINNER)
+    turn = 0
+    while not all(game.over for game in games):
+        for player, game in zip(players, games, strict=True):
+            if not game.over:
+                play_move(player, game)
+        turn += 1
+        if turn == 5:
+            players[1]._program.stop()  # as another game's forfeit would
+    for seed, game in zip((1, 2), games, strict=True):
+        assert game.history == play(make("reference", seed=seed), Game(BEGINNER, seed)).history
