@@ -1,0 +1,203 @@
+"""The ``search`` player's page: every number read from the runs under ``results/strongest/`` (each a ``sweeplab
+bench --out`` folder with its games, the paired statistics recomputed from them) and from the optimal table
+(``results/optimal/data.json``).
+
+The verdicts follow one rule: a goal of at least +G points is met when the paired gain less two standard errors
+reaches G, not met when the gain plus two standard errors stays below it, and undecided otherwise.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sweeplab.bench.stats import paired_difference
+from sweeplab.studies.best.runs import _load, read_games
+from sweeplab.studies.pages.page import _table
+
+#: The paired runs: (folder under results/strongest, board, rule, first click, the command's --games).
+CONFIGS: list[tuple[str, str, str, str]] = [
+    ("expert-safe", "30x16x99", "safe", "0,0"),
+    ("expert-zero", "30x16x99", "zero", "3,3"),
+    ("intermediate-safe", "16x16x40", "safe", "0,0"),
+]
+
+#: The expert goal, in points over ``best``, paired.
+GOAL = 0.5
+
+
+def verdict(gain: float, se: float, goal: float) -> str:
+    """Met, not met or undecided (see the module docstring); points."""
+    if gain - 2 * se >= goal:
+        return "met"
+    if gain + 2 * se < goal:
+        return "not met"
+    return "undecided"
+
+
+def paired_run(folder: Path) -> dict[str, Any] | None:
+    """The paired figures of a two-strategy run (the first against the second), from its games; None when missing."""
+    if not folder.exists():
+        return None
+    games = read_games(folder)
+    (a, ga), (b, gb) = list(games.items())[:2]
+    n = min(len(ga), len(gb))
+    wa, wb = [w for w, _ in ga[:n]], [w for w, _ in gb[:n]]
+    gain, se = paired_difference(wa, wb)
+    cpu = lambda g: sorted(c for _, c in g[:n])  # noqa: E731
+    ca, cb = cpu(ga), cpu(gb)
+    return {
+        "a": a, "b": b, "games": n, "rate_a": sum(wa) / n, "rate_b": sum(wb) / n,
+        "gain": 100 * gain, "se": 100 * se,
+        "only_a": sum(x and not y for x, y in zip(wa, wb, strict=True)),
+        "only_b": sum(y and not x for x, y in zip(wa, wb, strict=True)),
+        "cpu_a": (1000 * sum(ca) / n, 1000 * ca[n // 2]), "cpu_b": (1000 * sum(cb) / n, 1000 * cb[n // 2]),
+    }  # fmt: skip
+
+
+def budget_runs(results: Path) -> list[tuple[int, dict[str, Any]]]:
+    """(rollouts per decision, its paired run) for every folder results/strongest/budget/rollouts-N, fewest first."""
+    found = []
+    for folder in sorted((results / "strongest" / "budget").glob("rollouts-*")):
+        run = paired_run(folder)
+        if run is not None:
+            found.append((int(folder.name.partition("-")[2]), run))
+    return sorted(found)
+
+
+def plot(results: Path) -> Path:
+    """Draw the gain over ``best`` against CPU per game (each budget run, and the default's full runs) as
+    results/strongest/budget.png."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = budget_runs(results)
+    if not runs:
+        raise FileNotFoundError(f"{results / 'strongest' / 'budget'}: no rollouts-N runs (see docs/results/strongest.md)")
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    xs = [r["cpu_a"][0] for _, r in runs]
+    ax.errorbar(xs, [r["gain"] for _, r in runs], yerr=[2 * r["se"] for _, r in runs], fmt="o-", capsize=3,
+                label="search, expert safe (0,0), first games of seed 0")  # fmt: skip
+    for (n, r), x in zip(runs, xs, strict=True):
+        ax.annotate(f"{n} rollouts", (x, r["gain"]), textcoords="offset points", xytext=(5, 5), fontsize=8)
+    for name, *_ in CONFIGS:
+        r = paired_run(results / "strongest" / name)
+        if r is not None:
+            ax.errorbar(
+                [r["cpu_a"][0]],
+                [r["gain"]],
+                yerr=[2 * r["se"]],
+                fmt="s",
+                capsize=3,
+                label=f"default, {name} ({r['games']:,} games)",
+            )
+    ax.axhline(GOAL, color="tab:red", linestyle="--", linewidth=1, label=f"goal +{GOAL} points")
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("search's CPU per game, ms (mean)")
+    ax.set_ylabel("search - best, points (paired, ± 2 SE)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = results / "strongest" / "budget.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _pct(rate: float) -> str:
+    return f"{100 * rate:.2f}"
+
+
+def expert_table(results: Path) -> str:
+    rows = []
+    for name, board, rule, click in CONFIGS:
+        r = paired_run(results / "strongest" / name)
+        if r is None:
+            rows.append([f"{board} {rule} ({click})", "not run", "", "", "", "", "", ""])
+            continue
+        goal = verdict(r["gain"], r["se"], GOAL) if board == "30x16x99" else ""
+        rows.append([
+            f"{board} {rule} ({click})", f"{r['games']:,}", _pct(r["rate_a"]), _pct(r["rate_b"]),
+            f"{r['gain']:+.2f} ± {r['se']:.2f}", f"{r['only_a']} / {r['only_b']}",
+            f"{r['cpu_a'][0]:.0f} / {r['cpu_a'][1]:.0f} (best {r['cpu_b'][0]:.0f} / {r['cpu_b'][1]:.0f})", goal,
+        ])  # fmt: skip
+    header = ["board, rule (first click)", "games", "search %", "best %", "search - best, points", "won by one only (search / best)",
+              "CPU ms per game, mean / median", f"goal +{GOAL}"]  # fmt: skip
+    return _table(header, rows)
+
+
+def budget_table(results: Path) -> str:
+    rows = [
+        [f"{n}", f"{r['games']:,}", f"{r['gain']:+.2f} ± {r['se']:.2f}", f"{r['only_a']} / {r['only_b']}", f"{r['cpu_a'][0]:.0f}",
+         f"{r['cpu_b'][0]:.0f}"]
+        for n, r in budget_runs(results)
+    ]  # fmt: skip
+    if not rows:
+        return "No budget runs yet.\n"
+    return _table(
+        ["rollouts per decision", "games", "search - best, points", "by one only", "search CPU ms/game", "best CPU ms/game"], rows
+    )
+
+
+def small_table(results: Path) -> tuple[str, list[str]]:
+    """The optimal table's rows where ``search`` was evaluated, and the boards that miss a small-board goal."""
+    data = _load(results / "optimal" / "data.json")
+    if data is None:
+        return "The optimal table has not been run.\n", []
+    rows_by = {(r["board"], r["rule"], r["player"]): r for r in data["rows"]}
+    rows, missed = [], []
+    for (board, rule, player), row in rows_by.items():
+        if player != "search" or row["status"] != "done":
+            continue
+        optimal, best = rows_by.get((board, rule, "optimal")), rows_by.get((board, rule, "best"))
+        if optimal is None or optimal["status"] != "done":
+            continue
+        gap = 100 * (row["win_rate"] - optimal["win_rate"])
+        best_gap = 100 * (best["win_rate"] - optimal["win_rate"]) if best is not None and best["status"] == "done" else None
+        if board in ("4x4x5", "4x4x6") and rule == "unsafe":
+            ok = gap >= -0.5
+        elif best_gap is not None and best_gap <= -0.5:
+            ok = gap >= best_gap / 2
+        else:
+            ok = True
+        if not ok:
+            missed.append(f"{board} {rule}")
+        if gap > -1e-9 and (best_gap is None or best_gap > -1e-9):
+            continue  # both optimal: a row that says nothing
+        rows.append([board, rule, f"{100 * optimal['win_rate']:.2f}", "" if best_gap is None else f"{best_gap:+.2f}", f"{gap:+.2f}",
+                     "yes" if ok else "no"])  # fmt: skip
+    table = _table(["board", "rule", "optimal %", "best's gap", "search's gap", "goal met"], rows)
+    return table, missed
+
+
+def section(results: Path) -> str:
+    """The page (empty until a run exists)."""
+    if not (results / "strongest").exists():
+        return ""
+    small, missed = small_table(results)
+    data = _load(results / "optimal" / "data.json")
+    evaluated = sum(1 for r in data["rows"] if r["player"] == "search" and r["status"] == "done") if data else 0
+    return (
+        "## The search player against best\n\n"
+        "`search` is `best` with its close guesses played out on layouts drawn exactly from the posterior (module "
+        "docstring of `sweeplab/strategies/search/strategy.py`). Paired on the same games as `best` (the first games of "
+        "root seed 0, the bench's default; no parameter was tuned on them):\n\n"
+        + expert_table(results)
+        + "\nEach row is one `sweeplab bench -s search,best --rule RULE --first-click X,Y -n GAMES --out "
+        "results/strongest/NAME` run (its `--json` summary beside it as `NAME.json`); the paired difference and its "
+        "standard error are recomputed here from `games.csv`. A goal is met when the gain less two standard errors "
+        "reaches it, not met when the gain plus two standard errors stays below it, and undecided between.\n\n"
+        "### What more rollouts buy\n\n![gain against CPU](../../results/strongest/budget.png)\n\n"
+        + budget_table(results)
+        + "\nEach row: `sweeplab bench -s 'search[rollouts=N],best' -n GAMES --first-click 0,0 --out "
+        "results/strongest/budget/rollouts-N` (expert, safe); the picture: `python -m sweeplab.studies.strongest`.\n\n"
+        "### Small boards, exactly\n\n"
+        f"From the optimal table (`docs/results/optimal.md`; `search` evaluated exactly on {evaluated} boards and rules, "
+        "those with at most 10,000 layouts, where its whole-board search applies). Rows where both `best` and "
+        "`search` play optimally are left out. Goals: within 0.5 points of optimal on 4x4x5 and 4x4x6 `unsafe`; "
+        "elsewhere at most half of `best`'s gap where that gap is 0.5 points or more.\n\n"
+        + small
+        + ("\nEvery evaluated board meets its goal.\n" if not missed else f"\nMissed: {', '.join(missed)}.\n")
+    )

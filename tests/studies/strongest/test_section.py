@@ -1,0 +1,57 @@
+"""The search player's page: paired figures recomputed from games.csv, the verdict rule, the small-board goals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sweeplab.studies.strongest.section import paired_run, section, small_table, verdict
+
+
+def write_run(folder: Path, a: list[int], b: list[int]) -> None:
+    folder.mkdir(parents=True)
+    lines = ["strategy,game,won,timed_out,outcome,moves,cpu_seconds,three_bv,revealed,guesses"]
+    for name, outcomes, cpu in (("search", a, 0.1), ("best", b, 0.01)):
+        lines += [f"{name},{i},{w},0,{'won' if w else 'lost'},10,{cpu},5,5,1" for i, w in enumerate(outcomes)]
+    (folder / "games.csv").write_text("\n".join(lines) + "\n")
+
+
+def test_a_paired_run_is_recomputed_from_its_games(tmp_path):
+    write_run(tmp_path / "run", [1, 1, 0, 1], [1, 0, 0, 0])
+    r = paired_run(tmp_path / "run")
+    assert r is not None and r["games"] == 4 and (r["only_a"], r["only_b"]) == (2, 0)
+    assert r["gain"] == pytest.approx(50.0) and r["se"] == pytest.approx(100 * 0.288675134595)
+    assert r["cpu_a"][0] == pytest.approx(100.0) and r["cpu_b"][1] == pytest.approx(10.0)
+    assert paired_run(tmp_path / "missing") is None
+
+
+@pytest.mark.parametrize(
+    ("gain", "se", "expected"), [(1.2, 0.3, "met"), (0.9, 0.3, "undecided"), (-0.2, 0.3, "not met"), (0.5, 0.0, "met")]
+)
+def test_the_verdict_rule(gain, se, expected):
+    assert verdict(gain, se, 0.5) == expected
+
+
+def optimal_rows(tmp_path: Path, rows: list[tuple[str, str, str, float]]) -> Path:
+    (tmp_path / "optimal").mkdir()
+    data = {"rows": [{"board": b, "rule": r, "player": p, "status": "done", "win_rate": w} for b, r, p, w in rows]}
+    (tmp_path / "optimal" / "data.json").write_text(json.dumps(data))
+    return tmp_path
+
+
+def test_small_board_goals(tmp_path):
+    results = optimal_rows(tmp_path, [
+        ("4x4x5", "unsafe", "optimal", 0.3345), ("4x4x5", "unsafe", "best", 0.3168), ("4x4x5", "unsafe", "search", 0.3290),
+        ("3x3x5", "safe", "optimal", 0.2857), ("3x3x5", "safe", "best", 0.2500), ("3x3x5", "safe", "search", 0.2600),
+        ("3x3x3", "safe", "optimal", 0.5893), ("3x3x3", "safe", "best", 0.5893), ("3x3x3", "safe", "search", 0.5893),
+    ])  # fmt: skip
+    table, missed = small_table(results)
+    # 4x4x5 unsafe: 0.55 points below optimal (the bar is 0.5); 3x3x5 safe: 2.57 below, more than half of best's 3.57
+    assert missed == ["4x4x5 unsafe", "3x3x5 safe"]
+    assert "3x3x3" not in table  # both optimal: left out
+
+
+def test_the_page_is_empty_without_runs(tmp_path):
+    assert section(tmp_path) == ""
