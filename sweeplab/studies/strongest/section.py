@@ -123,8 +123,8 @@ def expert_table(results: Path) -> str:
             f"{r['gain']:+.2f} ± {r['se']:.2f}", f"{r['only_a']} / {r['only_b']}",
             f"{r['cpu_a'][0]:.0f} / {r['cpu_a'][1]:.0f} (best {r['cpu_b'][0]:.0f} / {r['cpu_b'][1]:.0f})", goal,
         ])  # fmt: skip
-    header = ["board, rule (first click)", "games", "search %", "best %", "search - best, points", "won by one only (search / best)",
-              "CPU ms per game, mean / median", f"goal +{GOAL}"]  # fmt: skip
+    header = ["board, rule (first click)", "games", "search %", "best %", "search - best, points",
+              "won by one only (search / best)", "CPU ms per game, mean / median", f"goal +{GOAL}"]  # fmt: skip
     return _table(header, rows)
 
 
@@ -166,8 +166,8 @@ def small_table(results: Path) -> tuple[str, list[str]]:
             missed.append(f"{board} {rule}")
         if gap > -1e-9 and (best_gap is None or best_gap > -1e-9):
             continue  # both optimal: a row that says nothing
-        rows.append([board, rule, f"{100 * optimal['win_rate']:.2f}", "" if best_gap is None else f"{best_gap:+.2f}", f"{gap:+.2f}",
-                     "yes" if ok else "no"])  # fmt: skip
+        shown_best = "" if best_gap is None else f"{best_gap:+.2f}"
+        rows.append([board, rule, f"{100 * optimal['win_rate']:.2f}", shown_best, f"{gap:+.2f}", "yes" if ok else "no"])
     table = _table(["board", "rule", "optimal %", "best's gap", "search's gap", "goal met"], rows)
     return table, missed
 
