@@ -235,14 +235,18 @@ def _claims_section(
     note: str,
     plots: list[str],
     table: Callable[[Doc, dict[str, Any]], None] | None,
+    retest: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> None:
-    """A claims experiment: what the paper says, where the data is, its points (or a custom table), the verdicts."""
+    """A claims experiment: what the paper says, where the data is, its points (or a custom table), the verdicts
+    (``retest``: the experiment's own re-reading of data written before its tests changed)."""
     doc.add(heading)
     doc.add(note)
     data = doc.load(name)
     if not data:
         doc.add(f"Not measured yet: run `sweeplab experiment {name} --out results/{name}`.")
         return
+    if retest is not None:
+        data = retest(data)
     doc.source(data, name, plots)
     if table is None:
         doc.add(_points_table(data))

@@ -87,10 +87,12 @@ def test_calibration_in_the_papers_bins(tmp_path):
     write(
         tmp_path,
         "calibration",
-        {"points": [], "bins": [], "paper_bins": [row, {**row, "bin": "85% to 89%", "z_paper": -2.5}], "groups": []},
+        {"points": [], "bins": [], "paper_bins": [row, {**row, "bin": "85% to 89%", "rate": 0.6}], "groups": []},
     )
     text, unexplained = build(tmp_path, {})
-    assert "| educated | 80% to 84% | 100 | 80.0 ± 4.0 | 82.0 | 73.6 ± 0.1 | +1.4 |" in text
+    # z in the two standard errors combined, from the rates (not the z the run stored)
+    assert "| educated | 80% to 84% | 100 | 80.0 ± 4.0 | 82.0 | 73.6 ± 0.1 | +1.6 |" in text
+    assert "| educated | 85% to 89% | 100 | 60.0 ± 4.0 | 82.0 | 73.6 ± 0.1 | -3.4 |" in text
     assert unexplained == ["Tables 1-3 | cspstrategy | educated against seed 000's observed rates"]
 
 
@@ -228,7 +230,8 @@ def test_every_scoreboard_row_is_the_numbers_its_page_prints():
         text = section(pages[page], where)
         for number in (published, measured, z) + ((n,) if n != "-" else ()):
             assert number in text, (paper, page, where, number)
-        assert verdict in ("agrees within 2 SE", "reproduced (its own test, not 2 SE)", "differs (cause shown by a test)") or (
+        shown = ("agrees within 2 SE", "reproduced (its own test, not 2 SE)", "reproduced (equivalence test)")
+        assert verdict in (*shown, "differs (cause shown by a test)") or (
             verdict == "differs, unexplained" and (unexplained or not all(e.shown for e in explanations.values()))
         )
         assert verdict != "agrees within 2 SE" or abs(float(z)) <= 2
