@@ -13,7 +13,6 @@ import math
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from sweeplab.studies.explanations import fill
 from sweeplab.studies.pages.page import _table
@@ -135,7 +134,8 @@ def pseq(results: Path) -> str:
             ]
         )
         run = _read(results / "pseq" / name / "run.json")
-        commands.append(f"{run['command']}  # finished {_day(run['ended'])}, {run['cores']} cores")
+        moved = "" if f"--out results/pseq/{name}" in run["command"] else f", copied to results/pseq/{name}/"
+        commands.append(f"{run['command']}  # finished {_day(run['ended'])}, {run['cores']} cores{moved}")
     return "\n".join(
         [
             _table(
@@ -161,7 +161,7 @@ def pseq(results: Path) -> str:
 
 def seed004_boards(results: Path) -> str:
     """Seed 004's other boards: `corners` and `single-point` on the same layouts."""
-    rows, command = [], ""
+    rows = []
     folders = sorted((p for p in (results / "strategies" / "seed004").iterdir() if re.fullmatch(r"\d+x\d+x\d+", p.name)),
                      key=lambda p: tuple(int(x) for x in p.name.split("x")))  # fmt: skip
     for folder in folders:
@@ -173,17 +173,7 @@ def seed004_boards(results: Path) -> str:
             + [f"{100 * found[s]['win_rate']:.1f}% ± {100 * found[s]['sem']:.1f}%" for s in ("corners", "single-point")]
             + [f"{found['corners']['games']:,}"]
         )
-        command = bench_command(bench, folder)
-    return _table(["board", "corners", "single-point", "games"], rows) + f"\n(The last board's command: `{command}`.)"
-
-
-def bench_command(bench: dict[str, Any], folder: Path) -> str:
-    """The bench command of a run: from its run.json when kept, else rebuilt from its settings."""
-    if (folder / "run.json").exists():
-        return str(_read(folder / "run.json")["command"])
-    s = bench["settings"]
-    strategies = ",".join(x["strategy"] for x in bench["summaries"])
-    return f"sweeplab bench -s {strategies} -b {s['board']} -r {s['rule']} -n {s['games']} --seed {s['seed']} --out {folder}"
+    return _table(["board", "corners", "single-point", "games"], rows)
 
 
 TABLES: dict[str, Callable[[Path], str]] = {
