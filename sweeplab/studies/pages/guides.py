@@ -106,8 +106,8 @@ def first_win_rates(results: Path) -> str:
         "```",
         "",
         f"({timeouts} games timed out.) CPU is the thread's CPU time per game, from the deal to the end, on "
-        f"{settings['executor']} ({'; '.join(f'{f.name}: ' + _run_line(f) for f in boards)}): on a machine this busy "
-        "it reads higher than on a quiet one, so compare strategies within the run only. The papers' own boards and "
+        f"{settings['executor']} ({'; '.join(f'{f.name}: ' + _run_line(f) for f in boards)}): CPU per game depends "
+        "on what else the machine runs, so compare strategies within one run. The papers' own boards and "
         "rules are in `docs/results.md`.",
     ]
     return "\n".join(lines)

@@ -132,7 +132,8 @@ class Doc:
         self.headings.setdefault(self.page, []).extend(headings(text))
 
     def source(self, data: dict[str, Any], name: str, plots: list[str]) -> None:
-        text = f"Data: `results/{name}/` (`data.csv`, `data.json`, `table.md`), produced by `{data['command']}`."
+        games = ", `outcomes.csv.gz` (every game)" if (self.results / name / "outcomes.csv.gz").exists() else ""
+        text = f"Data: `results/{name}/` (`data.csv`, `data.json`, `table.md`{games}), produced by `{data['command']}`."
         if data.get("quick"):
             text += " This is a --quick run: its sample is tiny."
         run = self.run_record(name)

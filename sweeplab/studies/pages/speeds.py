@@ -37,7 +37,7 @@ def whole_process(results: Path) -> str:
     before, after = summary["before"], summary["after"]
     runs = {tree: {k: v["runs"] for k, v in summary[tree].items()} for tree in summary}
     starts = runs["after"]["start-up CPU s"]
-    per_run = {}
+    per_run: dict[str, set[int]] = {}
     with (results / "performance" / "whole-process" / "runs.csv").open(newline="") as handle:
         for row in csv.DictReader(handle):
             per_run.setdefault(row["preset"], set()).add(int(row["games"]))
