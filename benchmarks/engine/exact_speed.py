@@ -28,6 +28,7 @@ import gzip
 import hashlib
 import json
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -146,7 +147,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configs = [parse_config(c) for c in (args.config or DEFAULT_CONFIGS)]
     trees = [Tree("old", args.old.resolve()), Tree("new", args.new.resolve())]
-    summary: dict[str, Any] = {"old": str(args.old), "new": str(args.new), "seed": args.seed, "configs": []}
+    summary: dict[str, Any] = {
+        "old": str(args.old),
+        "new": str(args.new),
+        "seed": args.seed,
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "configs": [],
+    }
     all_rows: list[list[Any]] = []
     differ_total = 0
     try:

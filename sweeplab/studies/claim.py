@@ -31,6 +31,7 @@ from sweeplab.studies.experiment import (
     header,
     markdown_table,
     rate_cell,
+    write_csv,
 )
 
 REPRODUCED = "reproduced"
@@ -54,6 +55,32 @@ class Claim:
 def verdict(z: float | None, bound: float = 2.0) -> str:
     """Reproduced when the difference is within ``bound`` standard errors."""
     return REPRODUCED if z is not None and abs(z) <= bound else NOT_REPRODUCED
+
+
+#: "Nearly (or exactly) as accurate": a win-rate difference within this margin (1 percentage point), shown by
+#: two one-sided tests at 5% each (TOST), the 90% interval of the difference inside the margin.
+EQUIVALENCE_MARGIN = 0.01
+_Z95 = 1.6448536269514722  # the one-sided 5% point of the normal
+
+
+def equivalent(difference: float, se: float, margin: float = EQUIVALENCE_MARGIN) -> bool:
+    """TOST: both one-sided tests reject a difference of ``margin`` or more, i.e. difference ± 1.645 SE lies
+    strictly inside (-margin, margin).
+
+    >>> equivalent(-0.0011, 0.0004), equivalent(-0.0011, 0.0060), equivalent(0.02, 0.001)
+    (True, False, False)
+    """
+    return abs(difference) + _Z95 * se < margin
+
+
+def equivalence_sentence(difference: float, se: float, margin: float = EQUIVALENCE_MARGIN) -> str:
+    """The 90% interval of a difference against the equivalence margin, in points, as a clause."""
+    low, high = 100 * (difference - _Z95 * se), 100 * (difference + _Z95 * se)
+    inside = "inside" if equivalent(difference, se, margin) else "not inside"
+    return (
+        f"its 90% interval, {low:+.2f} to {high:+.2f} points, is {inside} the margin of ±{100 * margin:g} point "
+        "(two one-sided tests at 5% each)"
+    )
 
 
 def zscore(value: float, se: float, target: float, target_se: float = 0.0) -> float | None:
@@ -189,6 +216,7 @@ class ClaimExperiment(Experiment):
         data["cpu_se"] = [se for _, se in cpu]
         data["claims"] = [asdict(c) for c in found]
         files = self.write_summaries(plan, summaries, out, settings, data)
+        files.append(write_outcomes(out / OUTCOMES, results))
         text = header(self.title, settings, plan.notes)
         rows = [
             [p.group, s.board, s.rule, s.strategy, s.games, rate_cell(s), f"{1000 * m:.2f} ± {1000 * se:.2f}", s.timeouts]
@@ -203,6 +231,59 @@ class ClaimExperiment(Experiment):
         (out / "table.md").write_text(text)
         files.append(out / "table.md")
         return files + files_extra
+
+
+#: Every game of a claims experiment, one row each, beside its data.json: paired differences recompute from it.
+OUTCOMES = "outcomes.csv.gz"
+OUTCOME_COLUMNS = ("point", "game", "won", "timed_out", "cpu_us")
+
+
+def write_outcomes(path: Path, results: Sequence[Sequence[GameResult]]) -> Path:
+    """One row per game: ``point`` (its place in data.json's ``points``), ``game`` (its index: the same index is the
+    same layout for every strategy of a board), ``won`` and ``timed_out`` (0 or 1) and ``cpu_us`` (CPU microseconds)."""
+    rows = [
+        {"point": k, "game": g.index, "won": int(g.won), "timed_out": int(g.timed_out), "cpu_us": round(1e6 * g.cpu_seconds)}
+        for k, games in enumerate(results)
+        for g in games
+    ]
+    return write_csv(path, rows, OUTCOME_COLUMNS)
+
+
+def read_outcomes(path: Path) -> dict[int, dict[int, tuple[bool, float]]]:
+    """``write_outcomes``'s file as {point: {game: (won, cpu seconds)}}; ValueError naming the line that is not one."""
+    import csv
+    import gzip
+
+    found: dict[int, dict[int, tuple[bool, float]]] = {}
+    with gzip.open(path, "rt", newline="") as handle:
+        reader = csv.DictReader(handle)
+        if tuple(reader.fieldnames or ()) != OUTCOME_COLUMNS:
+            raise ValueError(f"{path}: expected the columns {', '.join(OUTCOME_COLUMNS)}, found {reader.fieldnames}")
+        for line, row in enumerate(reader, start=2):
+            try:
+                point, game, won, cpu = int(row["point"]), int(row["game"]), int(row["won"]), int(row["cpu_us"])
+            except (TypeError, ValueError):
+                raise ValueError(f"{path}, line {line}: not a game's outcome: {row}") from None
+            if won not in (0, 1):
+                raise ValueError(f"{path}, line {line}: won must be 0 or 1, not {won}")
+            found.setdefault(point, {})[game] = (bool(won), cpu / 1e6)
+    return found
+
+
+def paired_difference(
+    pairs: Sequence[tuple[dict[int, tuple[bool, float]], dict[int, tuple[bool, float]]]],
+) -> tuple[float, float, int]:
+    """Mean of won(a) - won(b) pooled over the games both points of each pair played (the same index, the same
+    layout), its standard error over those games and their number."""
+    diffs = []
+    for a, b in pairs:
+        diffs += [int(a[g][0]) - int(b[g][0]) for g in sorted(set(a) & set(b))]
+    n = len(diffs)
+    if n == 0:
+        raise ValueError("no game in common: the points were not played on the same layouts")
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else math.nan
+    return mean, math.sqrt(var / n), n
 
 
 def claims_markdown(found: Sequence[Claim]) -> str:

@@ -8,13 +8,22 @@ Each entry is keyed by the row's label as the results pages print it, and is one
   shows. The scoreboard says "differs, unexplained" and the page prints the text after "Unexplained.".
 
 A bare string is refused: an explanation without the run behind it is what this format exists to prevent.
+
+Every number an explanation quotes from a run is written as a placeholder that :func:`fill` replaces with the value
+in the committed file, so the text cannot drift from its data: ``{{results/seed003/data.json#claims[key=K].measured}}``
+is the ``measured`` field of the claim whose ``key`` is K; ``[field=value,...]`` picks the one list item whose fields
+equal the values (in double quotes when they hold ``]``, ``,`` or ``:``), ``.name`` a field, ``.3`` a list
+item. A format after a colon applies to a number: ``:.2f``, ``:+.1f``, ``:,``; ``%`` before it scales a rate to
+percent (``:%.1f``), ``ms`` seconds to milliseconds (``:ms.2f``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -66,5 +75,94 @@ def load(path: Path, root: Path | None = None) -> dict[str, Explanation]:
         for name in evidence:
             if not (base / name).is_file():
                 raise ValueError(f"{where}: the evidence file {name} does not exist")
-        found[label] = Explanation(entry["text"].strip(), tuple(evidence))
+        found[label] = Explanation(fill(entry["text"].strip(), base, where), tuple(evidence))
     return found
+
+
+_SELECT = r'\[((?:"[^"]*"|[^\]"])*)\]'
+_PLACEHOLDER = re.compile(r"\{\{([^#{}]+)#((?:[^\[\]{}:\"]|" + _SELECT.replace("(", "(?:", 1) + r")+)(?::([^{}]*))?\}\}")
+_STEP = re.compile(r"\.?([\w-]+)|" + _SELECT)
+_PAIR = re.compile(r'\s*([\w-]+)=(?:"([^"]*)"|([^,]*))\s*(?:,|$)')
+
+
+def fill(text: str, base: Path, where: str = "") -> str:
+    """``text`` with every ``{{FILE#PATH:FORMAT}}`` replaced by the value at PATH in the JSON file FILE (under
+    ``base``, the repository), formatted. Raises ValueError naming ``where``, the placeholder and what is wrong.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = (root / "d.json").write_text('{"points": [{"board": "9x9x10", "win_rate": 0.8693}]}')
+    >>> fill("wins {{d.json#points[board=9x9x10].win_rate:%.1f}}%", root)
+    'wins 86.9%'
+    """
+    cache: dict[str, Any] = {}
+
+    def value(match: re.Match[str]) -> str:
+        name, path, spec = match.group(1).strip(), match.group(2).strip(), match.group(3)
+        at = f"{where}: {match.group(0)}"
+        if name not in cache:
+            try:
+                cache[name] = json.loads((base / name).read_text())
+            except (OSError, ValueError) as error:
+                raise ValueError(f"{at}: cannot read {name} as JSON ({error})") from None
+        return _format(_lookup(cache[name], path, at), spec, at)
+
+    filled = _PLACEHOLDER.sub(value, text)
+    if "{{" in filled or "}}" in filled:
+        raise ValueError(f"{where}: a placeholder that cannot be read: {filled[filled.find('{{') :][:120]!r}")
+    return filled
+
+
+def _lookup(data: Any, path: str, at: str) -> Any:
+    """The value at ``path`` in ``data`` (see the module's docstring for the steps)."""
+    position = 0
+    for step in _STEP.finditer(path):
+        if step.start() != position:
+            raise ValueError(f"{at}: cannot read the path at {path[position:]!r}")
+        position = step.end()
+        name, select = step.group(1), step.group(2)
+        if select is not None:
+            pairs = list(_PAIR.finditer(select))
+            if sum(len(m.group(0)) for m in pairs) != len(select):
+                raise ValueError(f"{at}: [{select}] is not field=value pairs (quote a value with ] or , in it)")
+            want = {m.group(1): m.group(2) if m.group(2) is not None else m.group(3).strip() for m in pairs}
+            if not isinstance(data, list) or not want:
+                raise ValueError(f"{at}: [{select}] needs a list and field=value pairs")
+            hits = [item for item in data if isinstance(item, dict) and all(_same(item.get(k), v) for k, v in want.items())]
+            if len(hits) != 1:
+                raise ValueError(f"{at}: [{select}] matches {len(hits)} items, not one")
+            data = hits[0]
+        elif isinstance(data, list) and name.isdigit() and int(name) < len(data):
+            data = data[int(name)]
+        elif isinstance(data, dict) and name in data:
+            data = data[name]
+        else:
+            raise ValueError(f"{at}: no {name!r} there")
+    if position != len(path):
+        raise ValueError(f"{at}: cannot read the path at {path[position:]!r}")
+    return data
+
+
+def _same(found: Any, wanted: str) -> bool:
+    if isinstance(found, int | float) and not isinstance(found, bool):
+        try:
+            return float(found) == float(wanted)
+        except ValueError:
+            return False
+    return str(found) == wanted
+
+
+def _format(found: Any, spec: str | None, at: str) -> str:
+    if spec is None or spec == "":
+        return str(found)
+    if not isinstance(found, int | float) or isinstance(found, bool):
+        raise ValueError(f"{at}: the format {spec!r} needs a number, found {found!r}")
+    scale = 1.0
+    if spec.startswith("%"):
+        spec, scale = spec[1:], 100.0
+    elif spec.startswith("ms"):
+        spec, scale = spec[2:], 1000.0
+    try:
+        return format(found * scale if scale != 1.0 else found, spec)
+    except ValueError:
+        raise ValueError(f"{at}: {spec!r} is not a number format") from None

@@ -98,3 +98,11 @@ SEED_000_FRONTIER: list[tuple[str, int, int, int, int]] = [
     ("most solutions", 46, 16, 30, 6_060_240),
 ]
 SEED_000_FRONTIER_GAMES = 600_000
+
+#: PSEQ's README (b1f6c1c4/MineSweeperProb, ``FL@[1,1]-PSEQ-...-SFAR``): win rates in percent under the safe rule with
+#: the first click in the corner, by board.
+PSEQ_README: dict[str, float] = {"beginner": 91.68, "intermediate": 78.12, "expert": 39.62}
+
+#: PSEQ's own C++ built and run on this project's machine type, games per CPU second, as ``shared/anchors.md`` records
+#: them (not rerun here: its repository cannot be fetched from this machine).
+PSEQ_HERE: dict[str, int] = {"30x16x99": 774, "16x16x40": 5551, "9x9x10": 16005}

@@ -50,3 +50,37 @@ def test_quick_claims_run_writes_verdicts(name, tmp_path):
         assert claim["z"] is None or math.isfinite(claim["z"])
     assert len(data["cpu_se"]) == len(data["points"])
     assert "## Claims" in (tmp_path / "table.md").read_text()
+
+
+def test_every_games_outcome_is_written_and_read_back_and_pairs_recompute(tmp_path):
+    from sweeplab.bench.runner import GameResult
+    from sweeplab.studies.claim import paired_difference, read_outcomes, write_outcomes
+
+    def game(i, won):
+        return GameResult(index=i, won=won, moves=3, cpu_seconds=0.0012, three_bv=None, revealed=5)
+
+    a = [game(0, True), game(1, True), game(2, False)]
+    b = [game(0, True), game(1, False), game(2, False)]
+    path = write_outcomes(tmp_path / "outcomes.csv.gz", [a, b])
+    found = read_outcomes(path)
+    assert found[0][1] == (True, 0.0012) and found[1][1] == (False, 0.0012)
+    d, se, n = paired_difference([(found[0], found[1])])
+    assert (round(d, 6), n) == (round(1 / 3, 6), 3) and se > 0
+    path.write_bytes(__import__("gzip").compress(b"point,game,won,timed_out,cpu_us\n0,1,2,0,5\n"))
+    with pytest.raises(ValueError, match="line 2: won must be 0 or 1"):
+        read_outcomes(path)
+
+
+def test_nearly_as_accurate_is_an_equivalence_test():
+    from sweeplab.studies.claim import equivalent
+    from sweeplab.studies.papers.seed003_claims import equivalence_claim, retest
+
+    # a small loss measured precisely is equivalent (the difference test would call it a difference) ...
+    assert equivalent(-0.0011, 0.0004) and not equivalent(-0.0011, 0.006)
+    claim = equivalence_claim("x", "y", "nearly the same accuracy", "words", -0.0011, 0.0004, 11000)
+    assert claim.verdict == "reproduced" and "inside the margin of ±1 point" in claim.sentence
+    # ... and data written before the test changed is re-read the same way: d from the wins, SE = d / z
+    points = [{"group": "ratio", "strategy": s, "games": 1000, "wins": w} for s, w in (("dss[limited=True]", 899), ("dss", 900))]
+    old = {"key": "seed 003 | dss[limited=True] - dss | win rate", "published": "nearly the same accuracy", "z": -2.5}
+    new = retest({"points": points, "claims": [old]})["claims"][0]
+    assert new["verdict"] == "reproduced" and new["measured"] == "-0.10 ± 0.04 points"

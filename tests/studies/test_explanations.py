@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from sweeplab.studies.explanations import Explanation, load
+from sweeplab.studies.explanations import Explanation, fill, load
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,3 +54,23 @@ def test_an_explanation_needs_its_evidence_or_the_mark_unexplained(tmp_path):
 
 def test_a_missing_file_means_no_explanations(tmp_path):
     assert load(tmp_path / "explanations.json") == {}
+
+
+def test_placeholders_are_filled_from_the_data_they_cite(tmp_path):
+    data = {
+        "claims": [{"key": "a | dss[limited=True] | CPU", "measured": "1.52 ± 0.08", "z": 5.835}],
+        "points": [{"board": "9x9x10", "win_rate": 0.869, "cpu_mean": 0.00132}],
+    }
+    (tmp_path / "d.json").write_text(json.dumps(data))
+    text = 'r {{d.json#claims[key="a | dss[limited=True] | CPU"].measured}}, {{d.json#claims.0.z:.1f}} SE, '
+    text += "{{d.json#points[board=9x9x10].win_rate:%.1f}}%, {{d.json#points[board=9x9x10].cpu_mean:ms.2f}} ms"
+    assert fill(text, tmp_path, "row") == "r 1.52 ± 0.08, 5.8 SE, 86.9%, 1.32 ms"
+    for bad, why in (
+        ("{{d.json#points[board=8x8x10].win_rate}}", "matches 0 items"),
+        ("{{d.json#points.0.wins}}", "no 'wins' there"),
+        ("{{e.json#points}}", "cannot read e.json"),
+        ("{{d.json#claims.0.measured:.1f}}", "needs a number"),
+        ("{{d.json points}}", "cannot be read"),
+    ):
+        with pytest.raises(ValueError, match=why):
+            fill(bad, tmp_path, "row")

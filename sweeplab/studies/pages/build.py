@@ -1,8 +1,10 @@
-"""Build docs/results.md (the scoreboard and an index) and its pages docs/results/*.md from results/ and the papers.
+"""Build docs/results.md (the scoreboard and an index), its pages docs/results/*.md, and docs/strategies.md and
+docs/performance.md, from results/ and the papers.
 
     python -m sweeplab.studies.pages [--results results] [--out docs/results.md]
 
-The pages (one per paper and per study of our own) go into the folder named like ``--out`` without ``.md``.
+The pages (one per paper and per study of our own) go into the folder named like ``--out`` without ``.md``; the two
+guides (:mod:`sweeplab.studies.pages.guides`) beside ``--out``.
 Every measured number in the document is read from ``results/<experiment>/data.json`` (written by the command shown
 beside it); every published number from :mod:`sweeplab.studies.published`. A difference larger than two standard
 errors must have an entry in ``results/explanations.json`` (key: the row's label as printed in the "difference"
@@ -22,13 +24,16 @@ from sweeplab.studies.best import section as best_section
 from sweeplab.studies.explanations import Explanation, explanation
 from sweeplab.studies.explanations import load as load_explanations
 from sweeplab.studies.optimal_table import section as optimal_section
+from sweeplab.studies.pages.guides import build_guides
 from sweeplab.studies.pages.learned import _learned_players
 from sweeplab.studies.pages.neural import neural_section
 from sweeplab.studies.pages.page import Doc, Score, _claims_section, _table
 from sweeplab.studies.pages.papers import _seed002_table, _seed003_table, _seed_table
 from sweeplab.studies.pages.seed000 import _seed_000
+from sweeplab.studies.papers.seed003_claims import retest as retest_seed003
 from sweeplab.studies.published import (
     SEED_001_GAMES,
+    SEED_004,
 )
 
 
@@ -103,6 +108,7 @@ def build_pages(
             "corner, on an edge or in the middle) as a guess rule beside the Manhattan distance of 4.2.1.",
             ["seed003-ratio.png", "seed003-time.png", "seed003-shape.png", "seed003-blocks.png"],
             _seed003_table,
+            retest_seed003,
         )
     else:
         _seed_table(
@@ -114,8 +120,20 @@ def build_pages(
             "compare with; these are sweeplab's measurements of its versions.",
         )
     doc.start("seed004")
+    won, played = SEED_004[("10x10x10", "CSP agent")]
+    rate = won / played
     _seed_table(
-        doc, levels, "seed 004", "Seed 004: the CSP agent on 10x10 with 10 mines", "Published: 104 of 130 games (80.0 ± 3.5%)."
+        doc,
+        levels,
+        "seed 004",
+        "Seed 004: the CSP agent on 10x10 (10 mines assumed)",
+        f"What the paper gives (section 5): {won} of {played} games won on randomly generated 10 by 10 boards "
+        f"({100 * rate:.1f} ± {100 * (rate * (1 - rate) / played) ** 0.5:.1f}%, binomial SE). What we assumed: 10 mines "
+        '(section 4.2 sets up its formulation with "the board is ten by ten and the number of mines is 10"; section 5 '
+        "does not restate the count), and a first click that can hit a mine (the `unsafe` rule; the paper says every "
+        "loss came in the first moves, while the agent chose corners with nothing to go on). The games are ours, with "
+        "layouts dealt uniformly at random.",
+        published_note=f"{won} of {played} on 10x10; 10 mines and an unprotected first click assumed",
     )
     _claims_section(
         doc,
@@ -123,7 +141,8 @@ def build_pages(
         "### Seed 004: boards with n/k = 1, and 16x16 with 44 mines",
         'The text: on 8x8, 14x14, 16x16 and 20x20 boards with as many mines as the side "we observed no significant '
         'difference in the success rate when n/k = 1"; with 44 mines on 16x16 the agent "started the exhaustive '
-        'search too early, spending too much time". Its sample sizes are not stated (130 games on 10x10).',
+        'search too early, spending too much time". It states no sample size for these boards '
+        f"({played} games on 10x10 only; where a row below uses {played} games a board, that is our assumption).",
         [],
         None,
     )
@@ -175,7 +194,7 @@ PAGES = {
         "levels 1-3 (its Results table), the first click, the level 1-2 gap and level 2 against the mine count on 15x15.",
     ),
     "seed003": ("Seed 003", "the solver versions of Table 3, Table 4's board and Figures 1-5, tested as the text states them."),
-    "seed004": ("Seed 004", "the CSP agent on 10x10 with 10 mines, boards with n/k = 1, and 16x16 with 44 mines."),
+    "seed004": ("Seed 004", "the CSP agent on 10x10 (10 mines assumed), boards with n/k = 1, and 16x16 with 44 mines."),
     "learn": (
         "Seed 003's learned players",
         "XGBoost, the iterative network and deep Q-learning on the same layouts as the hand-written players, seed 003's "
@@ -205,6 +224,8 @@ def _rebase(text: str) -> str:
 def verdict(score: Score, explanations: Mapping[str, str | Explanation]) -> str:
     """A scoreboard row's verdict: within 2 SE (or met its own test), or a difference with or without its cause."""
     if not score.differs:
+        if "TOST" in score.published:
+            return "reproduced (equivalence test)"
         return "agrees within 2 SE" if abs(score.z) <= 2 else "reproduced (its own test, not 2 SE)"
     found = explanations.get(score.key)
     return "differs (cause shown by a test)" if found is not None and explanation(found).shown else "differs, unexplained"
@@ -289,6 +310,17 @@ def main(argv: list[str] | None = None) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         print(f"wrote {path}")
+    try:
+        guides, skipped = build_guides(args.results)
+    except ValueError as error:
+        print(f"resultsdoc: {error}", file=sys.stderr)
+        return 1
+    for name, text in guides.items():  # docs/strategies.md and docs/performance.md, beside --out
+        path = args.out.parent / f"{name}.md"
+        path.write_text(text)
+        print(f"wrote {path}")
+    for note in skipped:
+        print(f"skipped {note}", file=sys.stderr)
     for label in unexplained:
         print(f"unexplained difference > 2 SE: {label}", file=sys.stderr)
     return 0

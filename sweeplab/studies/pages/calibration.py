@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from sweeplab.studies.pages.page import Doc, _pm, _table
+from sweeplab.studies.papers.seed000_guesses import paper_z
 from sweeplab.studies.published import SEED_000_TABLES
 
 
@@ -108,12 +109,17 @@ def _calibration(doc: Doc, cal: dict[str, Any], name: str = "calibration", only:
     doc.source(cal, name, ["reliability.png"])
     paper_bins = mine(cal.get("paper_bins", []))
     for strategy in dict.fromkeys(r["strategy"] for r in paper_bins):
-        rows = [r for r in paper_bins if r["strategy"] == strategy]
+        # z in the two binomial standard errors combined, as the header states (recomputed from the rates and SEs the
+        # run wrote, so data written with the earlier null-hypothesis SE reads the same way)
+        rows = [
+            {**r, "z_paper": paper_z(r["rate"], r["se"], r["paper_rate"], r["paper_se"])}
+            for r in paper_bins
+            if r["strategy"] == strategy
+        ]
         doc.add(
             f"sweeplab's {strategy} in seed 000's own bins (each estimate truncated to a whole percent, as the paper's log "
-            "printed it), beside the paper's observed rate; z = (ours - paper) / sqrt(paper (1 - paper) / our "
-            "observations + the paper's SE squared). Rows marked 'other' hold guesses whose estimate falls in none of "
-            "the paper's bins."
+            "printed it), beside the paper's observed rate; z = (ours - paper) / sqrt(our SE squared + the paper's SE "
+            "squared), both binomial. Rows marked 'other' hold guesses whose estimate falls in none of the paper's bins."
         )
         doc.add(
             _table(

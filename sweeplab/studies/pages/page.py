@@ -132,7 +132,8 @@ class Doc:
         self.headings.setdefault(self.page, []).extend(headings(text))
 
     def source(self, data: dict[str, Any], name: str, plots: list[str]) -> None:
-        text = f"Data: `results/{name}/` (`data.csv`, `data.json`, `table.md`), produced by `{data['command']}`."
+        games = ", `outcomes.csv.gz` (every game)" if (self.results / name / "outcomes.csv.gz").exists() else ""
+        text = f"Data: `results/{name}/` (`data.csv`, `data.json`, `table.md`{games}), produced by `{data['command']}`."
         if data.get("quick"):
             text += " This is a --quick run: its sample is tiny."
         run = self.run_record(name)
@@ -235,14 +236,18 @@ def _claims_section(
     note: str,
     plots: list[str],
     table: Callable[[Doc, dict[str, Any]], None] | None,
+    retest: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> None:
-    """A claims experiment: what the paper says, where the data is, its points (or a custom table), the verdicts."""
+    """A claims experiment: what the paper says, where the data is, its points (or a custom table), the verdicts
+    (``retest``: the experiment's own re-reading of data written before its tests changed)."""
     doc.add(heading)
     doc.add(note)
     data = doc.load(name)
     if not data:
         doc.add(f"Not measured yet: run `sweeplab experiment {name} --out results/{name}`.")
         return
+    if retest is not None:
+        data = retest(data)
     doc.source(data, name, plots)
     if table is None:
         doc.add(_points_table(data))

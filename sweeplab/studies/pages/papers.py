@@ -79,7 +79,9 @@ def _rate_cpu(p: dict[str, Any] | None) -> str:
     return "-" if p is None else f"{100 * p['win_rate']:.1f} ({1000 * p['cpu_mean']:.1f})"
 
 
-def _seed_table(doc: Doc, levels: dict[str, Any] | None, group: str, heading: str, note: str) -> None:
+def _seed_table(doc: Doc, levels: dict[str, Any] | None, group: str, heading: str, note: str, published_note: str = "") -> None:
+    """A paper's table from the levels experiment; ``published_note`` goes beside the published number on the
+    scoreboard (what the paper gives and what we assumed, where the table's heading cannot say it)."""
     doc.add(f"## {heading}")
     doc.add(note)
     rows = _level_rows(levels, group)
@@ -96,6 +98,7 @@ def _seed_table(doc: Doc, levels: dict[str, Any] | None, group: str, heading: st
         published = "-" if pub is None else (f"{pub:g}" + (f" ± {pse:.1f}" if pse else ""))
         if pub is not None:
             diffs.append((label, z))
+            published = f"{published} ({published_note})" if published_note else published
             doc.score(label, published, _pm(p["win_rate"], p["sem"]), p["games"], z)
         table.append(
             [

@@ -42,7 +42,10 @@ def _spearman(x: list[float], y: list[float]) -> float:
 
 
 def _se(point: dict[str, Any]) -> float:
-    return binomial_se(point["wins"], point["games"])
+    """A point's win-rate standard error as the pages state it: over its equal sets of games (seed 000's method),
+    the binomial one only for a point played without sets."""
+    sem = point.get("sem")
+    return float(sem) if isinstance(sem, int | float) and not math.isnan(sem) else binomial_se(point["wins"], point["games"])
 
 
 def _series(data: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:

@@ -182,11 +182,7 @@ def paper_bin_table(strategy: str, triples: Sequence[tuple[str, float, bool]]) -
             se = math.sqrt(rate * (1 - rate) / n) if n else math.nan
             prate = ps / pn if ps is not None and pn else None
             pse = math.sqrt(prate * (1 - prate) / pn) if prate is not None and pn else None
-            z = None
-            if n and prate is not None and pse is not None:
-                # the SE our rate would have if it were the paper's (finite when every guess of a small bin won)
-                total = math.hypot(math.sqrt(prate * (1 - prate) / n), pse)
-                z = (rate - prate) / total if total else None
+            z = paper_z(rate, se, prate, pse) if n else None
             rows.append(
                 {
                     "strategy": strategy,
@@ -204,6 +200,15 @@ def paper_bin_table(strategy: str, triples: Sequence[tuple[str, float, bool]]) -
                 }
             )
     return rows
+
+
+def paper_z(rate: float | None, se: float | None, paper_rate: float | None, paper_se: float | None) -> float | None:
+    """Our bin's rate against the paper's in the two (binomial) standard errors combined, as the pages' header
+    states; None without both rates or when both errors are 0."""
+    if rate is None or se is None or paper_rate is None or paper_se is None:
+        return None
+    total = math.hypot(se, paper_se)
+    return (rate - paper_rate) / total if total else None
 
 
 def loss_decomposition(strategy: str, results: Sequence[GameResult]) -> list[dict[str, Any]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -12,17 +12,19 @@ from sweeplab.bench.summary import Summary
 from sweeplab.core.rules import Rules, make_rules
 from sweeplab.studies import plots
 from sweeplab.studies.claim import (
+    EQUIVALENCE_MARGIN,
     NOT_REPRODUCED,
     REPRODUCED,
     Claim,
     ClaimExperiment,
     chi_square_homogeneity,
     cpu_mean_se,
+    equivalence_sentence,
+    equivalent,
     points_diff,
     pp,
     ratio_se,
     spec_point,
-    verdict,
     zscore,
 )
 from sweeplab.studies.experiment import (
@@ -51,6 +53,53 @@ SEED_003_LEARNED = (
     ("+ Q-Learning using Iterative Classification", "dqn"),
     ("+ Q-Learning using Single-pass Classification", "dqn-single"),
 )
+
+
+#: The claims of equal or nearly equal accuracy: (version, the version it is compared with, what the paper says, its
+#: words). Each is tested for equivalence (TOST, margin ``EQUIVALENCE_MARGIN``), not for a difference.
+EQUIVALENCE_CLAIMS = (
+    ("dsscsp", "backtracking", "same accuracy", "DSScsp finds the same solutions as backtracking: the same accuracy"),
+    ("dsscsp-limited", "dsscsp", "nearly the same accuracy", "the limited traversal is nearly as accurate as the full one"),
+    ("dss[limited=True]", "dss", "nearly the same accuracy", "limited backtracking is nearly as accurate as full"),
+)
+
+
+def equivalence_claim(a: str, b: str, what: str, claim_text: str, d: float, se: float, n: int) -> Claim:
+    """A claim that ``a`` is as accurate as ``b``: reproduced when the paired win difference ``d`` (standard error
+    ``se`` over ``n`` paired games) is shown inside the equivalence margin by two one-sided tests."""
+    return Claim(
+        f"seed 003 | {a} - {b} | win rate",
+        "seed 003, 5.1 and 5.3",
+        claim_text,
+        f"{what} (taken as within ±{100 * EQUIVALENCE_MARGIN:g} point, by TOST)",
+        points_diff(d, se, 2),
+        zscore(d, se, 0.0),
+        REPRODUCED if equivalent(d, se) else NOT_REPRODUCED,
+        f"Over the mine-ratio sweep ({n:,} paired games on 16x16), {a} wins {points_diff(d, se, 2)} against {b}; "
+        f"{equivalence_sentence(d, se)}.",
+    )
+
+
+def retest(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (seed003's data.json) with its accuracy claims tested for equivalence, for data written before the
+    experiment did so: the paired difference from the points' wins over the ratio sweep (the same games for every
+    version), its standard error from the difference and the z the run stored (z = d / SE). A claim already tested
+    for equivalence, or one whose z is 0 or missing (its SE cannot be recovered), is kept as it is."""
+    claims = []
+    for c in data.get("claims", []):
+        pair = next(((a, b, w, t) for a, b, w, t in EQUIVALENCE_CLAIMS if c["key"] == f"seed 003 | {a} - {b} | win rate"), None)
+        if pair is None or "TOST" in c["published"] or not c.get("z"):
+            claims.append(c)
+            continue
+        a, b, what, claim_text = pair
+        points = {name: [p for p in data["points"] if p["group"] == "ratio" and p["strategy"] == name] for name in (a, b)}
+        n = sum(p["games"] for p in points[a])
+        if n == 0 or n != sum(p["games"] for p in points[b]):
+            claims.append(c)
+            continue
+        d = (sum(p["wins"] for p in points[a]) - sum(p["wins"] for p in points[b])) / n
+        claims.append(asdict(equivalence_claim(a, b, what, claim_text, d, abs(d / c["z"]), n)))
+    return {**data, "claims": claims}
 
 
 class Seed003Claim(ClaimExperiment):
@@ -144,32 +193,11 @@ class Seed003Claim(ClaimExperiment):
         def pooled_cpu(group: str, strategy: str) -> tuple[float, float]:
             return cpu_mean_se([g for _, _, r in by[(group, strategy)] for g in r])
 
-        for a, b, what, claim_text in (
-            ("dsscsp", "backtracking", "same accuracy", "DSScsp finds the same solutions as backtracking: the same accuracy"),
-            (
-                "dsscsp-limited",
-                "dsscsp",
-                "nearly the same accuracy",
-                "the limited traversal is nearly as accurate as the full one",
-            ),
-            ("dss[limited=True]", "dss", "nearly the same accuracy", "limited backtracking is nearly as accurate as full"),
-        ):
+        for a, b, what, claim_text in EQUIVALENCE_CLAIMS:
             if ("ratio", a) not in by or ("ratio", b) not in by:
                 continue
             d, se, n = pooled_pair("ratio", a, b)
-            z = zscore(d, se, 0.0)
-            out.append(
-                Claim(
-                    f"seed 003 | {a} - {b} | win rate",
-                    "seed 003, 5.1 and 5.3",
-                    claim_text,
-                    what,
-                    points_diff(d, se),
-                    z,
-                    verdict(z),
-                    f"Over the mine-ratio sweep ({n:,} paired games on 16x16), {a} wins {points_diff(d, se)} against {b}.",
-                )
-            )
+            out.append(equivalence_claim(a, b, what, claim_text, d, se, n))
         for fast, slow, claim_text in (
             ("dsscsp", "backtracking", "DSScsp is much faster than backtracking"),
             ("dsscsp-limited", "dsscsp", "the limited versions are much faster than the full ones"),

@@ -87,10 +87,12 @@ def test_calibration_in_the_papers_bins(tmp_path):
     write(
         tmp_path,
         "calibration",
-        {"points": [], "bins": [], "paper_bins": [row, {**row, "bin": "85% to 89%", "z_paper": -2.5}], "groups": []},
+        {"points": [], "bins": [], "paper_bins": [row, {**row, "bin": "85% to 89%", "rate": 0.6}], "groups": []},
     )
     text, unexplained = build(tmp_path, {})
-    assert "| educated | 80% to 84% | 100 | 80.0 ± 4.0 | 82.0 | 73.6 ± 0.1 | +1.4 |" in text
+    # z in the two standard errors combined, from the rates (not the z the run stored)
+    assert "| educated | 80% to 84% | 100 | 80.0 ± 4.0 | 82.0 | 73.6 ± 0.1 | +1.6 |" in text
+    assert "| educated | 85% to 89% | 100 | 60.0 ± 4.0 | 82.0 | 73.6 ± 0.1 | -3.4 |" in text
     assert unexplained == ["Tables 1-3 | cspstrategy | educated against seed 000's observed rates"]
 
 
@@ -228,7 +230,8 @@ def test_every_scoreboard_row_is_the_numbers_its_page_prints():
         text = section(pages[page], where)
         for number in (published, measured, z) + ((n,) if n != "-" else ()):
             assert number in text, (paper, page, where, number)
-        assert verdict in ("agrees within 2 SE", "reproduced (its own test, not 2 SE)", "differs (cause shown by a test)") or (
+        shown = ("agrees within 2 SE", "reproduced (its own test, not 2 SE)", "reproduced (equivalence test)")
+        assert verdict in (*shown, "differs (cause shown by a test)") or (
             verdict == "differs, unexplained" and (unexplained or not all(e.shown for e in explanations.values()))
         )
         assert verdict != "agrees within 2 SE" or abs(float(z)) <= 2
@@ -274,10 +277,16 @@ def test_a_candidate_cause_of_the_headline_bin_is_compared_arm_by_arm(tmp_path):
     assert "a[x] against a: -6.0 ± 1.9 points (-3.2 SE), against a gap of +6.4 points" in text
 
 
-def test_the_committed_pages_are_what_the_generator_writes():
-    """docs/results.md and docs/results/*.md are generated from results/: after new data, rerun the generator."""
+def test_the_committed_pages_are_what_the_generator_writes(tmp_path):
+    """Every generated page under docs/ (results.md, results/*.md, strategies.md, performance.md) is byte for byte
+    what the generator writes from the committed results/: after new data, rerun it. (About 25 s of CPU.)"""
     root = Path(__file__).resolve().parents[3]
-    pages, _ = build_pages(root / "results", load_explanations(root / "results" / "explanations.json"))
-    for name, text in pages.items():
-        path = root / "docs" / ("results.md" if name == "index" else f"results/{name}.md")
-        assert path.read_text() == text, f"{path} is stale: run python -m sweeplab.studies.pages"
+    out = tmp_path / "docs" / "results.md"
+    assert main(["--results", str(root / "results"), "--out", str(out)]) == 0
+    written = sorted(p.relative_to(tmp_path / "docs") for p in (tmp_path / "docs").rglob("*.md"))
+    assert {"strategies.md", "performance.md", "results.md"} <= {str(p) for p in written}
+    for name in written:
+        committed = root / "docs" / name
+        assert committed.read_bytes() == (tmp_path / "docs" / name).read_bytes(), (
+            f"{committed} is stale: run python -m sweeplab.studies.pages"
+        )

@@ -1,0 +1,186 @@
+"""docs/strategies.md and docs/performance.md: their prose from the templates in ``templates/``, every figure from the
+committed data under results/.
+
+A template is Markdown with two kinds of placeholder: a line ``{{table NAME}}``, replaced by the table (with its
+command, sample size, standard errors and, for speeds, the date and machine of the run) that ``TABLES[NAME]`` writes
+from results/, and ``{{FILE#PATH:FORMAT}}``, one value from a committed JSON file (:func:`sweeplab.studies.explanations.fill`).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from sweeplab.studies.explanations import fill
+from sweeplab.studies.pages.page import _table
+from sweeplab.studies.pages.speeds import _day, _read, best_speed, identity_932d948, whole_process
+from sweeplab.studies.published import PSEQ_README
+
+TEMPLATES = Path(__file__).with_name("templates")
+
+#: The pages written beside docs/results.md, and the folder under results/ each needs.
+GUIDES = {"strategies": "strategies", "performance": "performance"}
+
+BOARDS = {"9x9x10": "beginner 9x9/10", "16x16x40": "intermediate 16x16/40", "30x16x99": "expert 30x16/99"}
+
+
+def build_guides(results: Path) -> tuple[dict[str, str], list[str]]:
+    """The guide pages by name whose data ``results`` holds, and a note for each one left out."""
+    pages, skipped = {}, []
+    for name, needs in GUIDES.items():
+        if not (results / needs).is_dir():
+            skipped.append(f"docs/{name}.md: results/{needs}/ is missing, the page is not written")
+            continue
+        pages[name] = guide(name, results)
+    return pages, skipped
+
+
+def guide(name: str, results: Path) -> str:
+    """The page ``name`` from its template: the tables first, then the single values. ValueError names what fails."""
+    template = (TEMPLATES / f"{name}.md").read_text(encoding="utf-8")
+
+    def table(match: re.Match[str]) -> str:
+        maker = TABLES.get(match.group(1))
+        if maker is None:
+            raise ValueError(f"templates/{name}.md: no table named {match.group(1)!r}")
+        return maker(results).rstrip("\n")
+
+    text = re.sub(r"^\{\{table ([\w-]+)\}\}$", table, template, flags=re.MULTILINE)
+    return fill(text, results.parent, f"docs/{name}.md").rstrip() + "\n"
+
+
+def _cpu(games_csv: Path) -> dict[str, tuple[float, float, int]]:
+    """Mean CPU seconds per game, its standard error and the games, per strategy, from a bench's games.csv."""
+    found: dict[str, list[float]] = {}
+    with games_csv.open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            found.setdefault(row["strategy"], []).append(float(row["cpu_seconds"]))
+    out = {}
+    for strategy, cpu in found.items():
+        n = len(cpu)
+        mean = sum(cpu) / n
+        var = sum((c - mean) ** 2 for c in cpu) / (n - 1) if n > 1 else math.nan
+        out[strategy] = (mean, math.sqrt(var / n), n)
+    return out
+
+
+def _run_line(folder: Path) -> str:
+    """When and where a bench ran, from its run.json."""
+    run = _read(folder / "run.json")
+    if not run.get("finished"):
+        raise ValueError(f"{folder / 'run.json'}: the run has not finished (resume it with --resume)")
+    return f"finished {_day(run['ended'])}, {run['cores']} cores shared with other work, {run['wall_seconds']:.0f} s wall"
+
+
+def first_win_rates(results: Path) -> str:
+    """The strategies on beginner and intermediate: win rate ± SE over sets and mean CPU ± SE per game."""
+    boards = [results / "strategies" / name for name in ("beginner", "intermediate")]
+    benches = [_read(folder / "bench.json") for folder in boards]
+    cpus = [_cpu(folder / "games.csv") for folder in boards]
+    settings = benches[0]["settings"]
+    sets = {s["sets"] for b in benches for s in b["summaries"]}
+    games = settings["games"]
+    rows = []
+    for s in benches[0]["summaries"]:
+        row = [f"`{s['strategy']}`"]
+        for bench, cpu in zip(benches, cpus, strict=True):
+            other = next(o for o in bench["summaries"] if o["strategy"] == s["strategy"])
+            mean, se, _ = cpu[s["strategy"]]
+            row += [f"{100 * other['win_rate']:.1f}% ± {100 * other['sem']:.1f}", f"{1000 * mean:.2f} ± {1000 * se:.2f}"]
+        rows.append(row)
+    timeouts = sum(s["timeouts"] for b in benches for s in b["summaries"])
+    lines = [
+        f"{games:,} games per cell with the `{settings['rule']}` first-click rule, the same layouts for every strategy "
+        f"(root seed {settings['seed']}); ± is the standard error of the mean over {'/'.join(map(str, sorted(sets)))} sets "
+        f"(seed 000's method) for the win rate, over games for the CPU. Each strategy chooses its own first click.",
+        "",
+        _table(["strategy", "beginner 9x9/10", "CPU ms/game", "intermediate 16x16/40", "CPU ms/game"], rows),
+        "Data: `results/strategies/beginner/` and `results/strategies/intermediate/` (`bench.json`, `games.csv`, "
+        "`run.json`), produced by",
+        "",
+        "```",
+        *(_read(folder / "run.json")["command"] for folder in boards),
+        "```",
+        "",
+        f"({timeouts} games timed out.) CPU is the thread's CPU time per game, from the deal to the end, on "
+        f"{settings['executor']} ({'; '.join(f'{f.name}: ' + _run_line(f) for f in boards)}): CPU per game depends "
+        "on what else the machine runs, so compare strategies within one run. The papers' own boards and "
+        "rules are in `docs/results.md`.",
+    ]
+    return "\n".join(lines)
+
+
+def pseq(results: Path) -> str:
+    """`pseq` against PSEQ's published rates and, paired, against `exact` on the same layouts."""
+    rows, commands = [], []
+    for name, published in PSEQ_README.items():
+        bench = _read(results / "pseq" / f"{name}.json")
+        found = {s["strategy"]: s for s in bench["summaries"]}
+        mine, exact = found["pseq"], found["exact"]
+        pair = next(p for p in bench["paired"] if p["a"] == "pseq" and p["b"] == "exact")
+        se = math.sqrt(mine["win_rate"] * (1 - mine["win_rate"]) / mine["games"])
+        rows.append(
+            [
+                name,
+                f"{mine['games']:,}",
+                f"{100 * mine['win_rate']:.2f}% ± {100 * se:.2f}",
+                f"{published:.2f}%",
+                f"{(100 * mine['win_rate'] - published) / (100 * se):+.1f}",
+                f"{100 * pair['difference']:+.2f} ± {100 * pair['se']:.2f}",
+                f"{1000 * mine['cpu_mean']:.2f} / {1000 * exact['cpu_mean']:.2f}",
+            ]
+        )
+        run = _read(results / "pseq" / name / "run.json")
+        moved = "" if f"--out results/pseq/{name}" in run["command"] else f", copied to results/pseq/{name}/"
+        commands.append(f"{run['command']}  # finished {_day(run['ended'])}, {run['cores']} cores{moved}")
+    return "\n".join(
+        [
+            _table(
+                [
+                    "board (safe, corner)",
+                    "games",
+                    "`pseq` ± binomial SE",
+                    "PSEQ's README",
+                    "difference / SE",
+                    "`pseq` − `exact`, paired",
+                    "CPU ms per game, `pseq` / `exact`",
+                ],
+                rows,
+            ),
+            "Data: `results/pseq/` (each board's `--out` folder, and its summary as `BOARD.json`), from",
+            "",
+            "```",
+            *commands,
+            "```",
+        ]
+    )
+
+
+def seed004_boards(results: Path) -> str:
+    """Seed 004's other boards: `corners` and `single-point` on the same layouts."""
+    rows = []
+    folders = sorted((p for p in (results / "strategies" / "seed004").iterdir() if re.fullmatch(r"\d+x\d+x\d+", p.name)),
+                     key=lambda p: tuple(int(x) for x in p.name.split("x")))  # fmt: skip
+    for folder in folders:
+        bench = _read(folder / "bench.json")
+        found = {s["strategy"]: s for s in bench["summaries"]}
+        w, h, m = folder.name.split("x")
+        rows.append(
+            [f"{w}x{h}, {m} mines"]
+            + [f"{100 * found[s]['win_rate']:.1f}% ± {100 * found[s]['sem']:.1f}%" for s in ("corners", "single-point")]
+            + [f"{found['corners']['games']:,}"]
+        )
+    return _table(["board", "corners", "single-point", "games"], rows)
+
+
+TABLES: dict[str, Callable[[Path], str]] = {
+    "first-win-rates": first_win_rates,
+    "pseq": pseq,
+    "seed004-boards": seed004_boards,
+    "whole-process": whole_process,
+    "identity-932d948": identity_932d948,
+    "best-speed": best_speed,
+}

@@ -1,0 +1,162 @@
+"""docs/performance.md's speed tables, each from a committed benchmark result with its command, date and machine."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+from sweeplab.studies.pages.page import _table
+from sweeplab.studies.published import PSEQ_HERE
+
+#: The bar ``best`` is held to: mean CPU per expert game, in milliseconds.
+BEST_EXPERT_BAR_MS = 8.0
+
+PRESETS = {"expert": "expert 30x16/99", "intermediate": "intermediate 16x16/40", "beginner": "beginner 9x9/10"}
+SPECS = {"expert": "30x16x99", "intermediate": "16x16x40", "beginner": "9x9x10"}
+
+
+def _read(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{path}: cannot be read as JSON ({error})") from None
+
+
+def _day(seconds: float) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(seconds))
+
+
+def whole_process(results: Path) -> str:
+    """`exact` as a user counts it: the CPU of whole `sweeplab bench` processes, two trees alternated."""
+    data = _read(results / "performance" / "whole-process" / "summary.json")
+    meta, summary = data["meta"], data["summary"]
+    before, after = summary["before"], summary["after"]
+    runs = {tree: {k: v["runs"] for k, v in summary[tree].items()} for tree in summary}
+    starts = runs["after"]["start-up CPU s"]
+    per_run: dict[str, set[int]] = {}
+    with (results / "performance" / "whole-process" / "runs.csv").open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            per_run.setdefault(row["preset"], set()).add(int(row["games"]))
+    trees = {tree: Path(path).name.rsplit("-", 1)[-1] for tree, path in meta["trees"].items()}
+    rows = [
+        [
+            "start-up: `sweeplab bench ... --games 1`, CPU s",
+            f"{before['start-up CPU s']['median']:.3f}",
+            f"**{after['start-up CPU s']['median']:.3f}**",
+            f"{after['start-up CPU s']['median'] / before['start-up CPU s']['median']:.2f}",
+        ]
+    ]
+    for preset in ("expert", "intermediate", "beginner"):
+        b, a = before[preset], after[preset]
+        rows.append(
+            [
+                f"{preset}, games per CPU second ({'/'.join(f'{g:,}' for g in sorted(per_run[preset]))} games a run; "
+                f"median of {a['runs']} runs, range)",
+                f"{b['median']:,.0f} ({b['low']:,.0f}-{b['high']:,.0f})",
+                f"**{a['median']:,.0f}** ({a['low']:,.0f}-{a['high']:,.0f})",
+                f"{a['median'] / b['median']:.2f}",
+            ]
+        )
+    return "\n".join(
+        [
+            _table(["`exact`, one core, whole process", f"before ({trees['before']})", "this tree", "after / before"], rows),
+            f"(`python {meta['command']}`, run {meta['date']} on {meta['machine']}: user + system CPU of the whole "
+            f"`sweeplab bench -s {meta['strategy']} --rule safe --first-click 0,0 -j 1` process, the two trees "
+            f"alternated, medians; start-up is the median of {starts} runs of `--games 1`. Data: "
+            "`results/performance/whole-process/` (`runs.csv`, every child process; `summary.json`).)",
+        ]
+    )
+
+
+def _config(data: dict[str, Any], name: str) -> dict[str, Any]:
+    for c in data["configs"]:
+        if c["config"] == name:
+            return c
+    raise ValueError(f"no config {name} in the benchmark's summary.json")
+
+
+def identity_932d948(results: Path) -> str:
+    """`exact` and `best` in this tree against 932d948, the same layouts alternately, every move compared."""
+    folder = results / "performance" / "identity-932d948"
+    data = _read(folder / "summary.json")
+    rows, ahead = [], []
+    for c in data["configs"]:
+        strategy, preset, _ = c["config"].split(":")
+        old, new = c["old_games_per_cpu_second"], c["new_games_per_cpu_second"]
+        pseq = PSEQ_HERE.get(SPECS[preset]) if strategy == "exact" else None
+        if pseq:
+            ahead.append(f"{new['median'] / pseq:.2f} times on {preset}")
+        rows.append(
+            [
+                f"`{strategy}`, {PRESETS[preset]}",
+                f"{c['games']:,}",
+                f"{old['median']:,.0f} ({c['old_mean_ms']:.2f} ms)",
+                f"**{new['median']:,.0f}** ({c['new_mean_ms']:.2f} ms)",
+                f"{new['median'] / old['median']:.1f}",
+                f"{min(new['chunks']):,.0f}-{max(new['chunks']):,.0f} ({len(new['chunks'])} chunks)",
+                f"{pseq:,}" if pseq else "",
+                c["games_differing"],
+            ]
+        )
+    header = [
+        "strategy, board",
+        "layouts",
+        "932d948, games per CPU second (mean CPU per game)",
+        "this tree",
+        "new / old",
+        "this tree's chunks",
+        "PSEQ's C++ here (`shared/anchors.md`)",
+        "games whose moves differ",
+    ]
+    rules = _read(folder / "rules" / "summary.json")["configs"]
+    total = sum(c["games"] for c in data["configs"])
+    differ = sum(c["games_differing"] for c in data["configs"])
+    return "\n".join(
+        [
+            _table(header, rows),
+            f"{differ} of the {total:,} games differ in any move (layout, moves, guesses with the `repr` of their "
+            f"safety, final state). The other first-click rules, in `rules/` (the same command with "
+            + ", ".join(f"`--config {c['config']}:{c['games']}:{c['chunk']}`" for c in rules)
+            + f"): {sum(c['games_differing'] for c in rules)} of {sum(c['games'] for c in rules):,} games differ.",
+            "",
+            f"(`benchmarks/engine/exact_speed.py`, run {data['date']} on {data['machine']}; data "
+            "`results/performance/identity-932d948/`: the two trees alternately, chunk by chunk, one process at a time; "
+            "medians of the chunks' games per CPU second, the mean CPU per game over all layouts in brackets. "
+            f"{data.get('recorded', '')}.) Against PSEQ's rate measured on this machine type, `exact`'s median is "
+            + ", ".join(ahead)
+            + " (PSEQ was not rerun in the same run: its figures are `shared/anchors.md`'s).",
+        ]
+    )
+
+
+def best_speed(results: Path) -> str:
+    """`best`'s CPU per expert game: the identity benchmark's figure and a later plain bench run, each with its source."""
+    identity = _read(results / "performance" / "identity-932d948" / "summary.json")
+    c = _config(identity, "best:expert:safe")
+    chunks = sorted(1000 / r for r in c["new_games_per_cpu_second"]["chunks"])
+    median_chunk = chunks[len(chunks) // 2] if len(chunks) % 2 else (chunks[len(chunks) // 2 - 1] + chunks[len(chunks) // 2]) / 2
+    folder = results / "performance" / "best-expert-bench"
+    bench, run = _read(folder / "bench.json"), _read(folder / "run.json")
+    s = next(x for x in bench["summaries"] if x["strategy"] == "best")
+    cpu = [float(row.split(",")[6]) for row in (folder / "games.csv").read_text().splitlines()[1:]]
+    mean = sum(cpu) / len(cpu)
+    se = math.sqrt(sum((x - mean) ** 2 for x in cpu) / (len(cpu) - 1) / len(cpu))
+
+    def side(ms: float) -> str:
+        return "under" if ms < BEST_EXPERT_BAR_MS else "over"
+
+    return (
+        f"`best` takes {c['new_mean_ms']:.1f} ms of CPU per expert game in the benchmark above (mean over its "
+        f"{c['games']:,} layouts, the median chunk {median_chunk:.1f} ms; run {identity['date']}), "
+        f"{c['old_mean_ms'] / c['new_mean_ms']:.1f} times less than before, {side(c['new_mean_ms'])} the bar of "
+        f"{BEST_EXPERT_BAR_MS:.0f} ms. In a plain bench run of {s['games']:,} expert games "
+        f"(`{run['command']}`, finished {_day(run['ended'])} on {run['cores']} cores shared with other work; "
+        f"`results/performance/best-expert-bench/`) it took {1000 * mean:.1f} ± {1000 * se:.1f} ms per game (mean ± SE "
+        f"over games, median {1000 * s['cpu_median']:.1f} ms), {side(mean * 1000)} the bar. The two are different "
+        "measurements (the benchmark alternates two trees one process at a time; the bench run shares the machine with "
+        "whatever else runs), so they are given apart."
+    )

@@ -1,0 +1,35 @@
+"""The paired claims of seed 000's start and overlap runs recompute from the per-game outcomes committed beside them."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from sweeplab.studies.claim import OUTCOMES, paired_difference, read_outcomes
+
+RESULTS = Path(__file__).resolve().parents[3] / "results"
+
+#: experiment -> (the strategy a claim's difference is for, the one it is against); points pair up within a group.
+PAIRS = {"start": ("cspstrategy", "cspstrategy[start=centre]"), "overlap": ("cspstrategy", "cspstrategy[overlap=min]")}
+
+
+@pytest.mark.parametrize("name", sorted(PAIRS))
+def test_paired_differences_recompute_from_the_committed_games(name):
+    path = RESULTS / name / OUTCOMES
+    if not path.exists():
+        pytest.skip(f"results/{name}/{OUTCOMES} is not committed")
+    data = json.loads((RESULTS / name / "data.json").read_text())
+    games = read_outcomes(path)
+    first, second = PAIRS[name]
+    differences = [c for c in data["claims"] if " - " in c["key"]]
+    assert differences, f"{name}: no paired claim"
+    for claim in differences:
+        group = next(p["group"] for p in data["points"] if f"| {p['group']} |" in claim["key"])
+        at = {p["strategy"]: k for k, p in enumerate(data["points"]) if p["group"] == group}
+        assert len(games[at[first]]) == data["points"][at[first]]["games"]
+        d, se, _ = paired_difference([(games[at[first]], games[at[second]])])
+        shown = re.search(r"([+-]\d+\.\d+) ± (\d+\.\d+) points", claim["measured"])
+        assert shown, claim["measured"]
+        digits = len(shown.group(2).split(".")[1])
+        assert f"{100 * d:+.{digits}f}" == shown.group(1) and f"{100 * se:.{digits}f}" == shown.group(2), claim["key"]
