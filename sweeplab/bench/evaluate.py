@@ -83,6 +83,7 @@ class Evaluation:
 def opening_move(spec: str, rules: Rules, seed: int) -> int:
     """The cell a fresh strategy ``spec`` seeded ``seed`` reveals first on the empty board (flags before it applied)."""
     player = make_spec(spec, seed, outside=True)
+    player.begin(rules)  # told the rule, as play() tells it in every game: an opening may depend on it
     game = Game(Rules(rules.width, rules.height, rules.mines, "unsafe"), layout=range(rules.mines))
     for _ in range(10 * rules.board.cells + 10):
         try:

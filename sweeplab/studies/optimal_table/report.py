@@ -277,8 +277,10 @@ def section(results: Path) -> str:
         f"(`sweeplab evaluate`, strategy seed {data['settings']['seed']}), choosing their own first click "
         f"({opened}), so each number is an exact fraction (in `data.json`) with no sampling error: no standard "
         "error applies. Percent, with each strategy's gap to "
-        "the optimal value in percentage points. Under `zero` the strategies open in a corner while the optimal "
-        "player picks the best first click, so most of that gap is the first click: the `@best-click` columns play "
+        "the optimal value in percentage points. Each strategy is told the rule before its first click, as in a game "
+        "(`exact` and `cspstrategy` open in a corner under every rule, `best` under `zero` two cells in from the corner "
+        "on boards it has not measured). Under `zero` the optimal player picks the best first click, so much of a "
+        "strategy's gap is its first click: the `@best-click` columns play "
         "each strategy after the harness reveals the optimal player's first click. The `zero` values are not monotone "
         "in the mines: the rule frees the click's neighbours only while the other cells can hold every mine (else "
         "only the click, as the game deals), and a board whose free opening leaves only mines covered is won at once.\n",
