@@ -311,6 +311,14 @@ def _learned_players(doc: Doc) -> None:
             f"claim on the development layouts (seed {dev_seed})."
         )
         doc.claims({"claims": claims})
+    measured = {c["key"] for c in claims}
+    pending = [c for c in dev_claims if c["key"] not in measured]
+    if pending:
+        doc.add(
+            "Not yet measured on held-out layouts, so without a verdict here (the machine's share of CPU did not reach "
+            f"them); on the development layouts (seed {dev_seed}):\n\n"
+            + "\n".join(f"- {c['claim']}: {c['measured']} (on those layouts: {c['verdict']})." for c in pending)
+        )
     if dev_rows:
         doc.add(
             f"### Win rates on the development layouts (seed {dev_seed})\n\n"

@@ -13,6 +13,8 @@ from sweeplab.studies.pages.verdicts import RULE, goal_verdict, held_out, seed_o
 
 #: The goal: at most this many points behind ``exact`` on each board, paired on the same games.
 NEURAL_GOAL = {"beginner": 1.0, "intermediate": 1.5, "expert": 2.0}
+#: the verdict column of a board measured on the development layouts only
+NOT_MEASURED = "no verdict: not yet measured on held-out layouts"
 #: The goal's cost per move on one core, in ms.
 NEURAL_MS = 2.0
 
@@ -144,28 +146,33 @@ def neural_section(doc: Doc, root: Path) -> None:
         runs = held_out(_board_runs(root / "heldout" / "neural" / board))
         outcomes = _runs_outcomes(runs)
         d = _learn_paired(outcomes, "neural", "exact")
-        if d is None:
+        dev_runs = _board_runs(folder / board)
+        development = _runs_outcomes(dev_runs)
+        dev = _learn_paired(development, "neural", "exact")
+        if d is None and dev is None:
             continue
-        seed = seed_of(runs)
-        summaries = {s["strategy"]: s for _, bench in runs for s in bench["summaries"]}
+        summaries = {s["strategy"]: s for _, bench in runs or dev_runs for s in bench["summaries"]}
         neural, exact = summaries["neural"], summaries["exact"]
         timing = by_board.get(neural["board"])
-        development = _runs_outcomes(_board_runs(folder / board))
-        dev = _learn_paired(development, "neural", "exact")
-        verdict = _verdict(*d, NEURAL_GOAL[board])
+        if d is None:  # measured on the development layouts only: no verdict
+            verdict = NOT_MEASURED
+            neural = exact = {"games": 0}
+        else:
+            seed = seed_of(runs)
+            verdict = _verdict(*d, NEURAL_GOAL[board])
         dev_cell = "-"
         if dev is not None:
             before = _verdict(*dev, NEURAL_GOAL[board])
             dev_cell = f"{len(development['neural']):,} games: {100 * dev[0]:+.2f} ± {100 * dev[1]:.2f}, {before}"
-            if before != verdict:
+            if before != verdict and d is not None:
                 dev_cell += " (changed)"
         rows.append(
             [
-                f"{neural['board']} ({board})",
-                f"{neural['games']:,}",
-                _pm(neural["win_rate"], neural["sem"]),
-                _pm(exact["win_rate"], exact["sem"]),
-                f"{100 * d[0]:+.2f} ± {100 * d[1]:.2f}",
+                f"{summaries['neural']['board']} ({board})",
+                f"{neural['games']:,}" if d else "-",
+                _pm(neural["win_rate"], neural["sem"]) if d else "-",
+                _pm(exact["win_rate"], exact["sem"]) if d else "-",
+                f"{100 * d[0]:+.2f} ± {100 * d[1]:.2f}" if d else "-",
                 f"≥ -{NEURAL_GOAL[board]:g}",
                 verdict,
                 dev_cell,
@@ -199,7 +206,7 @@ def neural_section(doc: Doc, root: Path) -> None:
         header = ["board", "games", "neural win % ± SE", "exact win % ± SE", "neural - exact (pts)", "goal", "verdict"]
         timing = ["ms per network decision, wall (median / p90)", "cost goal (CPU median)", "ms per move (median)"]
         doc.add(_table([*header, "development layouts: neural - exact, verdict", *timing], rows))
-        unmet = [f"{row[0]} ({row[6]})" for row in rows if row[6] != "met"]
+        unmet = [f"{row[0]} ({row[6]})" for row in rows if row[6] not in ("met", NOT_MEASURED)]
         slow = [f"{row[0]} ({row[9]})" for row in rows if row[9].startswith("not met")]
         if unmet:
             doc.add(

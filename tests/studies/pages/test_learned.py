@@ -165,3 +165,16 @@ def test_the_neural_goal_is_judged_on_held_out_games_beside_the_development_ones
     assert "| not met (2.30 ms) |" in row
     assert "The win-rate goal is not claimed on 9x9x10 (expert) (undecided)" in page
     assert "The cost goal is not met on 9x9x10 (expert) (not met (2.30 ms))." in page
+
+
+def test_a_claim_not_yet_measured_on_held_out_layouts_has_no_verdict(tmp_path):
+    learn = tmp_path / "learn"
+    base = [int(i < 50) for i in range(100)]
+    _bench(learn / "winrates" / "beginner", {"dsscsp-manhattan": base, "dqn-single": [int(i < 90) for i in range(100)]})
+    _bench(learn / "heldout" / "winrates" / "beginner", {"dsscsp-manhattan": base, "dqn": base}, HELD_OUT)
+    doc = Doc(tmp_path, {})
+    _learned_players(doc)
+    page = "".join(doc.parts)
+    assert "Not yet measured on held-out layouts, so without a verdict here" in page
+    assert "- beginner: deep Q-learning, single pass (dqn-single), wins more than the Manhattan version: " in page
+    assert [s.claim for s in doc.scores] == ["beginner: deep Q-learning (dqn) wins more than the Manhattan version"]
