@@ -21,6 +21,7 @@ from pathlib import Path
 from sweeplab.analysis import Analyzer
 from sweeplab.bench.runner import game_seeds
 from sweeplab.core.game import Game, GameState
+from sweeplab.core.heldout import development_seed
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import Rules, make_rules
 from sweeplab.learn.neural.player import NeuralStrategy
@@ -105,6 +106,7 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, required=True, help="the JSON summary to write")
     args = parser.parse_args()
+    development_seed(args.seed, "the gap's diagnosis (it guides the player's development)")
     if args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")
     boards = args.board or ["beginner", "intermediate", "expert"]

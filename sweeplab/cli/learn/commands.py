@@ -65,7 +65,14 @@ def _command() -> str:
 def _training_seed(seed: int) -> int:
     """The seed the model libraries get for the root seed ``seed``: itself from 0 to 2**31 - 1 (the shipped models'
     seeds), else a value in that range drawn from numpy's SeedSequence of the seed, so any integer is a seed
-    (XGBoost and PyTorch take only non-negative machine integers)."""
+    (XGBoost and PyTorch take only non-negative machine integers). A held-out seed
+    (:mod:`sweeplab.core.heldout`) is refused naming ``--seed``."""
+    from sweeplab.core.heldout import HeldOutSeedError, development_seed
+
+    try:
+        development_seed(seed, "training")
+    except HeldOutSeedError as error:
+        raise click.BadParameter(str(error), param_hint="--seed") from None
     if 0 <= seed < 2**31:
         return seed
     import numpy as np
@@ -203,6 +210,7 @@ def data_command(
     from sweeplab.learn.seed003.data import read_manifest
     from sweeplab.learn.seed003.shards import data_manifest, data_settings, generate, join, plan
 
+    _training_seed(seed)  # a held-out seed is refused before any game
     boards = board_range(widths, heights, densities, board, rule)
     coefficients = parse_coefficients(alpha)
     single = out.suffix == ".npz" or (out.exists() and not out.is_dir())
@@ -353,6 +361,7 @@ def train_command(
     rounds), and dsscsp-manhattan plays them once as the reference: the card's evaluation and each episode's."""
     from sweeplab.bench.journal import check_writable as check_directory
 
+    _training_seed(seed)  # a held-out seed is refused before anything runs
     boards = board_range(widths, heights, densities, board, rule)
     evals = eval_set(eval_games, eval_board, eval_rule)
     if kind == "nn" and episodes == 0:
@@ -548,6 +557,7 @@ def compare_command(positions: int, boards: tuple[str, ...], rule: str, seed: in
     from sweeplab.bench.journal import check_writable as check_directory
     from sweeplab.learn.seed003.evaluate import compare_probabilities
 
+    _training_seed(seed)  # the comparison serves development: a held-out seed is refused
     check_directory(out)
     with progress_bar(sys.stderr.isatty(), "positions") as bar:
         task = bar.add_task("positions", total=positions) if bar is not None else None

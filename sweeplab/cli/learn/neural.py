@@ -87,6 +87,7 @@ def data_command(
     from sweeplab.learn.seed003.data import read_manifest
     from sweeplab.learn.seed003.shards import generate, totals
 
+    _training_seed(seed)  # a held-out seed is refused before any game
     rules = _rules(boards, rule)
     if model is not None:
         load_convnet(model)  # a bad folder is refused before any game
@@ -181,6 +182,7 @@ def train_command(
     """Train the neural player's network on positions labelled with exact probabilities, and write --out (model.npz
     and card.json, with the learning curve; curve.png when matplotlib is installed). After each epoch the player
     plays the evaluation games, paired with `exact` on the same games."""
+    _training_seed(seed)  # a held-out seed is refused before anything runs
     _need("torch", "training the neural network")
     import numpy as np
 

@@ -108,7 +108,8 @@ def executor_options(fn: Any) -> Any:
 
 _EVAL_HELP = (
     "evaluation games: after each episode (xgboost: at boosting rounds 25, 50, 100, ... and the last) the model "
-    "plays games 0 to N-1 of root seed 0 on --eval-board, the games `sweeplab bench --seed 0` deals, and "
+    "plays games 0 to N-1 of root seed 0 (a development seed) on --eval-board, the games `sweeplab bench --seed 0` "
+    "deals, and "
     "dsscsp-manhattan plays them once as the reference; the win rates go to the card and curve.png. 0: none"
 )
 

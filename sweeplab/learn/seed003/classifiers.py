@@ -179,7 +179,9 @@ def train_xgboost(
         "version": "+ Supervised Learning using Single-pass Classification (seed 003 Table 3)",
         "parameters": dict(params, rounds=rounds),
         "training_seconds": seconds,
+        "rows": len(train) + len(valid),
         "train_rows": len(train),
+        "validation_rows": len(valid),
         "validation": scores(p, valid.y),
         "curve": curve,
         **_without_card(names),
@@ -283,7 +285,7 @@ def train_nn(
     total_cpu = 0.0
     wall = time.perf_counter()
     evaluating = 0.0  # wall seconds spent on the evaluation games, left out of the training time
-    rows = 0
+    rows = trained = 0  # every row made, and those trained on (the rest are each episode's held-out games)
     for episode in range(episodes):
         played: Collected | None = None
         if episode == 0 and first is not None:
@@ -308,6 +310,7 @@ def train_nn(
             std = batch.x.std(axis=0).astype(np.float64)
             std[std < 1e-9] = 1.0
         train, valid = batch.split(0.1)
+        trained += len(train)
         xs = (train.x - mean) / std
         curve: list[dict[str, Any]] = []
         _record_nn(curve, model, (mean, std), train, valid, 0)  # before this episode's training
@@ -365,7 +368,9 @@ def train_nn(
             "threads": torch.get_num_threads(),
         },
         "training_seconds": {"wall": round(time.perf_counter() - wall - evaluating, 2), "cpu": round(total_cpu, 2)},
-        "train_rows": rows,
+        "rows": rows,
+        "train_rows": trained,
+        "validation_rows": rows - trained,
         "episodes": history,
         "validation": history[-1]["validation"],
         **_without_card(names),

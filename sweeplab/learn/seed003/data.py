@@ -37,6 +37,7 @@ import numpy as np
 
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState
+from sweeplab.core.heldout import development_seed
 from sweeplab.core.observation import Observation
 from sweeplab.core.rules import Rules
 from sweeplab.core.seeds import seed_entropy
@@ -82,7 +83,9 @@ class Deal:
 
 
 def deals(seed: int, games: int, boards: BoardRange, start: int = 0) -> Iterator[Deal]:
-    """Games ``start`` to ``start + games - 1`` of root seed ``seed``."""
+    """Games ``start`` to ``start + games - 1`` of root seed ``seed``, a development seed: every training row and
+    every game a model is tuned on is dealt here, so a held-out seed (:mod:`sweeplab.core.heldout`) is refused."""
+    development_seed(seed, "training and tuning games")
     for i in range(start, start + games):
         rng = np.random.default_rng(np.random.SeedSequence(seed_entropy(seed), spawn_key=(i,)))
         rules = boards.draw(rng)

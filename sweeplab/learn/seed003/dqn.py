@@ -162,7 +162,7 @@ def train_dqn(
     network: Network | None = None
     scaling: tuple[np.ndarray, np.ndarray] | None = None
     history: list[dict[str, Any]] = []
-    rows = 0
+    rows = trained = 0  # every row made, and those trained on (the rest are each episode's held-out games)
     worker_cpu = 0.0  # the games played on the executor's workers (this process's clock does not see them)
     evaluating = [0.0, 0.0]  # wall and CPU seconds of the evaluation games, left out of the training time
     replayed: list[tuple[np.ndarray, np.ndarray]] = []  # with replay: every episode's training rows so far
@@ -191,6 +191,7 @@ def train_dqn(
             else:
                 batch = simulate(factory, coefficients, games, seed, boards, start=start, progress=progress)
         (xt, yt), (xv, yv) = _split(batch, validation)
+        trained += len(yt)
         if replay:
             replayed.append((xt, yt))
             xt, yt = np.concatenate([x for x, _ in replayed]), np.concatenate([y for _, y in replayed])
@@ -270,7 +271,9 @@ def train_dqn(
             "wall": round(time.perf_counter() - wall - evaluating[0], 2),
             "cpu": round(time.process_time() - cpu0 + worker_cpu - evaluating[1], 2),
         },
-        "train_rows": rows,
+        "rows": rows,
+        "train_rows": trained,
+        "validation_rows": rows - trained,
         "episodes": history,
         "validation": history[-1]["validation"],
         "environment": environment(),

@@ -2,8 +2,9 @@
 
 After each episode (nn, dqn) or at a few boosting rounds (xgboost, :func:`eval_rounds`) the model, as its player
 plays it (DSScsp's certain moves, else the candidate the model prefers; the Q-network without exploration), plays
-games 0 to N-1 of root seed 0 on one board and rule: the games ``sweeplab bench --board B --rule R --seed 0
---games N`` deals, so every number pairs game by game with a bench run and with every other point. The games go
+games 0 to N-1 of root seed 0 (:data:`sweeplab.core.heldout.EVALUATION_SEED`, a development seed: the pages'
+verdicts are measured on held-out seeds) on one board and rule: the games ``sweeplab bench --board B --rule R
+--seed 0 --games N`` deals, so every number pairs game by game with a bench run and with every other point. The games go
 through the bench runner (:func:`~sweeplab.bench.runner.run_many`, on the training's executor) and are summarised
 as bench summarises them (:func:`~sweeplab.bench.summary.summarize`: ``sem`` is seed 000's standard error over 10
 equal sets, or the binomial one when the games do not split). The base player ``dsscsp-manhattan``, whose games
@@ -27,10 +28,11 @@ from sweeplab.bench.signals import Interrupted
 from sweeplab.bench.stats import paired_difference
 from sweeplab.bench.summary import summarize
 from sweeplab.core.errors import SweeplabError
+from sweeplab.core.heldout import EVALUATION_SEED, development_seed
 from sweeplab.core.rules import Rules
 from sweeplab.learn.seed003.scorers import Scorer
 
-EVAL_SEED = 0
+EVAL_SEED = EVALUATION_SEED
 REFERENCE = "dsscsp-manhattan"
 
 #: What a trainer calls with the model as a player uses it and the episode (or boosting round) it stands for;
@@ -69,6 +71,9 @@ class EvalSet:
     seed: int = EVAL_SEED
     reference: dict[str, Any] | None = field(default=None, init=False)
     seconds: float = field(default=0.0, init=False)
+
+    def __post_init__(self) -> None:
+        development_seed(self.seed, "a model's evaluation games")
 
     def play(self, strategy: str, options: Sequence[tuple[str, object]] = ()) -> dict[str, Any]:
         """Play the evaluation games with ``strategy`` (a registered name) and ``options``; the point to record."""

@@ -8,9 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.studies.pages.page import Doc, _pm, _table
+from sweeplab.studies.pages.training import training_section
+from sweeplab.studies.pages.verdicts import RULE, held_out, seed_of
 
 LEARN_BOARDS = ("beginner", "intermediate", "expert")
 LEARN_GAMES_ASKED = 10_000  # games per board asked of each learned player
+#: a "beats" claim whose interval of two standard errors holds 0
+UNDECIDED = "undecided"
 #: Seed 003's name (Table 3; its Table 4 lost every number) for each player of the learned-players table.
 LEARN_VERSIONS = {
     "dsscsp-manhattan": "DSScsp + DSS + Manhattan distance",
@@ -97,8 +101,9 @@ def _paired_z(d: tuple[float, float]) -> float:
 def _learn_claims(board: str, outcomes: dict[str, dict[int, bool]]) -> list[dict[str, Any]]:
     """Seed 003's ranking (5.3 and the conclusion) as claims tested on the paired games of one board: the learned
     versions beat the Manhattan version, and deep Q-learning is "marginally better than" the classifiers ("but not
-    always"). A "beats" claim is reproduced when the paired difference is above +2 SE; the Q-learning claim when
-    deep Q-learning is not below the better classifier by more than 2 SE. The conclusion's version numbers were lost,
+    always"). A "beats" claim is reproduced when the paired difference is above +2 SE, not reproduced when it is
+    below -2 SE, and undecided in between; the Q-learning claim is reproduced when deep Q-learning is not below the
+    better classifier by more than 2 SE. The conclusion's version numbers were lost,
     so both Q-learning versions of Table 3 are tested: the iterative one (``dqn``) and the single pass
     (``dqn-single``)."""
 
@@ -116,8 +121,8 @@ def _learn_claims(board: str, outcomes: dict[str, dict[int, bool]]) -> list[dict
             continue
         zs = {n: _paired_z(d) for n, d in diffs.items() if d is not None}
         worst = min(zs, key=lambda n: zs[n])
-        ok = zs[worst] > 2
-        why = "no difference beyond 2 SE" if zs[worst] >= -2 else "worse by more than 2 SE"
+        verdict = "reproduced" if zs[worst] > 2 else UNDECIDED if zs[worst] >= -2 else "not reproduced"
+        why = {UNDECIDED: "the interval of ±2 SE holds 0", "not reproduced": "worse by more than 2 SE"}.get(verdict)
         measured = ", ".join(f"{n} {cell(d)}" for n, d in diffs.items() if d is not None)
         claims.append(
             {
@@ -126,9 +131,9 @@ def _learn_claims(board: str, outcomes: dict[str, dict[int, bool]]) -> list[dict
                 "published": "ranking only (Table 4's numbers lost)",
                 "measured": measured,
                 "z": zs[worst],
-                "verdict": "reproduced" if ok else "not reproduced",
+                "verdict": verdict,
                 "sentence": f"{board}: {text} (paired on the same layouts): {measured}; "
-                + ("reproduced." if ok else f"not reproduced: {why} ({worst} {zs[worst]:+.1f} SE)."),
+                + ("reproduced." if why is None else f"{verdict}: {why} ({worst} {zs[worst]:+.1f} SE)."),
             }
         )
     for q in ("dqn", "dqn-single"):
@@ -155,31 +160,31 @@ def _learn_claims(board: str, outcomes: dict[str, dict[int, bool]]) -> list[dict
     return claims
 
 
-def _learned_players(doc: Doc) -> None:
-    """Seed 003's learned players: win rates beside dsscsp-manhattan and exact on the same layouts, seed
-    003's ranking claims tested on them, the learned probabilities against the exact engine's, the training cost and
-    a closing comparison, from ``results/learn/``."""
-    root = doc.results / "learn"
-    doc.add("## Seed 003's learned players: XGBoost, the iterative network, deep Q-learning")
-    if not root.exists():
-        doc.add("Not measured yet: see `results/learn/README.md` for the commands.")
-        return
-    rows = []
-    sources = []
+def _measured(
+    doc: Doc, base: Path, verdicts: bool
+) -> tuple[list[list[Any]], list[str], list[dict[str, Any]], list[str], int | None]:
+    """The win-rate rows, the sources, seed 003's ranking claims and the closing lines of the runs under
+    ``base/BOARD/``, and their seed; with ``verdicts`` every run must be of a held-out seed."""
+    rows: list[list[Any]] = []
+    sources: list[str] = []
     claims: list[dict[str, Any]] = []
-    closing = []
+    closing: list[str] = []
+    seed = None
     for board in LEARN_BOARDS:
-        runs = _board_runs(root / "winrates" / board)
+        runs = _board_runs(base / board)
         if not runs:
             continue
+        if verdicts:
+            held_out(runs)
+        seed = seed_of(runs)
         summaries = [s for _, bench in runs for s in bench["summaries"]]
         outcomes = _runs_outcomes(runs)
         by_name = {s["strategy"]: s for s in summaries}
         for s in summaries:
             name = s["strategy"]
             cells = []
-            for base in ("dsscsp-manhattan", "exact"):
-                d = _learn_paired(outcomes, name, base)
+            for other in ("dsscsp-manhattan", "exact"):
+                d = _learn_paired(outcomes, name, other)
                 cells.append("-" if d is None else f"{100 * d[0]:+.2f} ± {100 * d[1]:.2f}")
             rows.append(
                 [
@@ -196,8 +201,10 @@ def _learned_players(doc: Doc) -> None:
                     s.get("timeouts", 0),
                 ]
             )
-        games = max(s["games"] for s in summaries)
-        asked = "" if games >= LEARN_GAMES_ASKED else f" {games:,} games per player, below the {LEARN_GAMES_ASKED:,} asked."
+        fewest = min(s["games"] for s in summaries)
+        asked = ""
+        if fewest < LEARN_GAMES_ASKED:
+            asked = f" {fewest:,} games for some players, below the {LEARN_GAMES_ASKED:,} asked."
         missing = [n for n in LEARN_VERSIONS if n not in by_name]
         for folder, _ in runs:
             name, command = _run_source(doc, folder)
@@ -215,7 +222,7 @@ def _learned_players(doc: Doc) -> None:
             vs_man = _learn_paired(outcomes, best, "dsscsp-manhattan")
             if vs_exact is not None:
                 closing.append(
-                    f"{board} ({games:,} games): the best learned player, {best}, wins "
+                    f"{board} ({by_name[best]['games']:,} games): the best learned player, {best}, wins "
                     f"{_pm(by_name[best]['win_rate'], by_name[best]['sem'])}%, "
                     + (
                         ""
@@ -225,48 +232,101 @@ def _learned_players(doc: Doc) -> None:
                     + f"{100 * vs_exact[0]:+.2f} ± {100 * vs_exact[1]:.2f} against exact "
                     f"({_pm(by_name['exact']['win_rate'], by_name['exact']['sem'])}%)."
                 )
+    return rows, sources, claims, closing, seed
+
+
+WIN_HEADER = [
+    "board",
+    "strategy",
+    "seed 003's version (Table 3)",
+    "seed 003 % (Table 4)",
+    "games",
+    "win % ± SE",
+    "minus dsscsp-manhattan (pts)",
+    "minus exact (pts)",
+    "CPU ms/game mean / median",
+    "timeouts",
+]
+
+
+def _with_development(claims: list[dict[str, Any]], development: list[dict[str, Any]], seed: int | None) -> None:
+    """Each held-out claim's sentence ends with the same claim on the development games, and says whether the
+    verdict changed."""
+    earlier = {c["key"]: c for c in development}
+    for c in claims:
+        d = earlier.get(c["key"])
+        if d is None:
+            continue
+        same = d["verdict"] == c["verdict"]
+        c["sentence"] += f" On the development layouts (seed {seed}): {d['measured']}, {d['verdict']}" + (
+            "; the same verdict." if same else f"; the verdict changed on held-out games ({d['verdict']} to {c['verdict']})."
+        )
+
+
+def _learned_players(doc: Doc) -> None:
+    """Seed 003's learned players: win rates beside dsscsp-manhattan and exact on the same held-out layouts, seed
+    003's ranking claims tested on them (and, beside each, the same claim on the development layouts), the learned
+    probabilities against the exact engine's, the training cost and a closing comparison, from ``results/learn/``."""
+    root = doc.results / "learn"
+    doc.add("## Seed 003's learned players: XGBoost, the iterative network, deep Q-learning")
+    if not root.exists():
+        doc.add("Not measured yet: see `results/learn/README.md` for the commands.")
+        return
+    rows, sources, claims, closing, seed = _measured(doc, root / "heldout" / "winrates", verdicts=True)
+    dev_rows, dev_sources, dev_claims, _, dev_seed = _measured(doc, root / "winrates", verdicts=False)
+    _with_development(claims, dev_claims, dev_seed)
     if closing:
         doc.add(
             "**In short.** Seed 003's tables lost their numbers, so only its ranking is tested (below). The best learned "
-            "player of each board, paired on the same layouts with the Manhattan version they build on and with "
-            "`exact`:\n\n" + "\n".join(f"- {line}" for line in closing)
+            f"player of each board, paired on the same held-out layouts (seed {seed:,}) with the Manhattan version they "
+            "build on and with `exact`:\n\n" + "\n".join(f"- {line}" for line in closing)
         )
     readme = root / "README.md"
     if readme.exists():
         doc.add(readme.read_text())
+    common = (
+        "first click safe (the players open in a corner), every player on the same layouts; ± the standard "
+        "error over 10 equal sets. The paired columns are this player minus the named one, game by game over the games "
+        "both played, in percentage points ± their standard error. CPU is per game, in the bench's worker processes. "
+        "Seed 003 names its versions in Table 3 and gives their accuracy on the standard beginner board (9x9, 10 "
+        "mines) in Table 4, whose numbers were lost in extraction; for other boards it shows only figures (also "
+        "lost). So only its ranking can be tested (below)."
+    )
     if rows:
         doc.add(
-            "### Win rates on the same layouts\n\n"
-            "Seed 0, first click safe (the players open in a corner), every player on the same layouts; ± the standard "
-            "error over 10 equal sets. The paired columns are this player minus the named one, game by game, in "
-            "percentage points ± their standard error. CPU is per game, in the bench's worker processes. Seed 003 "
-            "names its versions in Table 3 and gives their accuracy on the standard beginner board (9x9, 10 mines) in "
-            "Table 4, whose numbers were lost in extraction; for other boards it shows only figures (also lost). So "
-            "only its ranking can be tested (below).\n\n"
-            + _table(
-                [
-                    "board",
-                    "strategy",
-                    "seed 003's version (Table 3)",
-                    "seed 003 % (Table 4)",
-                    "games",
-                    "win % ± SE",
-                    "minus dsscsp-manhattan (pts)",
-                    "minus exact (pts)",
-                    "CPU ms/game mean / median",
-                    "timeouts",
-                ],
-                rows,
-            )
+            "### Win rates on held-out layouts\n\n"
+            f"Root seed {seed:,}, held out (`sweeplab/core/heldout.py`): no training run, no evaluation during "
+            "training and no choice made in development played these layouts, and the verdicts below are measured "
+            f"on them. {RULE}. {common[0].upper()}{common[1:]}\n\n" + _table(WIN_HEADER, rows)
         )
         doc.add("Data and commands:\n\n" + "\n".join(sources))
     if claims:
         doc.add(
             "### Seed 003's ranking against these measurements\n\nSeed 003 (5.3, 6): its Q-learning and classifier "
             'versions outperform the earlier ones, and deep Q-learning is "marginally better than machine learning '
-            '(classification) methods in general, but not always".'
+            '(classification) methods in general, but not always". Measured on the held-out layouts above: a "wins '
+            'more" claim is reproduced when the paired difference less 2 SE is above 0, not reproduced when the '
+            "difference plus 2 SE is below 0, and undecided in between; the Q-learning claim is reproduced unless "
+            "deep Q-learning is behind the better classifier by more than 2 SE. Each sentence also gives the same "
+            f"claim on the development layouts (seed {dev_seed})."
         )
         doc.claims({"claims": claims})
+    measured = {c["key"] for c in claims}
+    pending = [c for c in dev_claims if c["key"] not in measured]
+    if pending:
+        doc.add(
+            "Not yet measured on held-out layouts, so without a verdict here (the machine's share of CPU did not reach "
+            f"them); on the development layouts (seed {dev_seed}):\n\n"
+            + "\n".join(f"- {c['claim']}: {c['measured']} (on those layouts: {c['verdict']})." for c in pending)
+        )
+    if dev_rows:
+        doc.add(
+            f"### Win rates on the development layouts (seed {dev_seed})\n\n"
+            f"The layouts the models were evaluated on while they trained, and on which the retrain-and-compare "
+            f"choices of `results/learn/README.md` were made: they carry no verdict. Seed {dev_seed}, {common}\n\n"
+            + _table(WIN_HEADER, dev_rows)
+        )
+        doc.add("Data and commands:\n\n" + "\n".join(dev_sources))
     _table4(doc, root)
     _ablations(doc, root)
     summary_path = root / "probabilities" / "summary.json"
@@ -286,38 +346,7 @@ def _learned_players(doc: Doc) -> None:
             f"Data: `results/learn/probabilities/` (`positions.csv`, `calibration.csv`, `summary.json`), produced by "
             f"`{summary['command']}`.\n\n![calibration](../results/learn/probabilities/calibration.png)"
         )
-    cards = sorted((root / "cards").glob("*.json")) if (root / "cards").exists() else []
-    if cards:
-        table = []
-        for path in cards:
-            card = json.loads(path.read_text())
-            if card.get("kind") == "neural":  # sweeplab's own player: its section follows the page
-                continue
-            v = card.get("validation", {})
-            score = (
-                f"accuracy {100 * v['accuracy']:.1f}%, log loss {v['log_loss']:.3f}"
-                if "accuracy" in v
-                else f"MSE {v.get('mse', float('nan')):.3f}, sign accuracy {100 * v.get('sign_accuracy', float('nan')):.1f}%"
-            )
-            data = card.get("data", {})
-            games = data.get("games") or sum(e.get("games", 0) for e in card.get("episodes", []))
-            table.append(
-                [
-                    path.stem,
-                    games,
-                    card.get("train_rows", data.get("rows", "")),
-                    f"{card['training_seconds']['cpu'] + data.get('play_cpu_seconds', 0):.0f} / "
-                    f"{card['training_seconds']['wall']:.0f}",
-                    f"{v.get('rows', '')} rows: {score}",
-                    f"`{card.get('command', '')}`",
-                ]
-            )
-        doc.add(
-            "### Training cost\n\nFrom the model cards (copies in `results/learn/cards/`; the models ship in "
-            "`sweeplab/learn/models/`). CPU seconds include playing the training games; wall seconds are on the shared, "
-            "busy machine.\n\n"
-            + _table(["model", "games played", "rows trained on", "CPU / wall s", "validation", "command"], table)
-        )
+    training_section(doc, root)
 
 
 #: A noise player's ablation: with noise in place of the model, xgboost, nn, dqn and dqn-single are one player (the

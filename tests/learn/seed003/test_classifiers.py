@@ -26,7 +26,7 @@ def _constant_log_loss(y):
 def test_tiny_xgboost_learns_and_beats_random(data, random_wins, tmp_path):
     booster, card = train_xgboost(data, seed=0, rounds=30)
     train, valid = data.split(0.1)
-    assert card["validation"]["rows"] == len(valid) and card["train_rows"] == len(train)
+    assert card["validation"]["rows"] == card["validation_rows"] == len(valid) and card["train_rows"] == len(train)
     assert card["validation"]["log_loss"] < _constant_log_loss(valid.y)  # better than knowing only the mine rate
     save_xgboost(booster, card, tmp_path / "xgb")
     scorer = load_xgboost(tmp_path / "xgb", read_card(tmp_path / "xgb"))
@@ -39,6 +39,9 @@ def test_tiny_iterative_network_beats_random_and_retrains_identically(random_win
     boards = BoardRange.fixed(make_rules("beginner"))
     network, card = train_nn(2, 60, seed=0, boards=boards, epochs=10)
     assert [e["episode"] for e in card["episodes"]] == [1, 2]
+    held = sum(e["validation"]["rows"] for e in card["episodes"])
+    assert card["rows"] == sum(e["rows"] for e in card["episodes"]) == card["train_rows"] + card["validation_rows"]
+    assert card["validation_rows"] == held > 0  # the held-out rows are not counted as trained on
     assert card["parameters"]["layers"][3:] == [5, 5, 1]  # Table 1: sizeof(x), sizeof(x), 5, 5, 1
     save_network(network, card, tmp_path / "nn")
     scorer = load_nn(tmp_path / "nn", read_card(tmp_path / "nn"))

@@ -40,6 +40,9 @@ def test_tiny_q_learning_beats_random_and_retrains_identically(random_wins, tmp_
     boards = BoardRange.fixed(Rules(9, 9, 10))
     network, card = train_dqn(60, episodes=1, seed=0, boards=boards, coefficients=(0.1, 0, 0, 0), epochs=5)
     assert [e["player"] for e in card["episodes"]] == ["dsscsp-manhattan", "dqn (explore 0.1)"]
+    held = sum(e["validation"]["rows"] for e in card["episodes"])
+    assert card["rows"] == sum(e["rows"] for e in card["episodes"]) == card["train_rows"] + card["validation_rows"]
+    assert card["validation_rows"] == held > 0  # the held-out rows are not counted as trained on
     save_network(network, card, tmp_path / "dqn")
     scorer = load_dqn(tmp_path / "dqn", read_card(tmp_path / "dqn"))
     assert scorer.coefficients == (0.1, 0.0, 0.0, 0.0)

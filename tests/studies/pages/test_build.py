@@ -1,6 +1,7 @@
 import json
 from pathlib import Path
 
+from sweeplab.core.heldout import VERDICT_SEED
 from sweeplab.studies.explanations import Explanation
 from sweeplab.studies.explanations import load as load_explanations
 from sweeplab.studies.pages.build import build, build_pages, main
@@ -106,18 +107,22 @@ def test_a_finished_runs_wall_time_and_cores_are_shown(tmp_path):
     assert "Wall time" not in build(tmp_path, {})[0]
 
 
+HELD_OUT = {"board": "9x9x10", "rule": "safe", "seed": VERDICT_SEED}
+
+
 def test_learned_players_section_reads_results_learn(tmp_path):
     import gzip
 
-    board = tmp_path / "learn" / "winrates" / "beginner"
+    board = tmp_path / "learn" / "heldout" / "winrates" / "beginner"
     board.mkdir(parents=True)
     summary = {"board": "9x9x10", "games": 4, "win_rate": 0.5, "sem": 0.25, "cpu_mean": 0.002, "cpu_median": 0.001}
     bench = {
+        "settings": HELD_OUT,
         "summaries": [
             dict(summary, strategy="dsscsp-manhattan"),
             dict(summary, strategy="exact", win_rate=1.0),
             dict(summary, strategy="xgboost", win_rate=0.75),
-        ]
+        ],
     }
     (board / "bench.json").write_text(json.dumps(bench))
     (board / "command.txt").write_text("sweeplab bench --strategy dsscsp-manhattan,exact,xgboost\n")
@@ -133,6 +138,7 @@ def test_learned_players_section_reads_results_learn(tmp_path):
     cards = tmp_path / "learn" / "cards"
     cards.mkdir()
     card = {"validation": {"rows": 10, "accuracy": 0.75, "log_loss": 0.5}, "training_seconds": {"cpu": 3, "wall": 4}}
+    card |= {"rows": 1000, "train_rows": 900, "validation_rows": 100}
     (cards / "xgboost.json").write_text(
         json.dumps(dict(card, data={"games": 100, "rows": 900}, command="sweeplab learn train xgboost"))
     )
@@ -142,10 +148,12 @@ def test_learned_players_section_reads_results_learn(tmp_path):
         "| 4 | 75.0 ± 25.0 | +25.00 ± 25.00 | -25.00 ± 25.00 | 2.00 / 1.00 | 0 |" in text
     )
     assert (
-        "produced by `sweeplab bench --strategy dsscsp-manhattan,exact,xgboost`. 4 games per player, below the 10,000 asked."
-        in text
+        "produced by `sweeplab bench --strategy dsscsp-manhattan,exact,xgboost`. 4 games for some players, below the "
+        "10,000 asked." in text
     )
-    assert "| xgboost | 100 | 900 | 3 / 4 | 10 rows: accuracy 75.0%, log loss 0.500 | `sweeplab learn train xgboost` |" in text
+    row = "| xgboost | 100 | 1,000 | 900 | 100 | 10 held-out rows: accuracy 75.0%, log loss 0.500 | 3 / 4 |"
+    assert row + " `sweeplab learn train xgboost` |" in text
+    assert "as asked of each model: not met by 1 of 1 (xgboost 900 rows trained on;" in text
     # seed 003's ranking cannot be tested without both classifiers and dqn; the closing note compares with exact
     assert not unexplained
     assert "the best learned player, xgboost, wins 75.0 ± 25.0%, +25.00 ± 25.00 points against dsscsp-manhattan" in text
@@ -154,12 +162,12 @@ def test_learned_players_section_reads_results_learn(tmp_path):
 def test_learned_players_claims_test_seed_003s_ranking_on_paired_games(tmp_path):
     import gzip
 
-    board = tmp_path / "learn" / "winrates" / "beginner"
+    board = tmp_path / "learn" / "heldout" / "winrates" / "beginner"
     board.mkdir(parents=True)
     n = 100
     wins = {"dsscsp-manhattan": 50, "exact": 60, "xgboost": 50, "nn": 80, "dqn": 90}  # the first k games won
     summary = {"board": "9x9x10", "games": n, "sem": 0.05, "cpu_mean": 0.002, "cpu_median": 0.001}
-    bench = {"summaries": [dict(summary, strategy=s, win_rate=k / n) for s, k in wins.items()]}
+    bench = {"settings": HELD_OUT, "summaries": [dict(summary, strategy=s, win_rate=k / n) for s, k in wins.items()]}
     (board / "bench.json").write_text(json.dumps(bench))
     rows = ["strategy,game,won"] + [f"{s},{i},{int(i < k)}" for s, k in wins.items() for i in range(n)]
     with gzip.open(board / "games.csv.gz", "wt") as handle:
@@ -168,7 +176,7 @@ def test_learned_players_claims_test_seed_003s_ranking_on_paired_games(tmp_path)
     # dqn beats the Manhattan version by 40 points on paired games; xgboost ties it, so the classifier claim fails
     assert "| beginner: deep Q-learning (dqn) wins more than the Manhattan version |" in text
     assert unexplained == ["seed 003 | beginner | xgboost+nn beats dsscsp-manhattan"]
-    assert "not reproduced: no difference beyond 2 SE (xgboost +0.0 SE)" in text
+    assert "undecided: the interval of ±2 SE holds 0 (xgboost +0.0 SE)" in text
     assert "dqn minus the better classifier (nn) is +10.00 ± 3.02 pts; within the claim" in text
     assert "the best learned player, dqn, wins 90.0 ± 5.0%" in text
 

@@ -119,3 +119,62 @@ def test_the_symmetric_player_pairs_with_exact_and_the_one_pass_player_and_state
     assert "9x9x10 2.30 ms against 0.70; over the 2 ms goal on 9x9x10." in text
     assert "`results/learn/neural/symmetries/beginner/`" in text
     assert _symmetries(Doc(tmp_path, {}), tmp_path / "nothing") == ""
+
+
+HELD_OUT = {**SETTINGS, "seed": 1_000_000}
+
+
+def test_a_verdict_run_of_a_development_seed_is_refused(tmp_path):
+    _bench(tmp_path / "learn" / "heldout" / "winrates" / "beginner", {"dsscsp-manhattan": [1, 0], "dqn": [1, 1]})
+    with pytest.raises(ValueError, match="is not held out"):
+        _learned_players(Doc(tmp_path, {}))
+
+
+def test_each_held_out_claim_says_whether_the_development_verdict_changed(tmp_path):
+    learn = tmp_path / "learn"
+    n = 100
+    base = [int(i < 50) for i in range(n)]
+    _bench(learn / "winrates" / "beginner", {"dsscsp-manhattan": base, "dqn": [int(i < 90) for i in range(n)]})
+    _bench(learn / "heldout" / "winrates" / "beginner", {"dsscsp-manhattan": base, "dqn": base}, HELD_OUT)
+    doc = Doc(tmp_path, {})
+    _learned_players(doc)
+    page = "".join(doc.parts)
+    assert "### Win rates on held-out layouts\n\nRoot seed 1,000,000, held out" in page
+    assert "dqn +0.00 ± 0.00 pts; undecided" in page
+    assert "On the development layouts (seed 0): dqn +40.00 ± 4.92 pts, reproduced; the verdict changed" in page
+
+
+def test_the_neural_goal_is_judged_on_held_out_games_beside_the_development_ones(tmp_path):
+    from sweeplab.studies.pages.neural import neural_section
+
+    learn = tmp_path / "learn"
+    n = 400
+    exact = [int(i % 10 < 4) for i in range(n)]
+    _bench(learn / "neural" / "expert", {"exact": exact, "neural": exact})
+    behind = [w if i % 40 else 0 for i, w in enumerate(exact)]  # 10 fewer wins on the same games: -2.5 points
+    _bench(learn / "heldout" / "neural" / "expert", {"exact": exact, "neural": behind}, HELD_OUT)
+    (learn / "cards").mkdir()
+    (learn / "cards" / "neural.json").write_text(json.dumps({"kind": "neural", "command": "sweeplab learn neural train"}))
+    speed = {"board": "9x9x10", "median_ms": 1.5, "p90_ms": 3.0, "cpu_median_ms": 2.3, "move_median_ms": 0.01}
+    (learn / "neural" / "speed.json").write_text(json.dumps({"command": "python x", "model_bytes": 1, "boards": [speed]}))
+    doc = Doc(tmp_path, {})
+    neural_section(doc, learn)
+    page = "".join(doc.parts)
+    row = next(line for line in page.splitlines() if line.startswith("| 9x9x10 (expert) |"))
+    assert "| -2.50 ± " in row and "| undecided |" in row and "400 games: +0.00 ± 0.00, met (changed)" in row
+    assert "| not met (2.30 ms) |" in row
+    assert "The win-rate goal is not claimed on 9x9x10 (expert) (undecided)" in page
+    assert "The cost goal is not met on 9x9x10 (expert) (not met (2.30 ms))." in page
+
+
+def test_a_claim_not_yet_measured_on_held_out_layouts_has_no_verdict(tmp_path):
+    learn = tmp_path / "learn"
+    base = [int(i < 50) for i in range(100)]
+    _bench(learn / "winrates" / "beginner", {"dsscsp-manhattan": base, "dqn-single": [int(i < 90) for i in range(100)]})
+    _bench(learn / "heldout" / "winrates" / "beginner", {"dsscsp-manhattan": base, "dqn": base}, HELD_OUT)
+    doc = Doc(tmp_path, {})
+    _learned_players(doc)
+    page = "".join(doc.parts)
+    assert "Not yet measured on held-out layouts, so without a verdict here" in page
+    assert "- beginner: deep Q-learning, single pass (dqn-single), wins more than the Manhattan version: " in page
+    assert [s.claim for s in doc.scores] == ["beginner: deep Q-learning (dqn) wins more than the Manhattan version"]
