@@ -134,7 +134,7 @@ def _play_task(task: _Task) -> tuple[int, int, float]:
             game.reveal(task.click)
         player = make_spec(task.spec, task.seed, outside=True)
         try:
-            play(player, game)
+            play(player, game, told=task.rules)  # the strategy knows the rule the layouts were dealt by
         except SweeplabError as error:
             raise EvaluationError(f"{task.spec} failed on the layout with mines at {_cells(mask)}: {error}") from None
         except Exception as error:  # a strategy bug: name the layout so that it can be replayed

@@ -310,6 +310,7 @@ def play(
     max_moves: int | None = None,
     *,
     deadline: float | None = None,
+    told: Rules | None = None,
 ) -> Game:
     """Play ``strategy`` until the game ends; returns the game.
 
@@ -317,11 +318,13 @@ def play(
     :class:`StrategyError` naming the strategy and the move. ``max_moves`` (default ten per cell) stops a strategy
     that would loop forever, so no strategy can hang a run. ``deadline``, a reading of this thread's CPU clock
     (:func:`time.thread_time`), stops the game unfinished at the first move that ends past it (a long ``choose`` is
-    not interrupted: the bench's timer does that).
+    not interrupted: the bench's timer does that). ``told``: the rules the strategy is told at the start (default the
+    game's): ``evaluate`` plays fixed layouts, already dealt as the rule deals them, on games without a first-click
+    rule of their own.
     """
     clock = time.thread_time
     limit = max_moves if max_moves is not None else 10 * game.board.cells + 10
-    strategy.begin(game.rules)
+    strategy.begin(told if told is not None else game.rules)
     queue = strategy._queue if strategy.queue_first else None
     covered = game.is_covered
     playing = GameState.PLAYING
