@@ -24,6 +24,7 @@ from sweeplab.studies.best import section as best_section
 from sweeplab.studies.explanations import Explanation, explanation
 from sweeplab.studies.explanations import load as load_explanations
 from sweeplab.studies.optimal_table import section as optimal_section
+from sweeplab.studies.strongest import section as strongest_section
 from sweeplab.studies.pages.guides import build_guides
 from sweeplab.studies.pages.learned import _learned_players
 from sweeplab.studies.pages.neural import neural_section
@@ -157,6 +158,10 @@ def build_pages(
     if optimal:
         doc.start("optimal")
         doc.add(optimal)
+    strongest = strongest_section(results)  # the search player against best (sweeplab.studies.strongest)
+    if strongest:
+        doc.start("strongest")
+        doc.add(strongest)
     doc.start("index")
     _scoreboard(doc, folder)
     doc.add(
@@ -208,6 +213,10 @@ PAGES = {
     "optimal": (
         "Optimal play on small boards",
         "the limit of the game for each first-click rule, beside the strategies, and the search's cost.",
+    ),
+    "strongest": (
+        "The search player",
+        "`search` paired with `best` on expert, what more rollouts buy, and its gaps to optimal play on small boards.",
     ),
 }
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from sweeplab.bench.stats import paired_difference
 from sweeplab.studies.best.runs import _load, read_games
-from sweeplab.studies.pages.page import _table
+from sweeplab.studies.best.surveys import _table
 
 #: The paired runs: (folder under results/strongest, board, rule, first click, the command's --games).
 CONFIGS: list[tuple[str, str, str, str]] = [
@@ -189,7 +189,7 @@ def section(results: Path) -> str:
         "results/strongest/NAME` run (its `--json` summary beside it as `NAME.json`); the paired difference and its "
         "standard error are recomputed here from `games.csv`. A goal is met when the gain less two standard errors "
         "reaches it, not met when the gain plus two standard errors stays below it, and undecided between.\n\n"
-        "### What more rollouts buy\n\n![gain against CPU](../../results/strongest/budget.png)\n\n"
+        "### What more rollouts buy\n\n![gain against CPU](../results/strongest/budget.png)\n\n"
         + budget_table(results)
         + "\nEach row: `sweeplab bench -s 'search[rollouts=N],best' -n GAMES --first-click 0,0 --out "
         "results/strongest/budget/rollouts-N` (expert, safe); the picture: `python -m sweeplab.studies.strongest`.\n\n"
