@@ -24,7 +24,6 @@ from sweeplab.studies.best import section as best_section
 from sweeplab.studies.explanations import Explanation, explanation
 from sweeplab.studies.explanations import load as load_explanations
 from sweeplab.studies.optimal_table import section as optimal_section
-from sweeplab.studies.strongest import section as strongest_section
 from sweeplab.studies.pages.guides import build_guides
 from sweeplab.studies.pages.learned import _learned_players
 from sweeplab.studies.pages.neural import neural_section
@@ -36,6 +35,7 @@ from sweeplab.studies.published import (
     SEED_001_GAMES,
     SEED_004,
 )
+from sweeplab.studies.strongest import section as strongest_section
 
 
 def build(results: Path, explanations: Mapping[str, str | Explanation]) -> tuple[str, list[str]]:
