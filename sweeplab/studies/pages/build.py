@@ -35,6 +35,7 @@ from sweeplab.studies.published import (
     SEED_001_GAMES,
     SEED_004,
 )
+from sweeplab.studies.strongest import scores as strongest_scores
 from sweeplab.studies.strongest import section as strongest_section
 
 
@@ -162,6 +163,8 @@ def build_pages(
     if strongest:
         doc.start("strongest")
         doc.add(strongest)
+        for claim, goal, measured, n, z, differs in strongest_scores(results):
+            doc.score(claim, goal, measured, n, z, differs=differs)
     doc.start("index")
     _scoreboard(doc, folder)
     doc.add(
@@ -223,6 +226,7 @@ PAGES = {
 #: The paper each page's scoreboard rows come from.
 PAPER = {"seed000": "seed 000", "seed001": "seed 001", "seed002": "seed 002", "seed003": "seed 003", "seed004": "seed 004"}
 PAPER["learn"] = "seed 003"
+PAPER["strongest"] = "our goal"
 
 
 def _rebase(text: str) -> str:

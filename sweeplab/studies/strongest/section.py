@@ -201,3 +201,19 @@ def section(results: Path) -> str:
         + small
         + ("\nEvery evaluated board meets its goal.\n" if not missed else f"\nMissed: {', '.join(missed)}.\n")
     )
+
+
+def scores(results: Path) -> list[tuple[str, str, str, int, float, bool]]:
+    """The scoreboard's rows: (claim, goal, measured, games, z against the goal, differs) per expert run; a row
+    differs unless its goal is met."""
+    rows = []
+    for name, board, rule, click in CONFIGS:
+        r = paired_run(results / "strongest" / name)
+        if r is None or board != "30x16x99" or r["se"] <= 0:
+            continue
+        rows.append((
+            f"search - best on expert, {rule} ({click}), paired", f"at least +{GOAL:.2f} points (the goal)",
+            f"{r['gain']:+.2f} ± {r['se']:.2f}", r["games"], (r["gain"] - GOAL) / r["se"],
+            verdict(r["gain"], r["se"], GOAL) != "met",
+        ))  # fmt: skip
+    return rows

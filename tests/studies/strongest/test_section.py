@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sweeplab.studies.strongest.section import paired_run, section, small_table, verdict
+from sweeplab.studies.strongest.section import paired_run, scores, section, small_table, verdict
 
 
 def write_run(folder: Path, a: list[int], b: list[int]) -> None:
@@ -55,3 +55,11 @@ def test_small_board_goals(tmp_path):
 
 def test_the_page_is_empty_without_runs(tmp_path):
     assert section(tmp_path) == ""
+
+
+def test_a_scoreboard_row_differs_unless_the_goal_is_met(tmp_path):
+    write_run(tmp_path / "strongest" / "expert-safe", [1, 1, 0, 1] * 50, [1, 0, 0, 1] * 50)  # +25 points
+    write_run(tmp_path / "strongest" / "expert-zero", [1, 0] * 100, [1, 0] * 100)  # +0
+    rows = {claim.split(",")[1].strip(): (z, differs) for claim, _, _, _, z, differs in scores(tmp_path)}
+    assert rows["safe (0"][1] is False and rows["safe (0"][0] > 2
+    assert rows == {"safe (0": rows["safe (0"]}  # a run with no difference at all has no SE to score: left out
