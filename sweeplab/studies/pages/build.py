@@ -36,7 +36,7 @@ from sweeplab.studies.published import (
     SEED_004,
 )
 from sweeplab.studies.strongest import scores as strongest_scores
-from sweeplab.studies.strongest import section as strongest_section
+from sweeplab.studies.strongest import section_parts as strongest_parts
 
 
 def build(results: Path, explanations: Mapping[str, str | Explanation]) -> tuple[str, list[str]]:
@@ -159,12 +159,13 @@ def build_pages(
     if optimal:
         doc.start("optimal")
         doc.add(optimal)
-    strongest = strongest_section(results)  # the search player against best (sweeplab.studies.strongest)
-    if strongest:
+    runs, rest = strongest_parts(results)  # the search player against best (sweeplab.studies.strongest)
+    if runs:
         doc.start("strongest")
-        doc.add(strongest)
+        doc.add(runs)
         for claim, goal, measured, n, z, differs in strongest_scores(results):
             doc.score(claim, goal, measured, n, z, differs=differs)
+        doc.add(rest)
     doc.start("index")
     _scoreboard(doc, folder)
     doc.add(
