@@ -192,7 +192,7 @@ def section_parts(results: Path) -> tuple[str, str]:
         "docstring of `sweeplab/strategies/search/strategy.py`). Paired on the same games as `best` (the first games of "
         "root seed 0, the bench's default; no parameter was tuned on them):\n\n"
         + expert_table(results)
-        + "\nEach row is one `sweeplab bench -s search,best --rule RULE --first-click X,Y -n GAMES --out "
+        + "\nEach row is one `sweeplab bench -s search,best -b BOARD --rule RULE --first-click X,Y -n GAMES --out "
         "results/strongest/NAME` run (its `--json` summary beside it as `NAME.json`); the paired difference and its "
         "standard error are recomputed here from `games.csv`. A goal is met when the gain less two standard errors "
         "reaches it, not met when the gain plus two standard errors stays below it, and undecided between; the goal on "
