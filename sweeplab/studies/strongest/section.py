@@ -8,10 +8,12 @@ reaches G, not met when the gain plus two standard errors stays below it, and un
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
 from sweeplab.bench.stats import paired_difference
+from sweeplab.strategies.search import SearchStrategy
 from sweeplab.studies.best.runs import _load, read_games
 from sweeplab.studies.best.surveys import _table
 
@@ -21,6 +23,9 @@ CONFIGS: list[tuple[str, str, str, str]] = [
     ("expert-zero", "30x16x99", "zero", "3,3"),
     ("intermediate-safe", "16x16x40", "safe", "0,0"),
 ]
+
+#: ``search``'s default rollouts per decision (its full runs are the budget curve's point for it).
+DEFAULT_ROLLOUTS: int = inspect.signature(SearchStrategy).parameters["rollouts"].default
 
 #: The expert goal, in points over ``best``, paired.
 GOAL = 0.5
@@ -35,13 +40,14 @@ def verdict(gain: float, se: float, goal: float) -> str:
     return "undecided"
 
 
-def paired_run(folder: Path) -> dict[str, Any] | None:
-    """The paired figures of a two-strategy run (the first against the second), from its games; None when missing."""
+def paired_run(folder: Path, first: int | None = None) -> dict[str, Any] | None:
+    """The paired figures of a two-strategy run (the first against the second), from its games (its ``first`` games
+    only, when given); None when missing."""
     if not folder.exists():
         return None
     games = read_games(folder)
     (a, ga), (b, gb) = list(games.items())[:2]
-    n = min(len(ga), len(gb))
+    n = min(len(ga), len(gb), first if first is not None else len(ga))
     wa, wb = [w for w, _ in ga[:n]], [w for w, _ in gb[:n]]
     gain, se = paired_difference(wa, wb)
     cpu = lambda g: sorted(c for _, c in g[:n])  # noqa: E731
@@ -62,7 +68,11 @@ def budget_runs(results: Path) -> list[tuple[int, dict[str, Any]]]:
         run = paired_run(folder)
         if run is not None:
             found.append((int(folder.name.partition("-")[2]), run))
-    return sorted(found)
+    if found:  # the default's point: the same first games of its full expert run
+        default = paired_run(results / "strongest" / "expert-safe", found[0][1]["games"])
+        if default is not None:
+            found.append((DEFAULT_ROLLOUTS, default))
+    return sorted(found, key=lambda t: t[0])
 
 
 def plot(results: Path) -> Path:
@@ -82,16 +92,16 @@ def plot(results: Path) -> Path:
                 label="search, expert safe (0,0), first games of seed 0")  # fmt: skip
     for (n, r), x in zip(runs, xs, strict=True):
         ax.annotate(f"{n} rollouts", (x, r["gain"]), textcoords="offset points", xytext=(5, 5), fontsize=8)
-    for name, *_ in CONFIGS:
-        r = paired_run(results / "strongest" / name)
-        if r is not None:
+    for name, board, *_ in CONFIGS:
+        full = paired_run(results / "strongest" / name)
+        if full is not None and board == "30x16x99":
             ax.errorbar(
-                [r["cpu_a"][0]],
-                [r["gain"]],
-                yerr=[2 * r["se"]],
+                [full["cpu_a"][0]],
+                [full["gain"]],
+                yerr=[2 * full["se"]],
                 fmt="s",
                 capsize=3,
-                label=f"default, {name} ({r['games']:,} games)",
+                label=f"default, {name} ({full['games']:,} games)",
             )
     ax.axhline(GOAL, color="tab:red", linestyle="--", linewidth=1, label=f"goal +{GOAL} points")
     ax.axhline(0, color="grey", linewidth=0.8)
@@ -201,7 +211,8 @@ def section_parts(results: Path) -> tuple[str, str]:
         "### What more rollouts buy\n\n![gain against CPU](../results/strongest/budget.png)\n\n"
         + budget_table(results)
         + "\nEach row: `sweeplab bench -s 'search[rollouts=N],best' -n GAMES --first-click 0,0 --out "
-        "results/strongest/budget/rollouts-N` (expert, safe); the picture: `python -m sweeplab.studies.strongest`.\n\n"
+        f"results/strongest/budget/rollouts-N` (expert, safe); the row for {DEFAULT_ROLLOUTS}, the default, is the same "
+        "first games of the full `expert-safe` run; the picture: `python -m sweeplab.studies.strongest`.\n\n"
         "### Small boards, exactly\n\n"
         f"From the optimal table (`docs/results/optimal.md`; `search` evaluated exactly on {evaluated} boards and rules, "
         "those with at most 10,000 layouts, where its whole-board search applies). Rows where both `best` and "
