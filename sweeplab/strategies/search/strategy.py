@@ -6,9 +6,11 @@ layouts drawn exactly from the posterior by ``exact``'s C game loop (:mod:`.roll
 sequential halving over ``rollouts`` games a decision). The cell with the most wins is played only when it beats
 ``best``'s choice by ``margin`` paired standard errors (a prior for ``best``, whose choice is not noise); otherwise
 ``best``'s. The exhaustive endgame search starts from more layouts than ``best``'s (``endgame_layouts``, default
-20,000, with ``endgame_nodes`` 400,000 positions), and on a board whose every layout it can list it chooses the
-first click too under the ``unsafe`` and ``safe`` rules (the two share the best first click: the outcomes of a
-click differ only by the layouts where it is a mine, the same number for every cell).
+5,000, with ``endgame_nodes`` 100,000 positions). On a board with at most ``first_layouts`` layouts (default 10,000)
+one search over all of them (:class:`WholeBoard`, kept per process) chooses every move of every game, the first
+click included: under ``unsafe`` and ``safe`` the search from the empty board (the two share the best first click:
+the outcomes of a click differ only by the layouts where it is a mine, the same number for every cell), under
+``zero`` the click whose dealt layouts it wins the largest share of.
 
 Choices the design leaves open, made here: the rollout's base policy is ``exact`` (its whole game in C, about a
 millisecond on expert), not ``best`` (ten times the CPU); a rollout the loop cannot finish counts as half a win;
@@ -154,12 +156,15 @@ class SearchStrategy(BestStrategy):
 
     def whole_board(self, observation: Observation) -> WholeBoard | None:
         """The search over every layout of the board (see :class:`WholeBoard`), made once per process, board and
-        rule; None where the board has more than ``first_layouts`` layouts or its first search ran past
-        ``first_nodes`` positions."""
+        rule; None where the board has more than ``first_layouts`` layouts, its first search ran past
+        ``first_nodes`` positions, or the rule is not one after whose first click every layout that agrees with what
+        is shown is equally likely (``xp`` moves a mine, ``hint`` and ``noguess`` choose the layout)."""
         board = observation.board
-        if not self.endgame or math.comb(board.cells, observation.mines) > self.first_layouts:
-            return None
         rule = self.rules.first_click if self.rules is not None else "safe"
+        if not self.endgame or rule not in ("unsafe", "safe", "zero"):
+            return None
+        if math.comb(board.cells, observation.mines) > self.first_layouts:
+            return None
         key = (board.width, board.height, observation.mines, rule, self.first_layouts, self.first_nodes)
         if key not in _WHOLE_BOARDS:
             empty = Observation(board, observation.mines, (COVERED,) * board.cells)
