@@ -9,10 +9,11 @@ import pytest
 from sweeplab.analysis import DEFAULT_BUDGET, analyze
 from sweeplab.analysis.exact.listing import LayoutSampler
 from sweeplab.formats.position import parse_position
-from sweeplab.strategies.search.rollouts import PLAY_EXACT, Arm, Rollouts, halve, paired
+from sweeplab.strategies.search.rollouts import Arm, Rollouts, halve, paired
+from tests.analysis.compiled import needs_loops
 from tests.strategies.best.brute import consistent_layouts
 
-pytestmark = pytest.mark.skipif(PLAY_EXACT is None, reason="the players' C module is not built")
+pytestmark = needs_loops
 
 POSITION = "6x4x6\nH2HH10\nHH3210\nHHH100\nHHH100\n"
 

@@ -8,7 +8,7 @@ from sweeplab.core.game import Game
 from sweeplab.core.rules import Rules
 from sweeplab.strategies.base import StrategyError, play
 from sweeplab.strategies.registry import make_spec, names
-from sweeplab.strategies.search.rollouts import PLAY_EXACT
+from tests.analysis.compiled import needs_loops
 
 
 def test_search_is_registered_and_checks_its_options():
@@ -31,7 +31,7 @@ def test_the_same_seed_plays_the_same_game():
         assert moves_of(spec, game_seed, 7) == moves_of(spec, game_seed, 7)
 
 
-@pytest.mark.skipif(PLAY_EXACT is None, reason="the players' C module is not built")
+@needs_loops
 def test_rollouts_settle_guesses_and_are_recorded():
     strategy = make_spec("search[rollouts=80,margin=0]", seed=0)
     settled = 0

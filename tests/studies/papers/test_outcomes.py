@@ -11,14 +11,15 @@ from sweeplab.studies.claim import OUTCOMES, paired_difference, read_outcomes
 RESULTS = Path(__file__).resolve().parents[3] / "results"
 
 #: experiment -> (the strategy a claim's difference is for, the one it is against); points pair up within a group.
-PAIRS = {"start": ("cspstrategy", "cspstrategy[start=centre]"), "overlap": ("cspstrategy", "cspstrategy[overlap=min]")}
+#: Only the runs whose per-game outcomes are committed: ``overlap`` (cspstrategy[overlap=min]), ``equation`` and seed
+#: 003's sweeps have not been rerun with them yet.
+PAIRS = {"start": ("cspstrategy", "cspstrategy[start=centre]")}
 
 
 @pytest.mark.parametrize("name", sorted(PAIRS))
 def test_paired_differences_recompute_from_the_committed_games(name):
     path = RESULTS / name / OUTCOMES
-    if not path.exists():
-        pytest.skip(f"results/{name}/{OUTCOMES} is not committed")
+    assert path.exists(), f"results/{name}/{OUTCOMES} is not committed"
     data = json.loads((RESULTS / name / "data.json").read_text())
     games = read_outcomes(path)
     first, second = PAIRS[name]
