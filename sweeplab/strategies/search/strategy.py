@@ -128,6 +128,8 @@ class SearchStrategy(BestStrategy):
         **options: object,
     ) -> None:
         super().__init__(seed, endgame_layouts=endgame_layouts, endgame_nodes=endgame_nodes, budget=budget, **options)  # type: ignore[arg-type]
+        if self.depth != 1:  # the two-ply look-ahead scores positions looked ahead to with look_ahead: no rollouts there
+            raise StrategyError("strategy 'search': depth must be 1 (its rollouts take the place of the second ply)")
         for option, value, low, high in (
             ("rollouts", rollouts, 0, 10**7),
             ("width", width, 2, 32),
@@ -145,6 +147,9 @@ class SearchStrategy(BestStrategy):
         self.decisions = 0  # decisions settled by rollouts
         self.switched = 0  # ... where the rollouts overruled best's choice
         self.played = 0  # rollouts played
+        #: the last decision's rollouts where they overruled best: (its cell, its wins, best's, the paired SE, the
+        #: layouts, the figures), for its explanation
+        self._overruled: tuple[int, float, float, float, int, dict[str, object]] | None = None
 
     def first_move(self, observation: Observation) -> Move:
         rule = self.rules.first_click if self.rules is not None else "safe"
@@ -184,6 +189,7 @@ class SearchStrategy(BestStrategy):
 
     def look_ahead(self, observation: Observation, result: Probabilities, candidates: list[Candidate]) -> Candidate:
         chosen = super().look_ahead(observation, result, candidates)
+        self._overruled = None
         if self.rollouts <= 0 or PLAY_EXACT is None or len(candidates) < 2 or not result.exact:
             return chosen
         if FLAGGED in observation.view:
@@ -205,29 +211,26 @@ class SearchStrategy(BestStrategy):
         self.played += rollouts.played
         incumbent = next(a for a in arms if a.cell == chosen.cell)
         challenger = max((a for a in arms if a.cell != chosen.cell), key=lambda a: a.mean, default=None)
-        figures = {"rollouts": rollouts.played, "layouts": len(rollouts.layouts), "unfinished": rollouts.unfinished,
-                   "wins": {observation.board.name(a.cell): round(a.mean, 4) for a in arms}}  # fmt: skip
-        self.last_rollouts = figures
         if challenger is None:
             return chosen
         gain, se = paired(challenger, incumbent)
         if gain > 0 and gain > self.margin * se:
             self.switched += 1
-            winner = next(k for k in pool if k.cell == challenger.cell)
-            winner.rolled = (challenger.mean, incumbent.mean, se, len(incumbent.outcomes))  # type: ignore[attr-defined]
-            return winner
+            figures = {"rollouts": rollouts.played, "layouts": len(rollouts.layouts), "unfinished": rollouts.unfinished,
+                       "wins": {observation.board.name(a.cell): round(a.mean, 4) for a in arms}}  # fmt: skip
+            self._overruled = (challenger.cell, challenger.mean, incumbent.mean, se, len(incumbent.outcomes), figures)
+            return next(k for k in pool if k.cell == challenger.cell)
         return chosen
 
     def _explain(self, observation: Observation, chosen: Candidate, candidates: list[Candidate]) -> Explanation:
         explanation = super()._explain(observation, chosen, candidates)
-        rolled = getattr(chosen, "rolled", None)
-        if rolled is None:
+        if self._overruled is None or self._overruled[0] != chosen.cell:
             return explanation
-        won, incumbent, se, n = rolled
+        _, won, incumbent, se, n, rollouts = self._overruled
         text = (
             f"rollouts: {observation.board.name(chosen.cell)} won {won:.1%} of {n} played-out games against "
             f"{incumbent:.1%} for best's choice (paired SE {se:.1%}); " + explanation.text
         )
         figures = dict(explanation.figures)
-        figures["rollouts"] = getattr(self, "last_rollouts", {})
+        figures["rollouts"] = rollouts
         return Explanation(text, figures)

@@ -13,7 +13,15 @@ from tests.analysis.compiled import needs_loops
 
 def test_search_is_registered_and_checks_its_options():
     assert "search" in names()
-    for spec in ("search[width=1]", "search[rollouts=-1]", "search[margin=-0.5]", "search[ms=-1]", "search[horizon=-2]"):
+    bad = (
+        "search[width=1]",
+        "search[rollouts=-1]",
+        "search[margin=-0.5]",
+        "search[ms=-1]",
+        "search[horizon=-2]",
+        "search[depth=2]",
+    )
+    for spec in bad:
         with pytest.raises(StrategyError, match="strategy 'search'"):
             make_spec(spec, seed=0)
 
