@@ -3,16 +3,21 @@ bench --out`` folder with its games, the paired statistics recomputed from them)
 (``results/optimal/data.json``).
 
 The verdicts follow one rule: a goal of at least +G points is met when the paired gain less two standard errors
-reaches G, not met when the gain plus two standard errors stays below it, and undecided otherwise.
+reaches G, not met when the gain plus two standard errors stays below it, and undecided otherwise. They are
+measured on the runs ``results/strongest/NAME``, which must have played a held-out seed (``sweeplab/core/heldout.py``);
+the runs the player was developed on (seed 0) are kept in ``results/strongest/development/NAME`` and shown beside,
+without a verdict, and the budget curve (``results/strongest/budget/``) is measured on those development layouts.
 """
 
 from __future__ import annotations
 
 import inspect
+import json
 from pathlib import Path
 from typing import Any
 
 from sweeplab.bench.stats import paired_difference
+from sweeplab.core.heldout import HELD_OUT_SEEDS, is_held_out
 from sweeplab.strategies.search import SearchStrategy
 from sweeplab.studies.best.runs import _load, read_games
 from sweeplab.studies.best.surveys import _table
@@ -61,6 +66,26 @@ def paired_run(folder: Path, first: int | None = None) -> dict[str, Any] | None:
     }  # fmt: skip
 
 
+def run_seed(folder: Path) -> int | None:
+    """The root seed the run in ``folder`` played (its ``bench.json`` settings); None without the file."""
+    bench = folder / "bench.json"
+    return json.loads(bench.read_text())["settings"].get("seed") if bench.exists() else None
+
+
+def verdict_run(folder: Path) -> dict[str, Any] | None:
+    """:func:`paired_run` of a run behind a verdict: refused (ValueError naming its file) unless it played a
+    held-out seed, since a verdict measured on development layouts could have been chosen on its games."""
+    if not folder.exists():
+        return None
+    seed = run_seed(folder)
+    if not isinstance(seed, int) or not is_held_out(seed):
+        raise ValueError(
+            f"{folder / 'bench.json'}: seed {seed} is not held out ({HELD_OUT_SEEDS[0]}-{HELD_OUT_SEEDS[-1]}), so its "
+            "games cannot carry a verdict: move it to results/strongest/development/"
+        )
+    return paired_run(folder)
+
+
 def budget_runs(results: Path) -> list[tuple[int, dict[str, Any]]]:
     """(rollouts per decision, its paired run) for every folder results/strongest/budget/rollouts-N, fewest first."""
     found = []
@@ -68,8 +93,8 @@ def budget_runs(results: Path) -> list[tuple[int, dict[str, Any]]]:
         run = paired_run(folder)
         if run is not None:
             found.append((int(folder.name.partition("-")[2]), run))
-    if found:  # the default's point: the same first games of its full expert run
-        default = paired_run(results / "strongest" / "expert-safe", found[0][1]["games"])
+    if found:  # the default's point: the same first games of its full expert run on the development layouts
+        default = paired_run(results / "strongest" / "development" / "expert-safe", found[0][1]["games"])
         if default is not None:
             found.append((DEFAULT_ROLLOUTS, default))
     return sorted(found, key=lambda t: t[0])
@@ -93,7 +118,7 @@ def plot(results: Path) -> Path:
     for (n, r), x in zip(runs, xs, strict=True):
         ax.annotate(f"{n} rollouts", (x, r["gain"]), textcoords="offset points", xytext=(5, 5), fontsize=8)
     for name, board, *_ in CONFIGS:
-        full = paired_run(results / "strongest" / name)
+        full = verdict_run(results / "strongest" / name)
         if full is not None and board == "30x16x99":
             ax.errorbar(
                 [full["cpu_a"][0]],
@@ -101,7 +126,7 @@ def plot(results: Path) -> Path:
                 yerr=[2 * full["se"]],
                 fmt="s",
                 capsize=3,
-                label=f"default, {name} ({full['games']:,} games)",
+                label=f"default, {name} ({full['games']:,} games of held-out seed {run_seed(results / 'strongest' / name):,})",
             )
     ax.axhline(GOAL, color="tab:red", linestyle="--", linewidth=1, label=f"goal +{GOAL} points")
     ax.axhline(0, color="grey", linewidth=0.8)
@@ -120,15 +145,20 @@ def _pct(rate: float) -> str:
     return f"{100 * rate:.2f}"
 
 
-def expert_table(results: Path) -> str:
+def expert_table(results: Path, development: bool = False) -> str:
+    """The paired runs' table: the held-out runs with their verdicts, or (``development``) the development runs
+    with none."""
     rows = []
     for name, board, rule, click in CONFIGS:
-        r = paired_run(results / "strongest" / name)
+        folder = results / "strongest" / "development" / name if development else results / "strongest" / name
+        r = paired_run(folder) if development else verdict_run(folder)
         if r is None:
             rows.append([f"{board} {rule} ({click})", "not run", "", "", "", "", "", ""])
             continue
         z = (r["gain"] - GOAL) / r["se"] if r["se"] > 0 else None
         goal = f"{verdict(r['gain'], r['se'], GOAL)} ({z:+.1f} SE from it)" if board == "30x16x99" and z is not None else ""
+        if development:
+            goal = f"no verdict ({z:+.1f} SE from it)" if board == "30x16x99" and z is not None else ""
         rows.append([
             f"{board} {rule} ({click})", f"{r['games']:,}", _pct(r["rate_a"]), _pct(r["rate_b"]),
             f"{r['gain']:+.2f} ± {r['se']:.2f}", f"{r['only_a']} / {r['only_b']}",
@@ -196,23 +226,34 @@ def section_parts(results: Path) -> tuple[str, str]:
     small, missed = small_table(results)
     data = _load(results / "optimal" / "data.json")
     evaluated = sum(1 for r in data["rows"] if r["player"] == "search" and r["status"] == "done") if data else 0
+    seeds = sorted({s for name, *_ in CONFIGS if (s := run_seed(results / "strongest" / name)) is not None})
+    dev_seeds = sorted({s for name, *_ in CONFIGS if (s := run_seed(results / "strongest" / "development" / name)) is not None})
+    development = (
+        f"On the development layouts (root seed {', '.join(map(str, dev_seeds))}, the bench's default: the games "
+        "`search`'s defaults were chosen on, so they carry no verdict), `results/strongest/development/NAME`:\n\n"
+        + expert_table(results, development=True)
+        + "\n"
+        if dev_seeds
+        else ""
+    )
     return (
         "## The search player against best\n\n"
         "`search` is `best` with its close guesses played out on layouts drawn exactly from the posterior (module "
-        "docstring of `sweeplab/strategies/search/strategy.py`). Paired on the same games as `best` (the first games of "
-        "root seed 0, the bench's default; no parameter was tuned on them):\n\n"
+        "docstring of `sweeplab/strategies/search/strategy.py`). Paired on the same games as `best`, the first games "
+        f"of the held-out root seed {', '.join(f'{s:,}' for s in seeds) or '(none yet)'} (`sweeplab/core/heldout.py`: "
+        "no choice made in the player's development played them):\n\n"
         + expert_table(results)
-        + "\nEach row is one `sweeplab bench -s search,best -b BOARD --rule RULE --first-click X,Y -n GAMES --out "
-        "results/strongest/NAME` run (its `--json` summary beside it as `NAME.json`); the paired difference and its "
-        "standard error are recomputed here from `games.csv`. A goal is met when the gain less two standard errors "
+        + "\nEach row is one `sweeplab bench -s search,best -b BOARD --rule RULE --first-click X,Y -n GAMES --seed SEED "
+        "--out results/strongest/NAME` run (its `--json` summary beside it as `NAME.json`); the paired difference and "
+        "its standard error are recomputed here from `games.csv`. A goal is met when the gain less two standard errors "
         "reaches it, not met when the gain plus two standard errors stays below it, and undecided between; the goal on "
         f"expert is a paired gain of +{GOAL:.2f} or more points. Each folder's `run.json` holds the exact command (run "
-        "from a frozen copy of the tree, its output copied here).\n\n",
+        "from a frozen copy of the tree, its output copied here).\n\n" + development,
         "### What more rollouts buy\n\n![gain against CPU](../results/strongest/budget.png)\n\n"
         + budget_table(results)
         + "\nEach row: `sweeplab bench -s 'search[rollouts=N],best' -n GAMES --first-click 0,0 --out "
         f"results/strongest/budget/rollouts-N` (expert, safe); the row for {DEFAULT_ROLLOUTS}, the default, is the same "
-        "first games of the full `expert-safe` run; the picture: `python -m sweeplab.studies.strongest`.\n\n"
+        "first games of the development run `development/expert-safe`; the picture: `python -m sweeplab.studies.strongest`.\n\n"
         "### Small boards, exactly\n\n"
         f"From the optimal table (`docs/results/optimal.md`; `search` evaluated exactly on {evaluated} boards and rules, "
         "those with at most 10,000 layouts, where its whole-board search applies). Rows where both `best` and "
@@ -228,7 +269,7 @@ def scores(results: Path) -> list[tuple[str, str, str, str, float, bool]]:
     differs unless its goal is met."""
     rows = []
     for name, board, rule, click in CONFIGS:
-        r = paired_run(results / "strongest" / name)
+        r = verdict_run(results / "strongest" / name)
         if r is None or board != "30x16x99" or r["se"] <= 0:
             continue
         rows.append((

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from sweeplab.studies.strongest.section import paired_run, scores, section, small_table, verdict
+from sweeplab.core.heldout import VERDICT_SEED
+from sweeplab.studies.strongest.section import paired_run, scores, section, small_table, verdict, verdict_run
 
 
-def write_run(folder: Path, a: list[int], b: list[int]) -> None:
+def write_run(folder: Path, a: list[int], b: list[int], seed: int = VERDICT_SEED) -> None:
     folder.mkdir(parents=True)
+    (folder / "bench.json").write_text(json.dumps({"settings": {"seed": seed}}))
     lines = ["strategy,game,won,timed_out,outcome,moves,cpu_seconds,three_bv,revealed,guesses"]
     for name, outcomes, cpu in (("search", a, 0.1), ("best", b, 0.01)):
         lines += [f"{name},{i},{w},0,{'won' if w else 'lost'},10,{cpu},5,5,1" for i, w in enumerate(outcomes)]
@@ -63,3 +65,22 @@ def test_a_scoreboard_row_differs_unless_the_goal_is_met(tmp_path):
     rows = {claim.split(",")[1].strip(): (z, differs) for claim, _, _, _, z, differs in scores(tmp_path)}
     assert rows["safe (0"][1] is False and rows["safe (0"][0] > 2
     assert rows == {"safe (0": rows["safe (0"]}  # a run with no difference at all has no SE to score: left out
+
+
+def test_a_verdict_is_measured_only_on_a_held_out_seed(tmp_path):
+    write_run(tmp_path / "strongest" / "expert-safe", [1, 0] * 100, [0, 1] * 100, seed=0)
+    with pytest.raises(ValueError, match=r"expert-safe/bench.json: seed 0 is not held out"):
+        scores(tmp_path)
+    with pytest.raises(ValueError, match="development"):
+        verdict_run(tmp_path / "strongest" / "expert-safe")
+
+
+def test_the_development_runs_are_shown_beside_without_a_verdict(tmp_path):
+    optimal_rows(tmp_path, [("3x3x3", "safe", "optimal", 0.5893)])
+    write_run(tmp_path / "strongest" / "expert-safe", [1, 1, 0, 1] * 50, [1, 0, 0, 1] * 50)
+    write_run(tmp_path / "strongest" / "development" / "expert-safe", [1, 0] * 100, [0, 0] * 100, seed=0)
+    page = section(tmp_path)
+    held_out, _, development = page.partition("On the development layouts (root seed 0")
+    assert f"held-out root seed {VERDICT_SEED:,}" in held_out and "| met (" in held_out
+    assert "+25.00 ± " in held_out and "+50.00" not in held_out
+    assert "+50.00 ± " in development and "no verdict (" in development and "| met (" not in development
