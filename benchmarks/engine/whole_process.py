@@ -2,7 +2,9 @@
 
 Each measurement runs ``python -m sweeplab.cli bench -s STRATEGY -b PRESET --rule safe --first-click 0,0 -n GAMES
 -j 1`` in a child process and takes its CPU time (user + system, from ``getrusage`` of the children, as
-``/usr/bin/time`` reports it); the start-up cost is the same command with ``--games 1``. With several trees
+``/usr/bin/time`` reports it); the start-up cost is the same command with ``--games 1``. Each run also prints its
+``--json`` summary, whose games' own CPU (``cpu_mean``: from dealing to the last move) gives the harness's cost
+outside the games: the whole process less the median start-up and the games' own CPU, per game. With several trees
 (``--tree LABEL=PATH``, each a sweeplab tree with its C extensions built in place) the trees run alternately, one
 child at a time, for ``--repeats`` rounds, so they share the machine's minutes; the table gives medians.
 
@@ -30,15 +32,15 @@ from pathlib import Path
 DEFAULT_PRESETS = ["expert:5000", "intermediate:10000", "beginner:20000"]
 
 
-def child_cpu(command: list[str], env: dict[str, str], cwd: str) -> float:
-    """The CPU seconds (user + system) of ``command`` run in ``cwd`` to its end, its output discarded; it must succeed.
+def child_cpu(command: list[str], env: dict[str, str], cwd: str) -> tuple[float, str]:
+    """The CPU seconds (user + system) of ``command`` run in ``cwd`` to its end, and its output; it must succeed.
     (In the tree's own folder: ``python -m`` puts the working directory first on the path, before PYTHONPATH.)"""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(command, env=env, cwd=cwd, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout
 
 
 def main() -> None:
@@ -63,11 +65,14 @@ def main() -> None:
             env = dict(os.environ, PYTHONPATH=tree)
             base = [sys.executable, "-m", "sweeplab.cli", "bench", "-s", args.strategy, "--rule", "safe", "--first-click", "0,0"]
             for _ in range(args.startups):
-                cpu = child_cpu([*base, "-b", "expert", "-n", "1", "-j", "1"], env, tree)
-                rows.append({"round": round_, "tree": label, "preset": "start-up", "games": 1, "cpu": round(cpu, 4)})
+                cpu, _out = child_cpu([*base, "-b", "expert", "-n", "1", "-j", "1"], env, tree)
+                row = {"round": round_, "tree": label, "preset": "start-up", "games": 1, "cpu": round(cpu, 4), "in_games": ""}
+                rows.append(row)
             for preset, games in presets:
-                cpu = child_cpu([*base, "-b", preset, "-n", str(games), "-j", "1"], env, tree)
-                rows.append({"round": round_, "tree": label, "preset": preset, "games": games, "cpu": round(cpu, 4)})
+                cpu, out = child_cpu([*base, "-b", preset, "-n", str(games), "-j", "1", "--json"], env, tree)
+                in_games = games * json.loads(out)["summaries"][0]["cpu_mean"]
+                rows.append({"round": round_, "tree": label, "preset": preset, "games": games, "cpu": round(cpu, 4),
+                             "in_games": round(in_games, 4)})  # fmt: skip
                 print(
                     f"round {round_ + 1}/{args.repeats} {label} {preset}: {games / cpu:,.0f} games per CPU second",
                     file=sys.stderr,
@@ -82,8 +87,11 @@ def main() -> None:
         startup = statistics.median(r["cpu"] for r in mine if r["preset"] == "start-up")
         per = {"start-up CPU s": {"median": startup, "runs": sum(r["preset"] == "start-up" for r in mine)}}
         for preset, games in presets:
-            rates = [games / r["cpu"] for r in mine if r["preset"] == preset]
-            per[preset] = {"median": statistics.median(rates), "low": min(rates), "high": max(rates), "runs": len(rates)}
+            runs = [r for r in mine if r["preset"] == preset]
+            rates = [games / r["cpu"] for r in runs]
+            outside = statistics.median(1e6 * (r["cpu"] - startup - r["in_games"]) / games for r in runs)
+            per[preset] = {"median": statistics.median(rates), "low": min(rates), "high": max(rates), "runs": len(rates),
+                           "outside_us_per_game": outside}  # fmt: skip
         summary[label] = per
     meta = {
         "strategy": args.strategy,
@@ -93,14 +101,17 @@ def main() -> None:
         "trees": dict(trees),
     }
     (args.out / "summary.json").write_text(json.dumps({"meta": meta, "summary": summary}, indent=1) + "\n")
-    head = "| tree | start-up (CPU s) | " + " | ".join(f"{p} ({g:,} games), games/CPU s" for p, g in presets) + " |"
-    lines = [head, "|" + "---|" * (2 + len(presets))]
+    head = "| tree | start-up (CPU s) | " + " | ".join(f"{p} ({g:,} games), games/CPU s" for p, g in presets)
+    head += " | " + " | ".join(f"{p}, µs/game outside the games" for p, _ in presets) + " |"
+    lines = [head, "|" + "---|" * (2 + 2 * len(presets))]
     for label, per in summary.items():
         cells = [f"{per[p]['median']:,.0f} ({per[p]['low']:,.0f}-{per[p]['high']:,.0f})" for p, _ in presets]
+        cells += [f"{per[p]['outside_us_per_game']:.1f}" for p, _ in presets]  # type: ignore[index]
         lines.append(f"| {label} | {per['start-up CPU s']['median']:.3f} | " + " | ".join(cells) + " |")
     note = (
         f"\n{args.strategy}, whole process (user + system CPU of `sweeplab bench ... -j 1`), medians of {args.repeats} "
-        f"alternated rounds (range in brackets); start-up: `--games 1`, median of {args.repeats * args.startups}. "
+        f"alternated rounds (range in brackets); start-up: `--games 1`, median of {args.repeats * args.startups}; outside "
+        "the games: the whole process less the start-up and the games' own CPU (`--json`'s cpu_mean), per game, median. "
         f"{meta['machine']}, {meta['date']}.\n"
     )
     (args.out / "table.md").write_text("\n".join(lines) + "\n" + note)

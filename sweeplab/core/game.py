@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from sweeplab.core.errors import ArgumentError, IllegalMoveError, RuleError, SweeplabError, shown, whole_number
 from sweeplab.core.geometry import MAX_CELLS, Board
@@ -77,6 +78,8 @@ def _sample(rng: random.Random, population: list[int], k: int) -> list[int]:
     n = len(population)
     if not 0 <= k <= n or n > 21 + (4 ** math.ceil(math.log(k * 3, 4)) if k > 5 else 0):
         return rng.sample(population, k)
+    if _SAMPLE is not None:
+        return _SAMPLE(rng.getrandbits, population, k)
     getrandbits, pool = rng.getrandbits, population
     chosen = [0] * k
     for i in range(k):
@@ -90,15 +93,22 @@ def _sample(rng: random.Random, population: list[int], k: int) -> list[int]:
     return chosen
 
 
-#: :meth:`Game.three_bv` in C, ``(mine, number, width, height) -> int``: lent by the players' C module when it loads
-#: (:mod:`sweeplab.strategies.loops`; core has no C of its own), else None and the Python one counts.
+#: The game's hot paths in C, lent by the players' C module when it loads (:mod:`sweeplab.strategies.loops`; core
+#: has no C of its own), else None and their Python twins run: :meth:`Game.three_bv` ``(mine, number, width, height)
+#: -> int``, :meth:`Game._set_layout`'s lists ``(mines, cells, width) -> (mine, number)`` and :func:`_sample`'s pool
+#: branch ``(getrandbits, pool, k) -> list``.
 _THREE_BV: Callable[[list[bool], list[int], int, int], int] | None = None
+_NUMBERS: Callable[[Iterable[int], int, int], tuple[list[bool], list[int]]] | None = None
+_SAMPLE: Callable[[Callable[[int], int], list[int], int], list[int]] | None = None
 
 
-def lend_three_bv(fn: Callable[[list[bool], list[int], int, int], int] | None) -> None:
-    """Count 3BV with ``fn`` (None: in Python again)."""
-    global _THREE_BV
-    _THREE_BV = fn
+def lend(module: Any) -> None:
+    """Count 3BV, deal layouts and draw samples with ``module``'s C functions (``three_bv``, ``layout_numbers``,
+    ``sample_pool``; one it lacks stays in Python); None: all in Python again."""
+    global _THREE_BV, _NUMBERS, _SAMPLE
+    _THREE_BV = getattr(module, "three_bv", None)
+    _NUMBERS = getattr(module, "layout_numbers", None)
+    _SAMPLE = getattr(module, "sample_pool", None)
 
 
 _REVEALS: list[Move] = []  # Move.reveal's objects by cell (a move is immutable, so one object serves every game)
@@ -170,6 +180,9 @@ class Game:
         return sorted(cells)
 
     def _set_layout(self, mines: Iterable[int]) -> None:
+        if _NUMBERS is not None:
+            self._mine, self._number = _NUMBERS(mines, self.board.cells, self.board.width)
+            return
         mine = [False] * self.board.cells
         number = [0] * self.board.cells
         neighbours = self.board.neighbours
@@ -523,7 +536,7 @@ class Game:
 
     def three_bv(self) -> int:
         """3BV: the least number of clicks that clears the board (openings plus isolated numbers); in C when a
-        player's C module has lent its twin (:func:`lend_three_bv`)."""
+        player's C module has lent its twin (:func:`lend`)."""
         if self._mine is None:
             raise IllegalMoveError("the layout is not dealt yet")
         if _THREE_BV is not None:

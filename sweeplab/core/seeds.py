@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 #: Root seeds from 0 to ``SEED_SPAN - 1`` are used by numpy's SeedSequence as they are; see :func:`seed_entropy`.
 SEED_SPAN = 2**256
@@ -82,9 +83,23 @@ def _entropy_pool(entropy: int, spawned: bool) -> tuple[tuple[int, ...], int]:
     return tuple(pool), hash_const
 
 
+#: The spawn step and the words in C, ``(pool, hash_const, key, words) -> list`` for a spawn key of one integer below
+#: 2**64: lent by the players' C module when it loads (:mod:`sweeplab.strategies.loops`), else None.
+_SPAWN: Callable[[tuple[int, ...], int, int, int], list[int]] | None = None
+
+
+def lend(fn: Callable[[tuple[int, ...], int, int, int], list[int]] | None) -> None:
+    """Spawn one-integer keys with ``fn`` (None: in Python again)."""
+    global _SPAWN
+    _SPAWN = fn
+
+
 def seed_sequence_state(entropy: int, spawn_key: tuple[int, ...], words: int) -> list[int]:
-    """``numpy.random.SeedSequence(entropy, spawn_key=spawn_key).generate_state(words)`` as Python integers."""
+    """``numpy.random.SeedSequence(entropy, spawn_key=spawn_key).generate_state(words)`` as Python integers (the
+    spawn of a key of one integer below 2**64 in C, when lent)."""
     start, hash_const = _entropy_pool(entropy, bool(spawn_key))
+    if _SPAWN is not None and len(spawn_key) == 1 and 0 <= spawn_key[0] < 1 << 64:
+        return _SPAWN(start, hash_const, spawn_key[0], words)
     pool = list(start)
     for key in spawn_key:
         for word in _words(key):

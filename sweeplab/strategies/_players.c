@@ -55,9 +55,155 @@ done:
     return result;
 }
 
+/* The dealing's hot paths, lent to sweeplab.core by loops.py (core has no C of its own), as three_bv is; each has a
+ * Python twin in sweeplab/core that the tests hold it to.
+ *
+ * layout_numbers(mines, cells, width) -> (mine, number): Game._set_layout's lists, each mine adding one to its
+ *   neighbours' numbers.
+ * sample_pool(getrandbits, pool, k) -> list: core.game._sample's pool branch, CPython 3.11's Random.sample where it keeps
+ *   a pool: the same draws of getrandbits(left.bit_length()), the same cells, pool left shuffled in place.
+ * spawn_state(pool, hash_const, key, words) -> list: core.seeds.seed_sequence_state's spawn step for a spawn key of
+ *   one integer below 2^64, from the entropy's pool (4 words) and hash constant.
+ */
+
+/* layout_numbers(mines, cells, width) -> (mine, number) */
+static PyObject *layout_numbers(PyObject *self, PyObject *args) {
+    PyObject *mines_in;
+    Py_ssize_t cells, width;
+    if (!PyArg_ParseTuple(args, "Onn:layout_numbers", &mines_in, &cells, &width)) return NULL;
+    if (width < 1 || cells < 1 || cells % width || cells > (Py_ssize_t)1 << 26) {
+        PyErr_SetString(PyExc_ValueError, "layout_numbers: the board must be 1x1 to 2^26 cells, whole rows of width");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(mines_in, "layout_numbers: mines must be a sequence of cells");
+    if (!seq) return NULL;
+    Py_ssize_t height = cells / width, n = PySequence_Fast_GET_SIZE(seq);
+    signed char *mine = calloc((size_t)cells, 1), *number = calloc((size_t)cells, 1);
+    PyObject *result = NULL, *mine_out = NULL, *number_out = NULL;
+    if (!mine || !number) { PyErr_NoMemory(); goto done; }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t c = PyLong_AsSsize_t(items[i]);
+        if (c == -1 && PyErr_Occurred()) goto done;
+        if (c < 0 || c >= cells) { PyErr_Format(PyExc_ValueError, "layout_numbers: cell %zd is not on the board", c); goto done; }
+        if (mine[c]) continue;
+        mine[c] = 1;
+        Py_ssize_t x = c % width, y = c / width;
+        for (Py_ssize_t ny = y - 1; ny <= y + 1; ny++)
+            for (Py_ssize_t nx = x - 1; nx <= x + 1; nx++)
+                if ((nx != x || ny != y) && nx >= 0 && nx < width && ny >= 0 && ny < height) number[ny * width + nx]++;
+    }
+    mine_out = PyList_New(cells);
+    number_out = PyList_New(cells);
+    if (!mine_out || !number_out) goto done;
+    for (Py_ssize_t c = 0; c < cells; c++) {
+        PyObject *flag = mine[c] ? Py_True : Py_False;
+        Py_INCREF(flag);
+        PyList_SET_ITEM(mine_out, c, flag);
+        PyList_SET_ITEM(number_out, c, PyLong_FromLong(number[c]));  /* small ints: cached, never NULL */
+    }
+    result = PyTuple_Pack(2, mine_out, number_out);
+done:
+    Py_XDECREF(mine_out); Py_XDECREF(number_out);
+    free(mine); free(number);
+    Py_DECREF(seq);
+    return result;
+}
+
+/* sample_pool(getrandbits, pool, k) -> list */
+static PyObject *sample_pool(PyObject *self, PyObject *args) {
+    PyObject *getrandbits, *pool;
+    Py_ssize_t k;
+    if (!PyArg_ParseTuple(args, "OO!n:sample_pool", &getrandbits, &PyList_Type, &pool, &k)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(pool);
+    if (k < 0 || k > n) { PyErr_SetString(PyExc_ValueError, "sample_pool: k must be between 0 and the pool's size"); return NULL; }
+    PyObject *chosen = PyList_New(k);
+    if (!chosen) return NULL;
+    PyObject *bits_of[65] = {NULL};
+    for (Py_ssize_t i = 0; i < k; i++) {
+        Py_ssize_t left = n - i;
+        int bits = 0;
+        for (size_t v = (size_t)left; v; v >>= 1) bits++;
+        if (!bits_of[bits] && !(bits_of[bits] = PyLong_FromLong(bits))) goto fail;
+        Py_ssize_t j;
+        do {
+            PyObject *drawn = PyObject_CallOneArg(getrandbits, bits_of[bits]);
+            if (!drawn) goto fail;
+            j = PyLong_AsSsize_t(drawn);
+            Py_DECREF(drawn);
+            if (j == -1 && PyErr_Occurred()) goto fail;
+        } while (j >= left);
+        PyObject *cell = PyList_GET_ITEM(pool, j), *last = PyList_GET_ITEM(pool, left - 1);
+        Py_INCREF(cell);
+        PyList_SET_ITEM(chosen, i, cell);  /* chosen[i] = pool[j], a reference of its own */
+        Py_INCREF(last);
+        PyList_SetItem(pool, j, last);     /* pool[j] = pool[left - 1], dropping the pool's reference to cell */
+    }
+    for (int b = 0; b < 65; b++) Py_XDECREF(bits_of[b]);
+    return chosen;
+fail:
+    for (int b = 0; b < 65; b++) Py_XDECREF(bits_of[b]);
+    Py_DECREF(chosen);
+    return NULL;
+}
+
+/* spawn_state(pool, hash_const, key, words) -> list: numpy's SeedSequence words (see core/seeds.py) */
+#define SS_MASK 0xFFFFFFFFu
+static inline uint32_t ss_hashmix(uint32_t value, uint32_t *hash_const) {
+    value ^= *hash_const;
+    *hash_const *= 0x931E8875u;
+    value *= *hash_const;
+    return value ^ (value >> 16);
+}
+static inline uint32_t ss_mix(uint32_t x, uint32_t y) {
+    uint32_t result = 0xCA01F9DDu * x - 0x4973F715u * y;
+    return result ^ (result >> 16);
+}
+static PyObject *spawn_state(PyObject *self, PyObject *args) {
+    PyObject *pool_in;
+    unsigned long hash_in;
+    unsigned long long key;
+    int words;
+    if (!PyArg_ParseTuple(args, "OkKi:spawn_state", &pool_in, &hash_in, &key, &words)) return NULL;
+    if (words < 0 || words > 1 << 20) { PyErr_SetString(PyExc_ValueError, "spawn_state: words out of range"); return NULL; }
+    PyObject *seq = PySequence_Fast(pool_in, "spawn_state: the pool must be 4 words");
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != 4) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "spawn_state: the pool must be 4 words"); return NULL; }
+    uint32_t pool[4], hash_const = (uint32_t)hash_in;
+    for (int i = 0; i < 4; i++) {
+        unsigned long w = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (w == (unsigned long)-1 && PyErr_Occurred()) { Py_DECREF(seq); return NULL; }
+        pool[i] = (uint32_t)w;
+    }
+    Py_DECREF(seq);
+    do {  /* the key's 32-bit words, least significant first (0 is one word) */
+        uint32_t word = (uint32_t)(key & SS_MASK);
+        for (int dst = 0; dst < 4; dst++) pool[dst] = ss_mix(pool[dst], ss_hashmix(word, &hash_const));
+        key >>= 32;
+    } while (key);
+    PyObject *out = PyList_New(words);
+    if (!out) return NULL;
+    uint32_t b = 0x8B51F9DDu;
+    for (int i = 0; i < words; i++) {
+        uint32_t value = pool[i % 4] ^ b;
+        b *= 0x58F38DEDu;
+        value *= b;
+        PyObject *w = PyLong_FromUnsignedLong(value ^ (value >> 16));
+        if (!w) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, w);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"three_bv", three_bv, METH_VARARGS,
      "three_bv(mine, number, width, height) -> int: a layout's 3BV (Game.three_bv), from its mine flags and numbers."},
+    {"layout_numbers", layout_numbers, METH_VARARGS,
+     "layout_numbers(mines, cells, width) -> (mine, number): a layout's mine flags and numbers (Game._set_layout)."},
+    {"sample_pool", sample_pool, METH_VARARGS,
+     "sample_pool(getrandbits, pool, k) -> list: Random.sample's pool algorithm (core.game._sample), pool shuffled."},
+    {"spawn_state", spawn_state, METH_VARARGS,
+     "spawn_state(pool, hash_const, key, words) -> list: SeedSequence words for spawn key (key,) (core.seeds)."},
     {"play_exact", play_exact, METH_VARARGS,
      "play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1,\n"
      "deadline=0, guesses=0)\n"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from sweeplab.core.game import lend_three_bv
+from sweeplab.core import game, seeds
 
 try:  # the optional C module (setup.py builds it when a C compiler is present)
     import sweeplab.strategies._players as _built_loops  # a C extension without a stub: mypy sees Any
@@ -15,5 +15,6 @@ except ImportError:  # pragma: no cover - depends on the build
     _built_loops = None
 LOOPS = None if os.environ.get("SWEEPLAB_PURE_PYTHON") else _built_loops
 
-if LOOPS is not None and hasattr(LOOPS, "three_bv"):  # the harness counts every game's 3BV: in C too
-    lend_three_bv(LOOPS.three_bv)
+if LOOPS is not None:  # the harness's hot paths outside the players (3BV, dealing, game seeds): in C too
+    game.lend(LOOPS)
+    seeds.lend(getattr(LOOPS, "spawn_state", None))
