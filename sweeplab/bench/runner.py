@@ -21,7 +21,6 @@ from sweeplab.bench.signals import Interrupted, deferred
 from sweeplab.bench.signals import check as check_signals
 from sweeplab.core.errors import SweeplabError
 from sweeplab.core.game import Game, GameState, Move
-from sweeplab.core.observation import COVERED, FLAGGED
 from sweeplab.core.rules import Rules
 from sweeplab.core.seeds import SEED_SPAN, seed_entropy, seed_sequence_state  # noqa: F401  (SEED_SPAN: part of the runner's interface)
 from sweeplab.strategies.base import Guess, play
@@ -111,14 +110,13 @@ class GameResult:
 
     def counted_guesses(self) -> tuple[GuessRecord, ...]:
         """The guesses that could have lost: all but a ``first`` guess and a protected first reveal."""
-        out = []
-        for g in self.guesses:
-            if g.kind == "first":
-                continue
-            if self.protected_first and g.move == 0:
-                continue
-            out.append(g)
-        return tuple(out)
+        return tuple(counted(self.guesses, self.protected_first))
+
+
+def counted(guesses: Sequence[Any], protected_first: bool) -> list[Any]:
+    """The guesses (records or a player's :class:`Guess` objects) that could have lost: all but a ``first`` guess
+    and a protected first reveal."""
+    return [g for g in guesses if g.kind != "first" and not (protected_first and g.move == 0)]
 
 
 _JSON_TYPES: dict[str, type | tuple[type, ...]] = {
@@ -152,11 +150,16 @@ def classify(result: GameResult) -> str:
     any other kind -> another guess. A loss with no failed guess recorded means the strategy does not report its
     guesses (or lost on a move it thought certain).
     """
-    if result.timed_out:
+    return outcome_of(result.timed_out, result.won, result.guess_count, result.guesses)
+
+
+def outcome_of(timed_out: bool, won: bool, guess_count: int, guesses: Sequence[Any]) -> str:
+    """:func:`classify` from a game's figures and its guesses (records or a player's :class:`Guess` objects)."""
+    if timed_out:
         return "timed out"
-    if result.won:
-        return "won with guessing" if result.guess_count > 0 else "won without guessing"
-    failed = [g for g in result.guesses if g.outcome is False]
+    if won:
+        return "won with guessing" if guess_count > 0 else "won without guessing"
+    failed = [g for g in guesses if g.outcome is False]
     if not failed:
         return "lost without a recorded guess"
     kind = failed[-1].kind
@@ -271,8 +274,10 @@ def play_one(
     layout: Sequence[int] | None = None,
     opening: int | None = None,
     options: dict[str, object] | None = None,
+    keep_guesses: bool = True,
 ) -> GameResult:
-    """Play game ``index``; ``first_click`` (a cell) is revealed for the strategy before it takes over.
+    """Play game ``index``; ``first_click`` (a cell) is revealed for the strategy before it takes over. Without
+    ``keep_guesses`` the result holds no guess records (only their count and the outcome they give).
 
     With ``layout`` the game plays those mine cells as they are (no first-click rule; the dealer applied it) and
     ``opening`` (if given and no ``first_click``) is revealed first.
@@ -311,21 +316,27 @@ def play_one(
             f"{type(error).__name__}: {error}"
         ) from error
     cpu = time.thread_time() - start + getattr(player, "program_cpu", 0.0)  # an outside program's CPU too
-    view = game.observation().view
     largest = getattr(player, "largest_set", None)
+    won, guesses = game.state is GameState.WON, player.guesses
+    if keep_guesses:
+        records, count, outcome = tuple(GuessRecord.of(g) for g in guesses), -1, forfeit
+    else:  # the count and the outcome from the player's own guesses, no record made
+        records, count = (), len(counted(guesses, protected))
+        outcome = forfeit or outcome_of(timed_out, won, count, guesses)
     return GameResult(
         index=index,
-        won=game.state is GameState.WON,
+        won=won,
         moves=game.moves,
         cpu_seconds=cpu,
         three_bv=game.three_bv() if game.dealt else None,
-        revealed=len(view) - view.count(COVERED) - view.count(FLAGGED),  # every other value is a number shown
-        guesses=tuple(GuessRecord.of(g) for g in player.guesses),
+        revealed=game.revealed,
+        guesses=records,
         timed_out=timed_out,
         largest_set=tuple(int(v) for v in largest) if largest is not None else None,
         protected_first=protected,
+        guess_count=count,
         rule_kept=bool(getattr(game, "rule_kept", True)),
-        outcome=forfeit,
+        outcome=outcome,
     )
 
 
@@ -340,7 +351,7 @@ class Batch:
 
 
 def play_batch(batch: Batch) -> list[GameResult]:
-    """Play a batch's games in order (runs in a worker); without ``keep_guesses`` the guess records are dropped."""
+    """Play a batch's games in order (runs in a worker); without ``keep_guesses`` no guess records are kept."""
     spec = batch.spec
     options = dict(spec.options)
     results = [
@@ -354,12 +365,10 @@ def play_batch(batch: Batch) -> list[GameResult]:
             layout=batch.layouts[j] if batch.layouts is not None else None,
             opening=batch.openings[j] if batch.openings is not None else None,
             options=options,
+            keep_guesses=spec.keep_guesses,
         )
         for j, i in enumerate(batch.indices)
     ]
-    if not spec.keep_guesses:
-        for result in results:
-            result.guesses = ()
     return results
 
 

@@ -95,10 +95,10 @@ def _sample(rng: random.Random, population: list[int], k: int) -> list[int]:
 
 #: The game's hot paths in C, lent by the players' C module when it loads (:mod:`sweeplab.strategies.loops`; core
 #: has no C of its own), else None and their Python twins run: :meth:`Game.three_bv` ``(mine, number, width, height)
-#: -> int``, :meth:`Game._set_layout`'s lists ``(mines, cells, width) -> (mine, number)`` and :func:`_sample`'s pool
-#: branch ``(getrandbits, pool, k) -> list``.
+#: -> int``, :meth:`Game._set_layout`'s lists and the layout's 3BV ``(mines, cells, width) -> (mine, number,
+#: three_bv)`` and :func:`_sample`'s pool branch ``(getrandbits, pool, k) -> list``.
 _THREE_BV: Callable[[list[bool], list[int], int, int], int] | None = None
-_NUMBERS: Callable[[Iterable[int], int, int], tuple[list[bool], list[int]]] | None = None
+_NUMBERS: Callable[[Iterable[int], int, int], tuple[list[bool], list[int], int]] | None = None
 _SAMPLE: Callable[[Callable[[int], int], list[int], int], list[int]] | None = None
 
 
@@ -142,6 +142,7 @@ class Game:
         self._view: list[int] = [COVERED] * cells
         self._mine: list[bool] | None = None
         self._number: list[int] = []
+        self._three_bv: int | None = None  # the layout's 3BV, when the C deal counted it
         self._safe_left = cells - rules.mines
         self.state = GameState.PLAYING
         self.history: list[Move] = []
@@ -181,8 +182,9 @@ class Game:
 
     def _set_layout(self, mines: Iterable[int]) -> None:
         if _NUMBERS is not None:
-            self._mine, self._number = _NUMBERS(mines, self.board.cells, self.board.width)
+            self._mine, self._number, self._three_bv = _NUMBERS(mines, self.board.cells, self.board.width)
             return
+        self._three_bv = None
         mine = [False] * self.board.cells
         number = [0] * self.board.cells
         neighbours = self.board.neighbours
@@ -517,6 +519,11 @@ class Game:
         return self.first_click is None and not self._fixed and self.rules.first_click in protected
 
     @property
+    def revealed(self) -> int:
+        """How many cells show a number (0-8): the safe cells opened so far (a mine that was hit stays covered)."""
+        return self.board.cells - self.rules.mines - self._safe_left
+
+    @property
     def dealt(self) -> bool:
         """True once the mine layout exists (for ``safe``, ``zero`` and ``noguess`` only after the first reveal)."""
         return self._mine is not None
@@ -536,9 +543,11 @@ class Game:
 
     def three_bv(self) -> int:
         """3BV: the least number of clicks that clears the board (openings plus isolated numbers); in C when a
-        player's C module has lent its twin (:func:`lend`)."""
+        player's C module has lent its twins (:func:`lend`), counted as the layout was dealt."""
         if self._mine is None:
             raise IllegalMoveError("the layout is not dealt yet")
+        if self._three_bv is not None:
+            return self._three_bv
         if _THREE_BV is not None:
             return int(_THREE_BV(self._mine, self._number, self.board.width, self.board.height))
         return self.three_bv_in_python()

@@ -10,21 +10,12 @@
 
 /* three_bv(mine, number, width, height) -> int: Game.three_bv in C (openings plus the safe cells no opening reaches),
    for the harness's record of every game; registered with sweeplab.core.game by loops.py. */
-static PyObject *three_bv(PyObject *self, PyObject *args) {
-    PyObject *mine_in, *number_in;
-    int width, height;
-    if (!PyArg_ParseTuple(args, "OOii:three_bv", &mine_in, &number_in, &width, &height)) return NULL;
-    if (width < 1 || height < 1 || (long)width * height > 1L << 26) {
-        PyErr_SetString(PyExc_ValueError, "three_bv: the board must be 1x1 to 2^26 cells");
-        return NULL;
-    }
+/* A layout's 3BV from its mine flags and numbers (one byte per cell); -1 when out of memory. */
+static long count_three_bv(const signed char *mine, const signed char *number, int width, int height) {
     Py_ssize_t cells = (Py_ssize_t)width * height;
-    signed char *mine = malloc((size_t)cells), *number = malloc((size_t)cells), *marked = calloc((size_t)cells, 1);
+    signed char *marked = calloc((size_t)cells, 1);
     int *stack = malloc(sizeof(int) * (size_t)cells);
-    PyObject *result = NULL;
-    if (!mine || !number || !marked || !stack) { PyErr_NoMemory(); goto done; }
-    if (read_cells(mine_in, cells, mine, 0, 1, "mine") < 0 || read_cells(number_in, cells, number, -1, 9, "number") < 0)
-        goto done;
+    if (!marked || !stack) { free(marked); free(stack); return -1; }
     long clicks = 0;
     for (Py_ssize_t c = 0; c < cells; c++) {
         if (mine[c] || number[c] != 0 || marked[c]) continue;
@@ -49,24 +40,43 @@ static PyObject *three_bv(PyObject *self, PyObject *args) {
     }
     for (Py_ssize_t c = 0; c < cells; c++)
         if (!mine[c] && !marked[c]) clicks++;
-    result = PyLong_FromLong(clicks);
+    free(marked); free(stack);
+    return clicks;
+}
+
+static PyObject *three_bv(PyObject *self, PyObject *args) {
+    PyObject *mine_in, *number_in;
+    int width, height;
+    if (!PyArg_ParseTuple(args, "OOii:three_bv", &mine_in, &number_in, &width, &height)) return NULL;
+    if (width < 1 || height < 1 || (long)width * height > 1L << 26) {
+        PyErr_SetString(PyExc_ValueError, "three_bv: the board must be 1x1 to 2^26 cells");
+        return NULL;
+    }
+    Py_ssize_t cells = (Py_ssize_t)width * height;
+    signed char *mine = malloc((size_t)cells), *number = malloc((size_t)cells);
+    PyObject *result = NULL;
+    if (!mine || !number) { PyErr_NoMemory(); goto done; }
+    if (read_cells(mine_in, cells, mine, 0, 1, "mine") < 0 || read_cells(number_in, cells, number, -1, 9, "number") < 0)
+        goto done;
+    long clicks = count_three_bv(mine, number, width, height);
+    result = clicks < 0 ? PyErr_NoMemory() : PyLong_FromLong(clicks);
 done:
-    free(mine); free(number); free(marked); free(stack);
+    free(mine); free(number);
     return result;
 }
 
 /* The dealing's hot paths, lent to sweeplab.core by loops.py (core has no C of its own), as three_bv is; each has a
  * Python twin in sweeplab/core that the tests hold it to.
  *
- * layout_numbers(mines, cells, width) -> (mine, number): Game._set_layout's lists, each mine adding one to its
- *   neighbours' numbers.
+ * layout_numbers(mines, cells, width) -> (mine, number, three_bv): Game._set_layout's lists, each mine adding one to
+ *   its neighbours' numbers, and the layout's 3BV (counted here, where the layout's bytes are at hand).
  * sample_pool(getrandbits, pool, k) -> list: core.game._sample's pool branch, CPython 3.11's Random.sample where it keeps
  *   a pool: the same draws of getrandbits(left.bit_length()), the same cells, pool left shuffled in place.
  * spawn_state(pool, hash_const, key, words) -> list: core.seeds.seed_sequence_state's spawn step for a spawn key of
  *   one integer below 2^64, from the entropy's pool (4 words) and hash constant.
  */
 
-/* layout_numbers(mines, cells, width) -> (mine, number) */
+/* layout_numbers(mines, cells, width) -> (mine, number, three_bv) */
 static PyObject *layout_numbers(PyObject *self, PyObject *args) {
     PyObject *mines_in;
     Py_ssize_t cells, width;
@@ -102,7 +112,12 @@ static PyObject *layout_numbers(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(mine_out, c, flag);
         PyList_SET_ITEM(number_out, c, PyLong_FromLong(number[c]));  /* small ints: cached, never NULL */
     }
-    result = PyTuple_Pack(2, mine_out, number_out);
+    long bv = count_three_bv(mine, number, (int)width, (int)height);
+    if (bv < 0) { PyErr_NoMemory(); goto done; }
+    PyObject *bv_out = PyLong_FromLong(bv);
+    if (!bv_out) goto done;
+    result = PyTuple_Pack(3, mine_out, number_out, bv_out);
+    Py_DECREF(bv_out);
 done:
     Py_XDECREF(mine_out); Py_XDECREF(number_out);
     free(mine); free(number);
@@ -199,7 +214,8 @@ static PyMethodDef methods[] = {
     {"three_bv", three_bv, METH_VARARGS,
      "three_bv(mine, number, width, height) -> int: a layout's 3BV (Game.three_bv), from its mine flags and numbers."},
     {"layout_numbers", layout_numbers, METH_VARARGS,
-     "layout_numbers(mines, cells, width) -> (mine, number): a layout's mine flags and numbers (Game._set_layout)."},
+     "layout_numbers(mines, cells, width) -> (mine, number, three_bv): a layout's mine flags, numbers and 3BV\n"
+     "(Game._set_layout)."},
     {"sample_pool", sample_pool, METH_VARARGS,
      "sample_pool(getrandbits, pool, k) -> list: Random.sample's pool algorithm (core.game._sample), pool shuffled."},
     {"spawn_state", spawn_state, METH_VARARGS,

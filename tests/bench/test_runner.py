@@ -136,3 +136,13 @@ def test_a_time_limit_stops_the_c_game_loop_with_its_moves_recorded():
     assert full.moves > 10_000 and not full.timed_out
     assert limited.timed_out and not limited.won and 0 < limited.moves < full.moves
     assert limited.cpu_seconds < full.cpu_seconds
+
+
+@pytest.mark.parametrize(("strategy", "board"), [("cspstrategy", (9, 9, 10)), ("exact", (16, 16, 40)), ("random", (5, 5, 5))])
+def test_a_result_without_guess_records_keeps_their_count_and_outcome(strategy, board):
+    rules = Rules(*board, "safe")
+    for index in range(40):
+        kept = play_one(strategy, rules, 3, index, 0)
+        bare = play_one(strategy, rules, 3, index, 0, keep_guesses=False)
+        assert bare.guesses == () and (bare.won, bare.moves, bare.revealed) == (kept.won, kept.moves, kept.revealed)
+        assert (bare.guess_count, bare.outcome) == (kept.guess_count, kept.outcome)

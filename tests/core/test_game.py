@@ -433,3 +433,25 @@ def test_deal_at_deals_for_the_first_click_without_revealing_it():
         flagged.deal_at(5)
     with pytest.raises(IllegalMoveError, match="off the 9x9 board"):
         Game(Rules(9, 9, 10, "safe"), 3).deal_at(81)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    width=st.integers(1, 9), height=st.integers(1, 9), density=st.floats(0, 0.9), seed=st.integers(0, 10**6),
+    rule=st.sampled_from(["unsafe", "safe", "zero", "xp", "hint"]), clicks=st.lists(st.integers(0, 80), max_size=12),
+)  # fmt: skip
+def test_revealed_counts_the_cells_that_show_a_number(width, height, density, seed, rule, clicks):
+    cells = width * height
+    mines = min(round(density * cells), cells - 1 if rule != "zero" else max(0, cells - 9))
+    game = Game(Rules(width, height, mines, rule), seed)
+    for click in clicks:
+        view = game.observation().view
+        assert game.revealed == sum(1 for v in view if v >= 0)
+        if game.over or view[click % cells] != COVERED:
+            continue
+        if click % 3 == 2:
+            game.flag(click % cells)
+        else:
+            game.reveal(click % cells)
+    view = game.observation().view
+    assert game.revealed == sum(1 for v in view if v >= 0)

@@ -49,8 +49,11 @@ def test_a_layouts_numbers_in_c_are_the_python_ones(width, height, data):
         expected = (game._mine, game._number)
     finally:
         game_module.lend(LOOPS)
-    assert LOOPS.layout_numbers(mines, cells, width) == expected
-    assert LOOPS.layout_numbers(tuple(mines), cells, width) == expected
+    three_bv = game.three_bv_in_python()
+    assert LOOPS.layout_numbers(mines, cells, width) == (*expected, three_bv)
+    assert LOOPS.layout_numbers(tuple(mines), cells, width) == (*expected, three_bv)
+    game._set_layout(mines)  # the lent twin: the same lists, the 3BV kept from the deal
+    assert (game._mine, game._number, game.three_bv()) == (*expected, three_bv)
 
 
 @needs_kernel
