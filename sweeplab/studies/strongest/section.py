@@ -169,6 +169,21 @@ def expert_table(results: Path, development: bool = False) -> str:
     return _table(header, rows)
 
 
+def against_best(results: Path) -> str:
+    """A sentence: on which held-out runs ``search`` is worse than ``best`` (the gain plus two standard errors below
+    0), the rule the player ships by; '' without runs."""
+    runs = [(name, r) for name, *_ in CONFIGS if (r := verdict_run(results / "strongest" / name)) is not None]
+    if not runs:
+        return ""
+    worse = [name for name, r in runs if r["gain"] + 2 * r["se"] < 0]
+    shown = ", ".join(f"{name} {r['gain'] / r['se']:+.1f} SE" if r["se"] > 0 else f"{name} 0" for name, r in runs)
+    verdict_text = f"worse on {', '.join(worse)}" if worse else "worse on none of them"
+    return (
+        f"Against `best` itself (worse when the gain plus two standard errors stays below 0, the rule `search` ships "
+        f"by): {verdict_text} ({shown}).\n\n"
+    )
+
+
 def budget_table(results: Path) -> str:
     rows = [
         [f"{n}", f"{r['games']:,}", f"{r['gain']:+.2f} ± {r['se']:.2f}", f"{r['only_a']} / {r['only_b']}", f"{r['cpu_a'][0]:.0f}",
@@ -248,7 +263,7 @@ def section_parts(results: Path) -> tuple[str, str]:
         "its standard error are recomputed here from `games.csv`. A goal is met when the gain less two standard errors "
         "reaches it, not met when the gain plus two standard errors stays below it, and undecided between; the goal on "
         f"expert is a paired gain of +{GOAL:.2f} or more points. Each folder's `run.json` holds the exact command (run "
-        "from a frozen copy of the tree, its output copied here).\n\n" + development,
+        "from a frozen copy of the tree, its output copied here). " + against_best(results) + development,
         "### What more rollouts buy\n\n![gain against CPU](../results/strongest/budget.png)\n\n"
         + budget_table(results)
         + "\nEach row: `sweeplab bench -s 'search[rollouts=N],best' -n GAMES --first-click 0,0 --out "
