@@ -287,7 +287,9 @@ def _learned_players(doc: Doc) -> None:
     common = (
         "first click safe (the players open in a corner), every player on the same layouts; ± the standard "
         "error over 10 equal sets. The paired columns are this player minus the named one, game by game over the games "
-        "both played, in percentage points ± their standard error. CPU is per game, in the bench's worker processes. "
+        "both played, in percentage points ± their standard error. CPU is per game, in the bench's worker processes, "
+        "as that run measured it (two workers on a 2-core machine shared with other work, on the date beside its "
+        "command below): a record of the run, not the players' speed today (`docs/performance.md` times the engine). "
         "Seed 003 names its versions in Table 3 and gives their accuracy on the standard beginner board (9x9, 10 "
         "mines) in Table 4, whose numbers were lost in extraction; for other boards it shows only figures (also "
         "lost). So only its ranking can be tested (below)."
