@@ -13,12 +13,15 @@ Every number an explanation quotes from a run is written as a placeholder that :
 in the committed file, so the text cannot drift from its data: ``{{results/seed003/data.json#claims[key=K].measured}}``
 is the ``measured`` field of the claim whose ``key`` is K; ``[field=value,...]`` picks the one list item whose fields
 equal the values (in double quotes when they hold ``]``, ``,`` or ``:``), ``.name`` a field, ``.3`` a list
-item. A format after a colon applies to a number: ``:.2f``, ``:+.1f``, ``:,``; ``%`` before it scales a rate to
-percent (``:%.1f``), ``ms`` seconds to milliseconds (``:ms.2f``).
+item. A CSV file reads as a list of its rows, each a dict of strings keyed by the header, so
+``{{results/calibration/bins.csv#[strategy=exact,kind=educated,low=0.8].rate:%.1f}}`` is one row's ``rate``; a cell
+that reads as a number compares and formats as one. A format after a colon applies to a number: ``:.2f``,
+``:+.1f``, ``:,``; ``%`` before it scales a rate to percent (``:%.1f``), ``ms`` seconds to milliseconds (``:ms.2f``).
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from dataclasses import dataclass
@@ -86,14 +89,17 @@ _PAIR = re.compile(r'\s*([\w-]+)=(?:"([^"]*)"|([^,]*))\s*(?:,|$)')
 
 
 def fill(text: str, base: Path, where: str = "") -> str:
-    """``text`` with every ``{{FILE#PATH:FORMAT}}`` replaced by the value at PATH in the JSON file FILE (under
-    ``base``, the repository), formatted. Raises ValueError naming ``where``, the placeholder and what is wrong.
+    """``text`` with every ``{{FILE#PATH:FORMAT}}`` replaced by the value at PATH in the JSON or CSV file FILE
+    (under ``base``, the repository), formatted. Raises ValueError naming ``where``, the placeholder and what is wrong.
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
     >>> _ = (root / "d.json").write_text('{"points": [{"board": "9x9x10", "win_rate": 0.8693}]}')
     >>> fill("wins {{d.json#points[board=9x9x10].win_rate:%.1f}}%", root)
     'wins 86.9%'
+    >>> _ = (root / "b.csv").write_text("kind,low,rate\\nexact,0.80,0.8224\\nexact,0.85,0.861\\n")
+    >>> fill("{{b.csv#[kind=exact,low=0.8].rate:%.1f}}% over {{b.csv#[low=0.85].kind}}", root)
+    '82.2% over exact'
     """
     cache: dict[str, Any] = {}
 
@@ -102,9 +108,10 @@ def fill(text: str, base: Path, where: str = "") -> str:
         at = f"{where}: {match.group(0)}"
         if name not in cache:
             try:
-                cache[name] = json.loads((base / name).read_text())
+                text = (base / name).read_text()
+                cache[name] = list(csv.DictReader(text.splitlines())) if name.endswith(".csv") else json.loads(text)
             except (OSError, ValueError) as error:
-                raise ValueError(f"{at}: cannot read {name} as JSON ({error})") from None
+                raise ValueError(f"{at}: cannot read {name} as {'CSV' if name.endswith('.csv') else 'JSON'} ({error})") from None
         return _format(_lookup(cache[name], path, at), spec, at)
 
     filled = _PLACEHOLDER.sub(value, text)
@@ -128,6 +135,9 @@ def _lookup(data: Any, path: str, at: str) -> Any:
             want = {m.group(1): m.group(2) if m.group(2) is not None else m.group(3).strip() for m in pairs}
             if not isinstance(data, list) or not want:
                 raise ValueError(f"{at}: [{select}] needs a list and field=value pairs")
+            for field in want:
+                if not any(isinstance(item, dict) and field in item for item in data):
+                    raise ValueError(f"{at}: [{select}]: no item has a field {field!r}")
             hits = [item for item in data if isinstance(item, dict) and all(_same(item.get(k), v) for k, v in want.items())]
             if len(hits) != 1:
                 raise ValueError(f"{at}: [{select}] matches {len(hits)} items, not one")
@@ -143,20 +153,33 @@ def _lookup(data: Any, path: str, at: str) -> Any:
     return data
 
 
+def _number(value: Any) -> int | float | None:
+    """``value`` as a number: itself when it is one, a string that reads as one (a CSV cell), else None."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        for kind in (int, float):
+            try:
+                return kind(value.strip())
+            except ValueError:
+                pass
+    return None
+
+
 def _same(found: Any, wanted: str) -> bool:
-    if isinstance(found, int | float) and not isinstance(found, bool):
-        try:
-            return float(found) == float(wanted)
-        except ValueError:
-            return False
-    return str(found) == wanted
+    if str(found) == wanted:
+        return True
+    number = _number(found)
+    return number is not None and _number(wanted) == number
 
 
 def _format(found: Any, spec: str | None, at: str) -> str:
     if spec is None or spec == "":
         return str(found)
-    if not isinstance(found, int | float) or isinstance(found, bool):
+    number = _number(found)
+    if number is None:
         raise ValueError(f"{at}: the format {spec!r} needs a number, found {found!r}")
+    found = number
     scale = 1.0
     if spec.startswith("%"):
         spec, scale = spec[1:], 100.0

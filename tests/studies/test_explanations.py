@@ -74,3 +74,22 @@ def test_placeholders_are_filled_from_the_data_they_cite(tmp_path):
     ):
         with pytest.raises(ValueError, match=why):
             fill(bad, tmp_path, "row")
+
+
+def test_placeholders_read_one_row_of_a_csv_file(tmp_path):
+    rows = "strategy,kind,low,rate,observations\nexact,educated,0.80,0.8224,1603094\nexact,educated,0.85,0.861,20\n"
+    rows += "cspstrategy,educated,0.80,0.804,99\n"
+    (tmp_path / "bins.csv").write_text(rows)
+    text = "{{bins.csv#[strategy=exact,low=0.8].rate:%.1f}}% of {{bins.csv#[strategy=exact,low=0.80].observations:,}}, "
+    text += "{{bins.csv#[strategy=cspstrategy].kind}} {{bins.csv#[low=0.85].rate}}"
+    assert fill(text, tmp_path, "row") == "82.2% of 1,603,094, educated 0.861"
+    for bad, why in (
+        ("{{bins.csv#[strategy=exact,width=1].rate}}", "no item has a field 'width'"),
+        ("{{bins.csv#[strategy=exact,low=0.8].width}}", "no 'width' there"),
+        ("{{bins.csv#[strategy=nn].rate}}", "matches 0 items"),
+        ("{{bins.csv#[strategy=exact].rate}}", "matches 2 items"),
+        ("{{bins.csv#[low=0.85].kind:.1f}}", "needs a number"),
+        ("{{none.csv#[low=0.85].kind}}", "cannot read none.csv as CSV"),
+    ):
+        with pytest.raises(ValueError, match=why):
+            fill(bad, tmp_path, "row")
