@@ -163,8 +163,10 @@ def build_pages(
     if runs:
         doc.start("strongest")
         doc.add(runs)
-        for claim, goal, measured, n, z, differs in strongest_scores(results):
+        scored = strongest_scores(results)
+        for claim, goal, measured, n, z, differs in scored:
             doc.score(claim, goal, measured, n, z, differs=differs)
+        doc.differences([(claim, z) for claim, _, _, _, z, differs in scored if differs])  # each goal missed, and why
         doc.add(rest)
     doc.start("index")
     _scoreboard(doc, folder)
