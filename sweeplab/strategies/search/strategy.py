@@ -12,6 +12,11 @@ click included: under ``unsafe`` and ``safe`` the search from the empty board (t
 the outcomes of a click differ only by the layouts where it is a mine, the same number for every cell), under
 ``zero`` the click whose dealt layouts it wins the largest share of.
 
+The default plays no rollouts (``rollouts=0``): at 40 a decision, the default until b36c06e, ``search`` lost to
+``best`` on fresh layouts under ``zero`` (by more than two standard errors, ``docs/results/strongest.md``), and more
+rollouts did not help on the development layouts; with none it is ``best`` with the wider endgame search and, on
+small boards, the whole-board search. ``rollouts=N`` turns them on.
+
 Choices the design leaves open, made here: the rollout's base policy is ``exact`` (its whole game in C, about a
 millisecond on expert), not ``best`` (ten times the CPU); a rollout the loop cannot finish counts as half a win;
 ``best``'s candidates with no look-ahead score (pruned) are ranked by their bound. The budget counts rollouts, so a
@@ -100,8 +105,8 @@ _WHOLE_BOARDS: dict[tuple[int, int, int, str, int, int], WholeBoard | None] = {}
 class SearchStrategy(BestStrategy):
     """``best`` with its close guesses settled by rollouts (see the module docstring).
 
-    Options, beside ``best``'s: ``rollouts`` (games played out per decision, over all its candidates; 0 plays
-    ``best``), ``width`` (the most candidates played out, 2 to 32), ``margin`` (paired standard errors by which a
+    Options, beside ``best``'s: ``rollouts`` (games played out per decision, over all its candidates; 0, the
+    default, plays ``best``'s guess), ``width`` (the most candidates played out, 2 to 32), ``margin`` (paired standard errors by which a
     challenger must beat ``best``'s choice, at least 0), ``cap`` (the most count vectors of a component the sampler
     lists), ``ms`` (a cap in CPU milliseconds per decision; 0, the default, none), ``horizon`` (guesses a rollout
     plays after the candidate before it scores the next guess's safety; 0, to the end of the game).
@@ -114,7 +119,7 @@ class SearchStrategy(BestStrategy):
     def __init__(
         self,
         seed: int | None = None,
-        rollouts: int = 40,
+        rollouts: int = 0,
         width: int = 3,
         margin: float = 1.0,
         cap: int = 20_000,
