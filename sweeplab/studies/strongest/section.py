@@ -31,6 +31,8 @@ CONFIGS: list[tuple[str, str, str, str]] = [
 
 #: ``search``'s default rollouts per decision (its full runs are the budget curve's point for it).
 DEFAULT_ROLLOUTS: int = inspect.signature(SearchStrategy).parameters["rollouts"].default
+#: The rollouts a decision of the runs under development/ and rollouts-40/: ``search``'s default until b36c06e.
+EARLIER_ROLLOUTS = 40
 
 #: The expert goal, in points over ``best``, paired.
 GOAL = 0.5
@@ -96,7 +98,7 @@ def budget_runs(results: Path) -> list[tuple[int, dict[str, Any]]]:
     if found:  # the default's point: the same first games of its full expert run on the development layouts
         default = paired_run(results / "strongest" / "development" / "expert-safe", found[0][1]["games"])
         if default is not None:
-            found.append((DEFAULT_ROLLOUTS, default))
+            found.append((EARLIER_ROLLOUTS, default))
     return sorted(found, key=lambda t: t[0])
 
 
@@ -145,12 +147,12 @@ def _pct(rate: float) -> str:
     return f"{100 * rate:.2f}"
 
 
-def expert_table(results: Path, development: bool = False) -> str:
-    """The paired runs' table: the held-out runs with their verdicts, or (``development``) the development runs
-    with none."""
+def expert_table(results: Path, where: str = "", development: bool = False) -> str:
+    """The paired runs' table of ``results/strongest/WHERE/NAME``: held-out runs with their verdicts, or
+    (``development``) development runs with none."""
     rows = []
     for name, board, rule, click in CONFIGS:
-        folder = results / "strongest" / "development" / name if development else results / "strongest" / name
+        folder = results / "strongest" / where / name
         r = paired_run(folder) if development else verdict_run(folder)
         if r is None:
             rows.append([f"{board} {rule} ({click})", "not run", "", "", "", "", "", ""])
@@ -169,10 +171,10 @@ def expert_table(results: Path, development: bool = False) -> str:
     return _table(header, rows)
 
 
-def against_best(results: Path) -> str:
-    """A sentence: on which held-out runs ``search`` is worse than ``best`` (the gain plus two standard errors below
-    0), the rule the player ships by; '' without runs."""
-    runs = [(name, r) for name, *_ in CONFIGS if (r := verdict_run(results / "strongest" / name)) is not None]
+def against_best(results: Path, where: str = "") -> str:
+    """A sentence: on which held-out runs (of ``results/strongest/WHERE``) ``search`` is worse than ``best`` (the gain
+    plus two standard errors below 0), the rule the player ships by; '' without runs."""
+    runs = [(name, r) for name, *_ in CONFIGS if (r := verdict_run(results / "strongest" / where / name)) is not None]
     if not runs:
         return ""
     worse = [name for name, r in runs if r["gain"] + 2 * r["se"] < 0]
@@ -243,10 +245,22 @@ def section_parts(results: Path) -> tuple[str, str]:
     evaluated = sum(1 for r in data["rows"] if r["player"] == "search" and r["status"] == "done") if data else 0
     seeds = sorted({s for name, *_ in CONFIGS if (s := run_seed(results / "strongest" / name)) is not None})
     dev_seeds = sorted({s for name, *_ in CONFIGS if (s := run_seed(results / "strongest" / "development" / name)) is not None})
+    old_seeds = sorted({s for name, *_ in CONFIGS if (s := run_seed(results / "strongest" / "rollouts-40" / name)) is not None})
+    earlier = (
+        f"The earlier default, {EARLIER_ROLLOUTS} rollouts a decision, on the held-out seed "
+        f"{', '.join(f'{s:,}' for s in old_seeds)} (`results/strongest/rollouts-{EARLIER_ROLLOUTS}/NAME`, the same "
+        "commands before the default changed). These runs are why it changed, so the default's verdicts above are "
+        "measured on another held-out seed:\n\n"
+        + expert_table(results, f"rollouts-{EARLIER_ROLLOUTS}")
+        + "\n"
+        + against_best(results, f"rollouts-{EARLIER_ROLLOUTS}")
+        if old_seeds
+        else ""
+    )
     development = (
         f"On the development layouts (root seed {', '.join(map(str, dev_seeds))}, the bench's default: the games "
         "`search`'s defaults were chosen on, so they carry no verdict), `results/strongest/development/NAME`:\n\n"
-        + expert_table(results, development=True)
+        + expert_table(results, "development", development=True)
         + "\n"
         if dev_seeds
         else ""
@@ -263,12 +277,13 @@ def section_parts(results: Path) -> tuple[str, str]:
         "its standard error are recomputed here from `games.csv`. A goal is met when the gain less two standard errors "
         "reaches it, not met when the gain plus two standard errors stays below it, and undecided between; the goal on "
         f"expert is a paired gain of +{GOAL:.2f} or more points. Each folder's `run.json` holds the exact command (run "
-        "from a frozen copy of the tree, its output copied here). " + against_best(results) + development,
+        "from a frozen copy of the tree, its output copied here). " + against_best(results) + earlier + development,
         "### What more rollouts buy\n\n![gain against CPU](../results/strongest/budget.png)\n\n"
         + budget_table(results)
         + "\nEach row: `sweeplab bench -s 'search[rollouts=N],best' -n GAMES --first-click 0,0 --out "
-        f"results/strongest/budget/rollouts-N` (expert, safe); the row for {DEFAULT_ROLLOUTS}, the default, is the same "
-        "first games of the development run `development/expert-safe`; the picture: `python -m sweeplab.studies.strongest`.\n\n"
+        f"results/strongest/budget/rollouts-N` (expert, safe, the development seed 0); the row for {EARLIER_ROLLOUTS}, the "
+        "earlier default, is the same first games of the development run `development/expert-safe`; the default is now "
+        f"{DEFAULT_ROLLOUTS}; the picture: `python -m sweeplab.studies.strongest`.\n\n"
         "### Small boards, exactly\n\n"
         f"From the optimal table (`docs/results/optimal.md`; `search` evaluated exactly on {evaluated} boards and rules, "
         "those with at most 10,000 layouts, where its whole-board search applies). Rows where both `best` and "

@@ -84,3 +84,13 @@ def test_the_development_runs_are_shown_beside_without_a_verdict(tmp_path):
     assert f"held-out root seed {VERDICT_SEED:,}" in held_out and "| met (" in held_out
     assert "+25.00 ± " in held_out and "+50.00" not in held_out
     assert "+50.00 ± " in development and "no verdict (" in development and "| met (" not in development
+
+
+def test_the_earlier_defaults_held_out_runs_are_shown_with_the_rule_against_best(tmp_path):
+    optimal_rows(tmp_path, [("3x3x3", "safe", "optimal", 0.5893)])
+    write_run(tmp_path / "strongest" / "expert-safe", [1, 0] * 100, [1, 0] * 100, seed=VERDICT_SEED + 1)
+    write_run(tmp_path / "strongest" / "rollouts-40" / "expert-zero", [0, 0] * 100, [1, 0] * 100)  # -50 points
+    page = section(tmp_path)
+    assert "held-out root seed 1,000,001" in page
+    _, _, earlier = page.partition("The earlier default, 40 rollouts a decision, on the held-out seed 1,000,000")
+    assert "-50.00 ± " in earlier and "worse on expert-zero" in earlier
