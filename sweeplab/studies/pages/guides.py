@@ -16,7 +16,7 @@ from pathlib import Path
 
 from sweeplab.studies.explanations import fill
 from sweeplab.studies.pages.page import _table
-from sweeplab.studies.pages.speeds import _day, _read, best_speed, identity_932d948, whole_process
+from sweeplab.studies.pages.speeds import _day, _read, best_speed, identity_932d948, identity_b36c06e, whole_process
 from sweeplab.studies.published import PSEQ_README
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -182,5 +182,6 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "seed004-boards": seed004_boards,
     "whole-process": whole_process,
     "identity-932d948": identity_932d948,
+    "identity-b36c06e": identity_b36c06e,
     "best-speed": best_speed,
 }

@@ -106,7 +106,18 @@ def _config(data: dict[str, Any], name: str) -> dict[str, Any]:
 
 def identity_932d948(results: Path) -> str:
     """`exact` and `best` in this tree against 932d948, the same layouts alternately, every move compared."""
-    folder = results / "performance" / "identity-932d948"
+    return identity(results, "932d948")
+
+
+def identity_b36c06e(results: Path) -> str:
+    """`exact` and `best` in this tree against b36c06e (before the dealing in C), every move compared."""
+    return identity(results, "b36c06e")
+
+
+def identity(results: Path, commit: str) -> str:
+    """`exact` and `best` in this tree against ``commit``, the same layouts alternately, every move compared
+    (``results/performance/identity-COMMIT/``; its ``rules/`` run, the other first-click rules, where there is one)."""
+    folder = results / "performance" / f"identity-{commit}"
     data = _read(folder / "summary.json")
     rows, ahead = [], []
     for c in data["configs"]:
@@ -130,26 +141,31 @@ def identity_932d948(results: Path) -> str:
     header = [
         "strategy, board",
         "layouts",
-        "932d948, games per CPU second (mean CPU per game)",
+        f"{commit}, games per CPU second (mean CPU per game)",
         "this tree",
         "new / old",
         "this tree's chunks",
         "PSEQ's C++ here (`shared/anchors.md`)",
         "games whose moves differ",
     ]
-    rules = _read(folder / "rules" / "summary.json")["configs"]
+    rules = _read(folder / "rules" / "summary.json")["configs"] if (folder / "rules" / "summary.json").exists() else []
     total = sum(c["games"] for c in data["configs"])
     differ = sum(c["games_differing"] for c in data["configs"])
+    other = (
+        " The other first-click rules, in `rules/` (the same command with "
+        + ", ".join(f"`--config {c['config']}:{c['games']}:{c['chunk']}`" for c in rules)
+        + f"): {sum(c['games_differing'] for c in rules)} of {sum(c['games'] for c in rules):,} games differ."
+        if rules
+        else ""
+    )
     return "\n".join(
         [
             _table(header, rows),
             f"{differ} of the {total:,} games differ in any move (layout, moves, guesses with the `repr` of their "
-            f"safety, final state). The other first-click rules, in `rules/` (the same command with "
-            + ", ".join(f"`--config {c['config']}:{c['games']}:{c['chunk']}`" for c in rules)
-            + f"): {sum(c['games_differing'] for c in rules)} of {sum(c['games'] for c in rules):,} games differ.",
+            f"safety, final state).{other}",
             "",
             f"(`benchmarks/engine/exact_speed.py`, run {data['date']} on {data['machine']}; data "
-            "`results/performance/identity-932d948/`: the two trees alternately, chunk by chunk, one process at a time; "
+            f"`results/performance/identity-{commit}/`: the two trees alternately, chunk by chunk, one process at a time; "
             "medians of the chunks' games per CPU second, the mean CPU per game over all layouts in brackets. "
             f"{data.get('recorded', '')}.) Against PSEQ's rate measured on this machine type, `exact`'s median is "
             + ", ".join(ahead)
@@ -159,8 +175,12 @@ def identity_932d948(results: Path) -> str:
 
 
 def best_speed(results: Path) -> str:
-    """`best`'s CPU per expert game: the identity benchmark's figure and a later plain bench run, each with its source."""
-    identity = _read(results / "performance" / "identity-932d948" / "summary.json")
+    """`best`'s CPU per expert game: the latest identity benchmark's figure (its moves compared with the tree before)
+    and a later plain bench run, each with its source."""
+    first = _read(results / "performance" / "identity-932d948" / "summary.json")
+    first_c = _config(first, "best:expert:safe")
+    latest_folder = results / "performance" / "identity-b36c06e"
+    identity, commit = (_read(latest_folder / "summary.json"), "b36c06e") if latest_folder.exists() else (first, "932d948")
     c = _config(identity, "best:expert:safe")
     chunks = sorted(1000 / r for r in c["new_games_per_cpu_second"]["chunks"])
     median_chunk = chunks[len(chunks) // 2] if len(chunks) % 2 else (chunks[len(chunks) // 2 - 1] + chunks[len(chunks) // 2]) / 2
@@ -175,13 +195,15 @@ def best_speed(results: Path) -> str:
         return "under" if ms < BEST_EXPERT_BAR_MS else "over"
 
     return (
-        f"`best` takes {c['new_mean_ms']:.1f} ms of CPU per expert game in the benchmark above (mean over its "
-        f"{c['games']:,} layouts, the median chunk {median_chunk:.1f} ms; run {identity['date']}), "
-        f"{c['old_mean_ms'] / c['new_mean_ms']:.1f} times less than before, {side(c['new_mean_ms'])} the bar of "
-        f"{BEST_EXPERT_BAR_MS:.0f} ms. In a plain bench run of {s['games']:,} expert games "
-        f"(`{run['command']}`, finished {_day(run['ended'])} on {run['cores']} cores shared with other work; "
-        f"`results/performance/best-expert-bench/`) it took {1000 * mean:.1f} ± {1000 * se:.1f} ms per game (mean ± SE "
-        f"over games, median {1000 * s['cpu_median']:.1f} ms), {side(mean * 1000)} the bar. The two are different "
+        f"`best` takes {c['new_mean_ms']:.1f} ms of CPU per expert game in the benchmark against {commit} (mean over its "
+        f"{c['games']:,} layouts, {c['games_differing']} of them played differently, the median chunk {median_chunk:.1f} "
+        f"ms; run {identity['date']}; {commit}'s tree {c['old_mean_ms']:.1f} ms in the same run), {side(c['new_mean_ms'])} "
+        f"the bar of {BEST_EXPERT_BAR_MS:.0f} ms; against 932d948, before its look-ahead moved to C, it takes "
+        f"{first_c['old_mean_ms'] / first_c['new_mean_ms']:.1f} times less ({first['date']}). In a plain bench run of "
+        f"{s['games']:,} expert games (`{run['command']}`, finished {_day(run['ended'])} on {run['cores']} cores shared "
+        f"with other work; `results/performance/best-expert-bench/`) it took {1000 * mean:.1f} ± {1000 * se:.1f} ms per "
+        f"game (mean ± SE over games, median {1000 * s['cpu_median']:.1f} ms), {side(mean * 1000)} the bar. The two are "
+        "different "
         "measurements (the benchmark alternates two trees one process at a time; the bench run shares the machine with "
         "whatever else runs), so they are given apart."
     )

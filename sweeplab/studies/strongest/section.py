@@ -119,8 +119,9 @@ def plot(results: Path) -> Path:
                 label="search, expert safe (0,0), first games of seed 0")  # fmt: skip
     for (n, r), x in zip(runs, xs, strict=True):
         ax.annotate(f"{n} rollouts", (x, r["gain"]), textcoords="offset points", xytext=(5, 5), fontsize=8)
-    for name, board, *_ in CONFIGS:
-        full = verdict_run(results / "strongest" / name)
+    for (where, what), (name, board, *_) in [(w, c) for w in (("", "default"), (f"rollouts-{EARLIER_ROLLOUTS}",
+                                              f"{EARLIER_ROLLOUTS} rollouts")) for c in CONFIGS]:  # fmt: skip
+        full = verdict_run(results / "strongest" / where / name)
         if full is not None and board == "30x16x99":
             ax.errorbar(
                 [full["cpu_a"][0]],
@@ -128,7 +129,8 @@ def plot(results: Path) -> Path:
                 yerr=[2 * full["se"]],
                 fmt="s",
                 capsize=3,
-                label=f"default, {name} ({full['games']:,} games of held-out seed {run_seed(results / 'strongest' / name):,})",
+                label=f"{what}, {name} ({full['games']:,} games of held-out seed "
+                f"{run_seed(results / 'strongest' / where / name):,})",
             )
     ax.axhline(GOAL, color="tab:red", linestyle="--", linewidth=1, label=f"goal +{GOAL} points")
     ax.axhline(0, color="grey", linewidth=0.8)
