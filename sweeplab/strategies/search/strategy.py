@@ -106,10 +106,11 @@ class SearchStrategy(BestStrategy):
     """``best`` with its close guesses settled by rollouts (see the module docstring).
 
     Options, beside ``best``'s: ``rollouts`` (games played out per decision, over all its candidates; 0, the
-    default, plays ``best``'s guess), ``width`` (the most candidates played out, 2 to 32), ``margin`` (paired standard errors by which a
-    challenger must beat ``best``'s choice, at least 0), ``cap`` (the most count vectors of a component the sampler
-    lists), ``ms`` (a cap in CPU milliseconds per decision; 0, the default, none), ``horizon`` (guesses a rollout
-    plays after the candidate before it scores the next guess's safety; 0, to the end of the game).
+    default, plays ``best``'s guess), ``width`` (the most candidates played out, 2 to 32), ``margin`` (paired
+    standard errors by which a challenger must beat ``best``'s choice, at least 0), ``cap`` (the most count vectors
+    of a component the sampler lists), ``ms`` (a cap in CPU milliseconds per decision; 0, the default, none),
+    ``horizon`` (guesses a rollout plays after the candidate before it scores the next guess's safety; 0, to the end
+    of the game).
     """
 
     name = "search"

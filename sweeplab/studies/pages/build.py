@@ -166,7 +166,8 @@ def build_pages(
         scored = strongest_scores(results)
         for claim, goal, measured, n, z, differs in scored:
             doc.score(claim, goal, measured, n, z, differs=differs)
-        doc.differences([(claim, z) for claim, _, _, _, z, differs in scored if differs])  # each goal missed, and why
+        missed: list[tuple[str, float | None]] = [(claim, z) for claim, _, _, _, z, differs in scored if differs]
+        doc.differences(missed)  # each goal missed, and why
         doc.add(rest)
     doc.start("index")
     _scoreboard(doc, folder)

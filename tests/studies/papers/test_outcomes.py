@@ -60,7 +60,7 @@ def test_equations_leads_recompute_from_the_committed_games():
         elif "hinted games closer" in claim["key"]:
             shown = re.fullmatch(
                 r"lead ([+-]\d+\.\d) ± (\d+\.\d) points hinted, ([+-]\d+\.\d) ± (\d+\.\d) points safe", claim["measured"]
-            )  # noqa: E501
+            )
             assert shown, claim["measured"]
             (dh, seh), (ds, ses) = lead("hint", strategy), lead("safe", strategy)
             assert (f"{dh:+.1f}", f"{seh:.1f}", f"{ds:+.1f}", f"{ses:.1f}") == shown.groups(), claim["key"]
