@@ -1,4 +1,4 @@
-"""The paired claims of seed 000's start and equation runs recompute from the per-game outcomes committed beside them."""
+"""The paired claims of seed 000's start, overlap and equation runs recompute from the per-game outcomes committed beside them."""
 
 import json
 import re
@@ -11,9 +11,9 @@ from sweeplab.studies.claim import OUTCOMES, paired_difference, read_outcomes
 RESULTS = Path(__file__).resolve().parents[3] / "results"
 
 #: experiment -> (the strategy a claim's difference is for, the one it is against); points pair up within a group.
-#: Only the runs whose per-game outcomes are committed: ``overlap`` (cspstrategy[overlap=min]) and seed 003's sweeps
-#: have not been rerun with them yet; ``equation``'s leads are checked below.
-PAIRS = {"start": ("cspstrategy", "cspstrategy[start=centre]")}
+#: Only the runs whose per-game outcomes are committed: seed 003's sweeps have not been rerun with them yet;
+#: ``equation``'s leads are checked below.
+PAIRS = {"start": ("cspstrategy", "cspstrategy[start=centre]"), "overlap": ("cspstrategy", "cspstrategy[overlap=min]")}
 
 
 @pytest.mark.parametrize("name", sorted(PAIRS))
