@@ -36,7 +36,9 @@ def test_a_flood_of_new_browsers_and_made_up_cookies_leaves_a_players_game(solve
     mine = page.cookies[COOKIE]
     for seed in range(100):
         script.cookies.clear()
-        forged = [f"{'A' * 22}{seed:04d}", f"{mine.partition('.')[0]}.{'x' * 24}", mine[:-1] + "Q", ""][seed % 4]
+        ident, _, signature = mine.partition(".")  # the signature's first letter changed: six bits of it, never kept
+        changed = f"{ident}.{'B' if signature[0] == 'A' else 'A'}{signature[1:]}"
+        forged = [f"{'A' * 22}{seed:04d}", f"{mine.partition('.')[0]}.{'x' * 24}", changed, ""][seed % 4]
         if forged:
             script.cookies.set(COOKIE, forged)
         answer = script.post("/api/games", json={"seed": seed})
