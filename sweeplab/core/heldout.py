@@ -44,6 +44,18 @@ def is_held_out(seed: int) -> bool:
     return seed in HELD_OUT_SEEDS
 
 
+def verdict_seed(seed: object, where: str, hint: str = "") -> int:
+    """``seed`` itself when it is a held-out seed, the only seeds a page's verdict may stand on; else ValueError
+    naming ``where`` (the run's file), since a verdict measured on development layouts could have been chosen on
+    them (``hint``, if given, ends the message)."""
+    if not isinstance(seed, int) or not is_held_out(seed):
+        raise ValueError(
+            f"{where}: seed {seed} is not held out ({HELD_OUT_SEEDS[0]}-{HELD_OUT_SEEDS[-1]}), so its games cannot carry "
+            f"a verdict{hint}"
+        )
+    return seed
+
+
 def development_seed(seed: int, use: str) -> int:
     """``seed`` itself when it is a development seed; a held-out seed raises :class:`HeldOutSeedError` naming ``use``
     (what wanted it: "training data", "evaluation games", ...)."""

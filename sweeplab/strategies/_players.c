@@ -8,9 +8,8 @@
 #include "_exact_play.c" /* play_exact: the exact strategy's game loop */
 #include "best/_best.c"  /* in_span, count_layouts, brief and living: best's helpers */
 
-/* three_bv(mine, number, width, height) -> int: Game.three_bv in C (openings plus the safe cells no opening reaches),
-   for the harness's record of every game; registered with sweeplab.core.game by loops.py. */
-/* A layout's 3BV from its mine flags and numbers (one byte per cell); -1 when out of memory. */
+/* A layout's 3BV from its mine flags and numbers (one byte per cell): openings plus the safe cells no opening
+   reaches; -1 when out of memory. */
 static long count_three_bv(const signed char *mine, const signed char *number, int width, int height) {
     Py_ssize_t cells = (Py_ssize_t)width * height;
     signed char *marked = calloc((size_t)cells, 1);
@@ -44,6 +43,8 @@ static long count_three_bv(const signed char *mine, const signed char *number, i
     return clicks;
 }
 
+/* three_bv(mine, number, width, height) -> int: Game.three_bv in C, from the game's lists; lent to sweeplab.core.game by
+   loops.py (a layout dealt in C has its 3BV counted by layout_numbers already). */
 static PyObject *three_bv(PyObject *self, PyObject *args) {
     PyObject *mine_in, *number_in;
     int width, height;

@@ -108,8 +108,8 @@ def fill(text: str, base: Path, where: str = "") -> str:
         at = f"{where}: {match.group(0)}"
         if name not in cache:
             try:
-                text = (base / name).read_text()
-                cache[name] = list(csv.DictReader(text.splitlines())) if name.endswith(".csv") else json.loads(text)
+                raw = (base / name).read_text()  # not ``text``, the text being filled
+                cache[name] = list(csv.DictReader(raw.splitlines())) if name.endswith(".csv") else json.loads(raw)
             except (OSError, ValueError) as error:
                 raise ValueError(f"{at}: cannot read {name} as {'CSV' if name.endswith('.csv') else 'JSON'} ({error})") from None
         return _format(_lookup(cache[name], path, at), spec, at)

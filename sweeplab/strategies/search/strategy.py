@@ -1,4 +1,5 @@
-"""The search player [search]: ``best``, with its close guesses settled by rollouts and a wider exhaustive search.
+"""The search player [search]: ``best`` with a wider exhaustive search, and its close guesses settled by rollouts
+when asked (``rollouts=N``).
 
 Where ``best`` would guess, the cells it considers (its candidates, within ``tolerance`` of the safest or raised by
 their fifty-fifty influence) are ranked by ``best``'s own look-ahead; the first ``width`` of them are played out on
@@ -103,7 +104,8 @@ _WHOLE_BOARDS: dict[tuple[int, int, int, str, int, int], WholeBoard | None] = {}
 
 
 class SearchStrategy(BestStrategy):
-    """``best`` with its close guesses settled by rollouts (see the module docstring).
+    """``best`` with a wider exhaustive search, its close guesses settled by rollouts when asked (see the module
+    docstring).
 
     Options, beside ``best``'s: ``rollouts`` (games played out per decision, over all its candidates; 0, the
     default, plays ``best``'s guess), ``width`` (the most candidates played out, 2 to 32), ``margin`` (paired
@@ -115,7 +117,7 @@ class SearchStrategy(BestStrategy):
 
     name = "search"
     source = "sweeplab's best, its close guesses played out on exact posterior draws by exact's C game loop"
-    summary = "best, whose close guesses are settled by rollouts on exact posterior draws; wider endgame search"
+    summary = "best with a wider endgame search (whole-board on small boards); rollouts=N plays its close guesses out"
 
     def __init__(
         self,

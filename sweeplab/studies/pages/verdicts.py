@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sweeplab.core.heldout import HELD_OUT_SEEDS, is_held_out
+from sweeplab.core.heldout import verdict_seed
 
 RULE = (
     "A verdict is met when the paired difference less two standard errors clears the goal, not met when the "
@@ -41,12 +41,7 @@ def held_out(runs: list[tuple[Path, dict[str, Any]]]) -> list[tuple[Path, dict[s
     """``runs`` (folders with their ``bench.json``) when every one played a held-out seed; a run of a development
     seed is refused naming its file, since a verdict measured on it could have been chosen on its games."""
     for folder, bench in runs:
-        seed = bench["settings"].get("seed")
-        if not isinstance(seed, int) or not is_held_out(seed):
-            raise ValueError(
-                f"{folder / 'bench.json'}: seed {seed} is not held out ({HELD_OUT_SEEDS[0]}-{HELD_OUT_SEEDS[-1]}), so "
-                "its games cannot carry a verdict"
-            )
+        verdict_seed(bench["settings"].get("seed"), str(folder / "bench.json"))
     return runs
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.bench.stats import paired_difference
-from sweeplab.core.heldout import HELD_OUT_SEEDS, is_held_out
+from sweeplab.core.heldout import verdict_seed
 from sweeplab.strategies.search import SearchStrategy
 from sweeplab.studies.best.runs import _load, read_games
 from sweeplab.studies.best.surveys import _table
@@ -29,10 +29,12 @@ CONFIGS: list[tuple[str, str, str, str]] = [
     ("intermediate-safe", "16x16x40", "safe", "0,0"),
 ]
 
-#: ``search``'s default rollouts per decision (its full runs are the budget curve's point for it).
+#: ``search``'s default rollouts per decision.
 DEFAULT_ROLLOUTS: int = inspect.signature(SearchStrategy).parameters["rollouts"].default
 #: The rollouts a decision of the runs under development/ and rollouts-40/: ``search``'s default until b36c06e.
 EARLIER_ROLLOUTS = 40
+#: The folder under results/strongest of the earlier default's held-out runs.
+EARLIER = f"rollouts-{EARLIER_ROLLOUTS}"
 
 #: The expert goal, in points over ``best``, paired.
 GOAL = 0.5
@@ -74,17 +76,17 @@ def run_seed(folder: Path) -> int | None:
     return json.loads(bench.read_text())["settings"].get("seed") if bench.exists() else None
 
 
+def _seeds(results: Path, where: str) -> list[int]:
+    """The root seeds the runs of ``results/strongest/WHERE`` played."""
+    return sorted({s for name, *_ in CONFIGS if (s := run_seed(results / "strongest" / where / name)) is not None})
+
+
 def verdict_run(folder: Path) -> dict[str, Any] | None:
     """:func:`paired_run` of a run behind a verdict: refused (ValueError naming its file) unless it played a
     held-out seed, since a verdict measured on development layouts could have been chosen on its games."""
     if not folder.exists():
         return None
-    seed = run_seed(folder)
-    if not isinstance(seed, int) or not is_held_out(seed):
-        raise ValueError(
-            f"{folder / 'bench.json'}: seed {seed} is not held out ({HELD_OUT_SEEDS[0]}-{HELD_OUT_SEEDS[-1]}), so its "
-            "games cannot carry a verdict: move it to results/strongest/development/"
-        )
+    verdict_seed(run_seed(folder), str(folder / "bench.json"), ": move it to results/strongest/development/")
     return paired_run(folder)
 
 
@@ -95,7 +97,7 @@ def budget_runs(results: Path) -> list[tuple[int, dict[str, Any]]]:
         run = paired_run(folder)
         if run is not None:
             found.append((int(folder.name.partition("-")[2]), run))
-    if found:  # the default's point: the same first games of its full expert run on the development layouts
+    if found:  # the earlier default's point: the same first games of its full expert run on the development layouts
         default = paired_run(results / "strongest" / "development" / "expert-safe", found[0][1]["games"])
         if default is not None:
             found.append((EARLIER_ROLLOUTS, default))
@@ -119,10 +121,11 @@ def plot(results: Path) -> Path:
                 label="search, expert safe (0,0), first games of seed 0")  # fmt: skip
     for (n, r), x in zip(runs, xs, strict=True):
         ax.annotate(f"{n} rollouts", (x, r["gain"]), textcoords="offset points", xytext=(5, 5), fontsize=8)
-    for (where, what), (name, board, *_) in [(w, c) for w in (("", "default"), (f"rollouts-{EARLIER_ROLLOUTS}",
-                                              f"{EARLIER_ROLLOUTS} rollouts")) for c in CONFIGS]:  # fmt: skip
+    held_out = [("", "default", name) for name, board, *_ in CONFIGS if board == "30x16x99"]
+    held_out += [(EARLIER, f"{EARLIER_ROLLOUTS} rollouts", name) for _, _, name in held_out]
+    for where, what, name in held_out:
         full = verdict_run(results / "strongest" / where / name)
-        if full is not None and board == "30x16x99":
+        if full is not None:
             ax.errorbar(
                 [full["cpu_a"][0]],
                 [full["gain"]],
@@ -160,9 +163,8 @@ def expert_table(results: Path, where: str = "", development: bool = False) -> s
             rows.append([f"{board} {rule} ({click})", "not run", "", "", "", "", "", ""])
             continue
         z = (r["gain"] - GOAL) / r["se"] if r["se"] > 0 else None
-        goal = f"{verdict(r['gain'], r['se'], GOAL)} ({z:+.1f} SE from it)" if board == "30x16x99" and z is not None else ""
-        if development:
-            goal = f"no verdict ({z:+.1f} SE from it)" if board == "30x16x99" and z is not None else ""
+        said = "no verdict" if development else verdict(r["gain"], r["se"], GOAL)
+        goal = f"{said} ({z:+.1f} SE from it)" if board == "30x16x99" and z is not None else ""
         rows.append([
             f"{board} {rule} ({click})", f"{r['games']:,}", _pct(r["rate_a"]), _pct(r["rate_b"]),
             f"{r['gain']:+.2f} ± {r['se']:.2f}", f"{r['only_a']} / {r['only_b']}",
@@ -245,17 +247,12 @@ def section_parts(results: Path) -> tuple[str, str]:
     small, missed = small_table(results)
     data = _load(results / "optimal" / "data.json")
     evaluated = sum(1 for r in data["rows"] if r["player"] == "search" and r["status"] == "done") if data else 0
-    seeds = sorted({s for name, *_ in CONFIGS if (s := run_seed(results / "strongest" / name)) is not None})
-    dev_seeds = sorted({s for name, *_ in CONFIGS if (s := run_seed(results / "strongest" / "development" / name)) is not None})
-    old_seeds = sorted({s for name, *_ in CONFIGS if (s := run_seed(results / "strongest" / "rollouts-40" / name)) is not None})
+    seeds, dev_seeds, old_seeds = (_seeds(results, where) for where in ("", "development", EARLIER))
     earlier = (
         f"The earlier default, {EARLIER_ROLLOUTS} rollouts a decision, on the held-out seed "
-        f"{', '.join(f'{s:,}' for s in old_seeds)} (`results/strongest/rollouts-{EARLIER_ROLLOUTS}/NAME`, the same "
+        f"{', '.join(f'{s:,}' for s in old_seeds)} (`results/strongest/{EARLIER}/NAME`, the same "
         "commands before the default changed). These runs are why it changed, so the default's verdicts above are "
-        "measured on another held-out seed:\n\n"
-        + expert_table(results, f"rollouts-{EARLIER_ROLLOUTS}")
-        + "\n"
-        + against_best(results, f"rollouts-{EARLIER_ROLLOUTS}")
+        "measured on another held-out seed:\n\n" + expert_table(results, EARLIER) + "\n" + against_best(results, EARLIER)
         if old_seeds
         else ""
     )
