@@ -16,7 +16,8 @@ equal the values (in double quotes when they hold ``]``, ``,`` or ``:``), ``.nam
 item. A CSV file reads as a list of its rows, each a dict of strings keyed by the header, so
 ``{{results/calibration/bins.csv#[strategy=exact,kind=educated,low=0.8].rate:%.1f}}`` is one row's ``rate``; a cell
 that reads as a number compares and formats as one. A format after a colon applies to a number: ``:.2f``,
-``:+.1f``, ``:,``; ``%`` before it scales a rate to percent (``:%.1f``), ``ms`` seconds to milliseconds (``:ms.2f``).
+``:+.1f``, ``:,``; ``%`` before it scales a rate to percent (``:%.1f``), ``ms`` seconds to milliseconds (``:ms.2f``),
+``us`` seconds to microseconds (``:us.0f``).
 """
 
 from __future__ import annotations
@@ -185,6 +186,8 @@ def _format(found: Any, spec: str | None, at: str) -> str:
         spec, scale = spec[1:], 100.0
     elif spec.startswith("ms"):
         spec, scale = spec[2:], 1000.0
+    elif spec.startswith("us"):
+        spec, scale = spec[2:], 1e6
     try:
         return format(found * scale if scale != 1.0 else found, spec)
     except ValueError:

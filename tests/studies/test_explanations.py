@@ -93,3 +93,8 @@ def test_placeholders_read_one_row_of_a_csv_file(tmp_path):
     ):
         with pytest.raises(ValueError, match=why):
             fill(bad, tmp_path, "row")
+
+
+def test_a_placeholder_scales_seconds_to_microseconds(tmp_path):
+    (tmp_path / "d.json").write_text(json.dumps({"cpu_per_move": 9.017e-06}))
+    assert fill("{{d.json#cpu_per_move:us.0f}} µs, {{d.json#cpu_per_move:ms.3f}} ms", tmp_path, "row") == "9 µs, 0.009 ms"

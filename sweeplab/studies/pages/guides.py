@@ -1,5 +1,5 @@
-"""docs/strategies.md and docs/performance.md: their prose from the templates in ``templates/``, every figure from the
-committed data under results/.
+"""docs/strategies.md, docs/performance.md and docs/arena.md: their prose from the templates in ``templates/``,
+every figure from the committed data under results/.
 
 A template is Markdown with two kinds of placeholder: a line ``{{table NAME}}``, replaced by the table (with its
 command, sample size, standard errors and, for speeds, the date and machine of the run) that ``TABLES[NAME]`` writes
@@ -22,7 +22,7 @@ from sweeplab.studies.published import PSEQ_README
 TEMPLATES = Path(__file__).with_name("templates")
 
 #: The pages written beside docs/results.md, and the folder under results/ each needs.
-GUIDES = {"strategies": "strategies", "performance": "performance"}
+GUIDES = {"strategies": "strategies", "performance": "performance", "arena": "arena"}
 
 BOARDS = {"9x9x10": "beginner 9x9/10", "16x16x40": "intermediate 16x16/40", "30x16x99": "expert 30x16/99"}
 
