@@ -129,22 +129,25 @@ class Seed003Claim(ClaimExperiment):
         quick = settings.quick
         points = []
         rules = make_rules("9x9x10", "safe")
+        skip = set(settings.skip)  # whole specs, as written in the tables (``dss[limited=True]``)
         for label, spec in (*SEED_003_VERSIONS, *SEED_003_LEARNED):
+            if spec in skip:
+                continue
             points.append(spec_point("versions", spec, rules, table_games, None, label))
         ratios = (0.1, 0.2) if quick else self.RATIOS
         for ratio in ratios:
             r = Rules(16, 16, round(ratio * 256), "safe")
-            for spec in self.SWEEP_VERSIONS:
+            for spec in (s for s in self.SWEEP_VERSIONS if s not in skip):
                 points.append(spec_point("ratio", spec, r, sweep_games, ratio))
         # independent layouts for every board of the shape and size sweeps (their chi-square tests assume it); the
         # versions still share each board's layouts
         for k, (w, h) in enumerate(((16, 16), (64, 4)) if quick else self.SHAPES):
             r = Rules(w, h, round(self.DENSITY * w * h), "safe")
-            for spec in self.SHAPE_VERSIONS:
+            for spec in (s for s in self.SHAPE_VERSIONS if s not in skip):
                 points.append(replace(spec_point("shape", spec, r, sweep_games, h / w), seed_offset=1000 * (k + 1)))
         for k, side in enumerate((8, 16) if quick else self.SIDES):
             r = Rules(side, side, round(self.DENSITY * side * side), "safe")
-            for spec in self.SHAPE_VERSIONS:
+            for spec in (s for s in self.SHAPE_VERSIONS if s not in skip):
                 points.append(
                     replace(spec_point("blocks", spec, r, sweep_games, float(side * side)), seed_offset=100_000 * (k + 1))
                 )
