@@ -17,7 +17,12 @@ setup(
         Extension(
             "sweeplab.strategies._players",
             ["sweeplab/strategies/_players.c"],
-            depends=[COUNT, "sweeplab/strategies/_exact_play.c", "sweeplab/strategies/best/_best.c"],
+            depends=[
+                COUNT,
+                "sweeplab/strategies/_exact_play.c",
+                "sweeplab/strategies/best/_best.c",
+                "sweeplab/strategies/pseq/_figures.c",
+            ],
             extra_compile_args=["-O2"],
             optional=True,
         ),

@@ -214,6 +214,7 @@ class Analyzer:
             return components, tallies
         from sweeplab.analysis.estimate import folding  # loaded only for a position that needs an estimate
         from sweeplab.analysis.estimate.chain import estimate
+
         chosen = set(which)
         kept = [i for i in range(len(components)) if i not in chosen]
         others = [tallies[i] for i in kept]

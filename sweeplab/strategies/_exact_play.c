@@ -521,7 +521,8 @@ static double thread_seconds(void) {
 /* play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1,
    deadline=0, guesses=0)
    -> (done, cells, guesses, opened). See the module's methods table. With guesses > 0 the loop stops before the guess
-   after that many: that guess is the last of the list, with the move -1, unplayed (a rollout's horizon). */
+   after that many: that guess is the last of the list, with the move -1, unplayed (a rollout's horizon); with
+   guesses < 0 it stops so before the first (a player that makes its own guesses, as pseq). */
 static PyObject *play_exact(PyObject *self, PyObject *args) {
     PyObject *mine_in, *number_in, *view_list;
     Py_buffer pb;
@@ -630,7 +631,7 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
             }
             cell = P.guess;
             guessed = 1;
-            if (horizon > 0 && n_guessed++ >= horizon) { /* the horizon: this guess is named, not played */
+            if (horizon < 0 || (horizon > 0 && n_guessed++ >= horizon)) { /* the horizon: named, not played */
                 PyObject *g = Py_BuildValue("(Oidi)", P.unconstrained ? Py_True : Py_False, cell, P.safety, -1);
                 if (!g || PyList_Append(guesses, g) < 0) { Py_XDECREF(g); goto done; }
                 Py_DECREF(g);

@@ -1,12 +1,14 @@
 /* sweeplab.strategies._players: the players' game loops in C, loaded by sweeplab/strategies/loops.py.
  *
  * play_exact (_exact_play.c) is the `exact` strategy's whole game loop; in_span, count_layouts, brief and living
- * (best/_best.c) are `best`'s hot paths. Both stand on the exact engine's count, which this module includes from
- * sweeplab/analysis/exact/_count.c (players build on the engine; the engine's own module knows nothing of them).
+ * (best/_best.c) are `best`'s hot paths; pseq_figures (pseq/_figures.c) is `pseq`'s tie-break. All stand on the
+ * exact engine's count, which this module includes from sweeplab/analysis/exact/_count.c (players build on the
+ * engine; the engine's own module knows nothing of them).
  */
 #include "../analysis/exact/_count.c"
 #include "_exact_play.c" /* play_exact: the exact strategy's game loop */
 #include "best/_best.c"  /* in_span, count_layouts, brief and living: best's helpers */
+#include "pseq/_figures.c" /* pseq_figures: PSEQ's tie-break figures */
 
 /* A layout's 3BV from its mine flags and numbers (one byte per cell): openings plus the safe cells no opening
    reaches; -1 when out of memory. */
@@ -232,7 +234,8 @@ static PyMethodDef methods[] = {
      "cannot vouch for, the move limit or the deadline). first: a covered cell to reveal before anything else (the\n"
      "first click, once the game has dealt for it), or -1. deadline: the thread's CPU clock (time.thread_time) past\n"
      "which it stops after a reveal, or 0 for none. guesses: with n > 0 it stops before the guess after n of them,\n"
-     "that guess the list's last with the move -1, unplayed (a rollout's horizon); 0 for none."},
+     "that guess the list's last with the move -1, unplayed (a rollout's horizon); n < 0 stops so before the first;\n"
+     "0 for none."},
     {"in_span", in_span, METH_VARARGS,
      "in_span(target, groups) -> bool: whether the indicator of the cell set `target` is a rational linear combination\n"
      "of the indicators of the cell sets `groups` (exact ranks; best's look-ahead)."},
@@ -242,6 +245,12 @@ static PyMethodDef methods[] = {
     {"brief", brief, METH_VARARGS,
      "brief(view, width, height, mines, max_states, max_bytes, seconds) -> (layouts, safe, mines, b1, b2) | None: what\n"
      "best's look-ahead reads of a position (see best/_best.c); None when the analyzer must answer."},
+    {"pseq_figures", pseq_figures, METH_VARARGS,
+     "pseq_figures(view, width, height, mines, cells, labels, log_total, max_states, max_bytes, seconds)\n"
+     "-> [(S, E, Q), ...] | None: PSEQ's tie-break figures (pseq/rule.py's Outcomes.figures) of each covered cell of\n"
+     "`cells`, worked out once per kind of cell: view as brief's, labels one native int per cell (-2 a certain mine,\n"
+     "-1 no number touches it, else its super-cell), log_total the natural log of the position's layouts. None when\n"
+     "a position after a reveal cannot be counted within the limits (the Python figures then answer)."},
     {"living", living, METH_VARARGS,
      "living(view, width, height, safe, mines, enough) -> int: how many of the certainly safe cells are living, up to\n"
      "enough (best's look-ahead; see _kernel_best.c)."},

@@ -125,6 +125,9 @@ class Strategy(ABC):
     source: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     queue_first: ClassVar[bool] = False
+    #: With :meth:`ahead`: the C game loop makes only the certain moves and stops before each guess, which
+    #: :meth:`choose` then makes (a player that is ``exact`` but for its guesses, as ``pseq``).
+    guesses_own: ClassVar[bool] = False
     """True when :meth:`choose` begins by returning the next queued move whose cell is still covered (what
     :meth:`next_queued` does) and does nothing else while one is left: :func:`play` then plays such moves itself,
     without building an observation or calling :meth:`choose` (the same moves, faster). A subclass that overrides
@@ -293,10 +296,13 @@ def _loop(
     _, cells, made, opened = _PLAY_EXACT(
         mine, number, view, proved, board.width, board.height, game.rules.mines, start, limit,
         budget.max_states, budget.max_bytes, budget.seconds, first, 0.0 if deadline is None else deadline,
+        -1 if strategy.guesses_own else 0,
     )  # fmt: skip
     game.record_reveals(cells, view, opened)
     guesses = []
     for unconstrained, cell, safety, move in made:
+        if move < 0:  # the guess it stopped before (guesses_own): the strategy's choose makes it
+            continue
         outcome = not (game.exploded == cell and move == game.moves - 1)
         guesses.append(Guess(cell, "unconstrained" if unconstrained else "educated", safety, outcome, move))
     if guesses:

@@ -14,8 +14,9 @@ from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.base import play
-from sweeplab.strategies.pseq import Outcomes, PseqStrategy, largest
+from sweeplab.strategies.pseq import Outcomes, PseqStrategy, largest, rule
 from sweeplab.strategies.registry import make_spec
+from tests.analysis.compiled import needs_loops
 from tests.strategies.best.brute import consistent_layouts
 
 #: From best's look-ahead tests: several frontier kinds, cells no number touches, and a 9-mine global count.
@@ -73,6 +74,31 @@ def test_figures_equal_brute_force_on_played_positions(seed, moves):
         game.apply(player.choose(game.observation()))
     if not game.over:
         check_figures(game.observation())
+
+
+@needs_loops
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), board=st.sampled_from([(9, 9, 10), (16, 16, 40), (30, 16, 99)]), moves=st.integers(1, 12))
+def test_c_figures_equal_the_python_ones(seed, board, moves):
+    """_figures.c (layouts in long double, kinds in C) gives every tied cell's figures as the Python path does
+    (exact integers) on positions of real games, cells no number touches included."""
+    game = Game(Rules(*board, "safe"), seed)
+    player = make_spec("exact", seed=seed)
+    while not game.over and game.moves < moves:
+        game.apply(player.choose(game.observation()))
+    if game.over:
+        return
+    observation = game.observation()
+    strategy = PseqStrategy(0)
+    result = strategy.analyzer.analyze(observation)
+    cells = [c for c, p in result.covered() if p < 1.0]
+    in_c = Outcomes(strategy, observation, result)._in_c(cells)
+    assert in_c is not None
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(rule, "_FIGURES", None)
+        in_python = Outcomes(strategy, observation, result).figures(cells)
+    for cell in cells:
+        assert in_c[cell] == pytest.approx(in_python[cell], rel=1e-12, abs=1e-12), observation.board.name(cell)
 
 
 def test_largest_keeps_near_ties_in_pseq_s_visiting_order():

@@ -32,9 +32,10 @@ optional exhaustive endgame (``PSEQ-D256``) is not part of this rule.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Callable, Sequence
 
-from sweeplab.analysis import Probabilities
+from sweeplab.analysis import Analyzer, Budget, Probabilities
 from sweeplab.analysis.exact.kernel import _PACK
 from sweeplab.core.game import Move
 from sweeplab.core.observation import COVERED, FLAGGED, Observation
@@ -43,6 +44,7 @@ from sweeplab.strategies.exact import ExactStrategy, guess_kind
 from sweeplab.strategies.loops import LOOPS
 
 _BRIEF = getattr(LOOPS, "brief", None)  # the position after a reveal, counted in C (None without the kernel)
+_FIGURES = getattr(LOOPS, "pseq_figures", None)  # every candidate's figures at once, in C (_figures.c)
 
 #: PSEQ's relative tolerance for equal doubles in ``Largest``.
 TOLERANCE = 1e-8
@@ -58,18 +60,41 @@ CRITERIA = (
 def largest(cells: Sequence[int], score: Callable[[int], float]) -> list[int]:
     """PSEQ's ``Largest`` on doubles: the cells whose score is the largest, within ``TOLERANCE`` of the best so far
     (relative) as they are visited in order; a strictly larger score starts the list again."""
+    return largest_of(cells, [score(c) for c in cells])
+
+
+def largest_of(cells: Sequence[int], values: Sequence[float]) -> list[int]:
+    """:func:`largest` with each cell's score given, ``values[i]`` that of ``cells[i]``. When no score lies within
+    the tolerance below the top one but the top score itself (the usual case: the tied cells share one double),
+    the answer is the cells with the top score, which is what the visit in order keeps: it starts again at the
+    first of them and takes each later one."""
     if len(cells) <= 1:
         return list(cells)
-    best = score(cells[0])
+    top = max(values)
+    floor = top - abs(top) * TOLERANCE
+    if all(v == top for v in values if v >= floor):
+        return [c for c, v in zip(cells, values, strict=True) if v == top]
+    best = values[0]
     kept = [cells[0]]
-    for cell in cells[1:]:
-        value = score(cell)
+    for cell, value in zip(cells[1:], values[1:], strict=True):
         if best < value:
             best = value
             kept = []
         if best - abs(best) * TOLERANCE <= value:
             kept.append(cell)
     return kept
+
+
+#: Each board's cells in PSEQ's block order (column by column: ``x * height + y``), by (width, height).
+_BLOCK_ORDER: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def block_order(width: int, height: int) -> tuple[int, ...]:
+    """The cells of a ``width`` x ``height`` board in PSEQ's block order."""
+    found = _BLOCK_ORDER.get((width, height))
+    if found is None:
+        found = _BLOCK_ORDER[width, height] = tuple(x + y * width for x in range(width) for y in range(height))
+    return found
 
 
 class Outcomes:
@@ -105,7 +130,14 @@ class Outcomes:
         return group.get(cell, -1), flags, tuple(around)
 
     def figures(self, cells: Sequence[int]) -> dict[int, tuple[float, float, float]]:
-        """Each cell's (S, E, Q), worked out once per kind of cell."""
+        """Each cell's (S, E, Q), worked out once per kind of cell: in C (``_figures.c``, the layouts summed in long
+        double rather than as exact integers, so a figure may differ from this method's in its last bits) when the
+        kernel is built and every position after a reveal counts there, else here."""
+        analyzer = self.strategy.analyzer
+        if _FIGURES is not None and _PACK is not None and analyzer.use_kernel and self.total:
+            in_c = self._in_c(cells)
+            if in_c is not None:
+                return in_c
         cache, out = self._cache, {}
         for cell in cells:
             key = self.kind(cell)
@@ -115,6 +147,24 @@ class Outcomes:
                 found = cache[key] = (zeros_probability(numbers), zeros_expectation(numbers), quantity(numbers))
             out[cell] = found
         return out
+
+    def _in_c(self, cells: Sequence[int]) -> dict[int, tuple[float, float, float]] | None:
+        """:meth:`figures` in C, or None when some position after a reveal cannot be counted there."""
+        observation, board = self.observation, self.observation.board
+        labels = array("i", [-1]) * board.cells
+        for cell, k in self.group.items():
+            labels[cell] = k
+        for cell in self.mines:
+            labels[cell] = -2
+        assert _FIGURES is not None and _PACK is not None
+        if self._raw is None:
+            self._raw = bytearray(_PACK(observation.view)[0])
+        budget = self.strategy.analyzer.budget
+        found = _FIGURES(
+            bytes(self._raw), board.width, board.height, observation.mines, list(cells), labels.tobytes(),
+            math.log(self.total), budget.max_states, budget.max_bytes, budget.seconds,
+        )  # fmt: skip
+        return None if found is None else dict(zip(cells, found, strict=True))
 
     def of(self, cell: int) -> list[tuple[float, int]]:
         """(P(the cell is safe and shows the number), cells proved safe then) for each number it can show."""
@@ -170,9 +220,19 @@ class PseqStrategy(ExactStrategy):
     tie-breaks, then a random cell of those left. On the exact engine, so its probabilities are ``exact``'s; only
     the choice among equally safe cells differs."""
 
+    guesses_own = True  # the C game loop plays the certain moves, pick_guess every guess
+
     name = "pseq"
     source = "Tu et al. 2017, b1f6c1c4/MineSweeperProb's PSEQ (MineSweeperSolver/GameMgr.cpp, Solver.cpp)"
     summary = "certain safes first, else the lowest mine probability; ties by PSEQ's S, E, Q, then at random"
+
+    def ahead(self, cells: int) -> tuple[bytearray, Budget] | None:
+        """The C game loop makes the certain moves (as ``exact``'s, whose they are) and stops before each guess
+        (:attr:`guesses_own`), on the conditions of :meth:`ExactStrategy.ahead`."""
+        analyzer = self.analyzer
+        if type(analyzer) is not Analyzer or not analyzer.use_kernel or not self.single_point:
+            return None
+        return self.proved.sized(cells), analyzer.budget
 
     def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
         board = observation.board
@@ -180,15 +240,15 @@ class PseqStrategy(ExactStrategy):
             safety = 1 - observation.mines / board.cells
             why = Explanation("PSEQ's first click: the top-left corner (FL@[1,1])", {"cell": (0, 0)})
             return self.guess(observation, 0, "first", safety, why)
-        height, width = board.height, board.width
-        cells = sorted((c for c, p in result.covered() if p < 1.0), key=lambda c: (c % width) * height + c // width)
+        mine_probability = {c: p for c, p in result.covered() if p < 1.0}
+        cells = [c for c in block_order(board.width, board.height) if c in mine_probability]
         probability = result.probability
-        chosen = largest(cells, lambda c: -probability(c))
+        chosen = largest_of(cells, [-mine_probability[c] for c in cells])
         tied = [len(chosen)]
         if len(chosen) > 1:
             scores = Outcomes(self, observation, result).figures(chosen)
             for k in range(len(CRITERIA)):
-                chosen = largest(chosen, lambda c, k=k: scores[c][k])  # type: ignore[misc]
+                chosen = largest_of(chosen, [scores[c][k] for c in chosen])
                 tied.append(len(chosen))
                 if len(chosen) == 1:
                     break

@@ -1,0 +1,190 @@
+/* PSEQ's S, E and Q figures (sweeplab/strategies/pseq/rule.py's Outcomes.figures, in C): per kind of candidate
+   cell, the position after each number it can show counted on the exact engine (an_count, as brief counts it), its
+   layouts summed in long double against the position's own. Included by ../_players.c after _exact_play.c. */
+
+#include <math.h>
+
+/* log C(n, r) */
+static long double pseq_log_binom(int n, int r) { return lgammal(n + 1.0L) - lgammal(r + 1.0L) - lgammal(n - r + 1.0L); }
+
+/* The natural log of the number of layouts of a position counted into A (every component ST_OK with L == 0, as
+   an_count leaves it): layouts_of's sum (the components' product polynomial times C(U, R - K)) in long double,
+   the running product scaled to its largest term after each factor; -INFINITY when no layout fits, NAN out of
+   memory. */
+static long double pseq_log_layouts(const An *A) {
+    int n = A->n, U = A->U, top = A->R;
+    long double scale = 0.0L, *fw = malloc(sizeof(long double) * ((size_t)top + 2)), *out = malloc(sizeof(long double) * ((size_t)top + 2));
+    long double *poly = malloc(sizeof(long double) * ((size_t)top + 2)), result = -INFINITY;
+    int n_fw = 1;
+    if (!fw || !out || !poly) { result = NAN; goto done; }
+    if (top < 0) goto done;
+    fw[0] = 1.0L;
+    for (int c = 0; c < n; c++) {
+        const u128 *wk = (const u128 *)A->C[c].wk;
+        int lo = -1, hi = -1;
+        for (int f = 0; f < A->C[c].n_final; f++) {
+            if (!wk[f]) continue;
+            int k = A->C[c].final_k[f];
+            if (lo < 0 || k < lo) lo = k;
+            if (k > hi) hi = k;
+        }
+        if (lo < 0) goto done; /* no solution */
+        top -= lo;
+        if (top < 0) goto done;
+        int n_poly = hi - lo + 1 < top + 1 ? hi - lo + 1 : top + 1; /* terms past top meet no C(U, .) */
+        for (int q = 0; q < n_poly; q++) poly[q] = 0.0L;
+        for (int f = 0; f < A->C[c].n_final; f++) {
+            int k = A->C[c].final_k[f] - lo;
+            if (wk[f] && k < n_poly) poly[k] = (long double)wk[f];
+        }
+        int out_len = n_fw + n_poly - 1 < top + 1 ? n_fw + n_poly - 1 : top + 1;
+        long double biggest = 0.0L;
+        for (int a = 0; a < out_len; a++) out[a] = 0.0L;
+        for (int a = 0; a < n_fw; a++)
+            for (int k = 0; k < n_poly && a + k < out_len; k++) out[a + k] += fw[a] * poly[k];
+        for (int a = 0; a < out_len; a++) if (out[a] > biggest) biggest = out[a];
+        if (biggest <= 0.0L) goto done;
+        for (int a = 0; a < out_len; a++) fw[a] = out[a] / biggest;
+        scale += logl(biggest);
+        n_fw = out_len;
+    }
+    int a_lo = top - U > 0 ? top - U : 0, a_hi = top < n_fw - 1 ? top : n_fw - 1;
+    long double most = -INFINITY, sum = 0.0L;
+    for (int a = a_lo; a <= a_hi; a++) if (fw[a] > 0.0L) {
+        long double t = logl(fw[a]) + pseq_log_binom(U, top - a);
+        if (t > most) most = t;
+    }
+    if (most == -INFINITY) goto done;
+    for (int a = a_lo; a <= a_hi; a++) if (fw[a] > 0.0L) sum += expl(logl(fw[a]) + pseq_log_binom(U, top - a) - most);
+    result = scale + most + logl(sum);
+done:
+    free(fw); free(out); free(poly);
+    return result;
+}
+
+/* What a candidate's figures depend on (rule.py's Outcomes.kind): its label, the flags around it and the sorted
+   labels of its covered neighbours (-2 a certain mine, -1 no number touches it, else its super-cell). */
+typedef struct { int own, flags, n, around[8]; double s, e, q; } PseqKind;
+
+static int pseq_same(const PseqKind *a, const PseqKind *b) {
+    if (a->own != b->own || a->flags != b->flags || a->n != b->n) return 0;
+    for (int i = 0; i < a->n; i++) if (a->around[i] != b->around[i]) return 0;
+    return 1;
+}
+
+/* pseq_figures(view, width, height, mines, cells, labels, log_total, max_states, max_bytes, seconds)
+   -> [(S, E, Q), ...] | None: see the method table. */
+static PyObject *pseq_figures(PyObject *self, PyObject *args) {
+    Py_buffer vb, lb;
+    PyObject *cells_obj, *result = NULL;
+    int width, height, mines;
+    long max_states;
+    Py_ssize_t max_bytes;
+    double log_total, seconds;
+    if (!PyArg_ParseTuple(args, "y*iiiOy*dlnd", &vb, &width, &height, &mines, &cells_obj, &lb, &log_total, &max_states,
+                          &max_bytes, &seconds))
+        return NULL;
+    int cells = width * height, lent = 0, n_kinds = 0, n_cand = 0, failed = 0;
+    long *cand = NULL;
+    int cap = 0;
+    signed char *work = NULL;
+    int *safe_cells = NULL, *mine_cells = NULL, *of = NULL;
+    PseqKind *kinds = NULL;
+    Play P;
+    memset(&P, 0, sizeof(P));
+    if (width <= 0 || height <= 0 || cells > (1 << 24) || vb.len != cells || lb.len != (Py_ssize_t)sizeof(int) * cells) {
+        PyErr_SetString(PyExc_ValueError, "pseq_figures: the view or the labels do not fit width * height");
+        goto done;
+    }
+    if (span_read(cells_obj, &cand, &n_cand, &cap) < 0) goto done;
+    const signed char *view = vb.buf;
+    const int *label = lb.buf;
+    for (int i = 0; i < n_cand; i++)
+        if (cand[i] < 0 || cand[i] >= cells || view[cand[i]] != -1) {
+            PyErr_Format(PyExc_ValueError, "pseq_figures: cell %ld is not a covered cell of the board", cand[i]);
+            goto done;
+        }
+    int R = mines;
+    for (int c = 0; c < cells; c++) R -= view[c] == -2;
+    work = malloc((size_t)cells);
+    safe_cells = malloc(sizeof(int) * ((size_t)cells + 1));
+    mine_cells = malloc(sizeof(int) * ((size_t)cells + 1));
+    of = malloc(sizeof(int) * ((size_t)n_cand + 1));
+    kinds = malloc(sizeof(PseqKind) * ((size_t)n_cand + 1));
+    if (!work || !safe_cells || !mine_cells || !of || !kinds || frontier_lend(&P.frontier, cells, &lent) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(work, view, (size_t)cells);
+    P.width = width; P.height = height; P.cells = cells; P.view = work;
+    P.safe = safe_cells; P.mines = mine_cells;
+    for (int i = 0; i < n_cand && !failed; i++) {
+        int cell = (int)cand[i], nb[8], n_nb = around(cell, width, height, nb);
+        PseqKind k = {label[cell], 0, 0, {0}, 0.0, 0.0, 0.0};
+        for (int q = 0; q < n_nb; q++) {
+            if (view[nb[q]] == -2) k.flags++;
+            else if (view[nb[q]] == -1) {
+                int v = label[nb[q]], at = k.n++; /* insertion sort: at most 8 */
+                while (at > 0 && k.around[at - 1] > v) { k.around[at] = k.around[at - 1]; at--; }
+                k.around[at] = v;
+            }
+        }
+        int found = -1;
+        for (int j = 0; j < n_kinds && found < 0; j++) if (pseq_same(&kinds[j], &k)) found = j;
+        if (found >= 0) { of[i] = found; continue; }
+        /* the numbers it can show: its flags and certain mines, up to all of its covered neighbours */
+        int known = k.flags, open = 0;
+        for (int q = 0; q < k.n; q++) { if (k.around[q] == -2) known++; else open++; }
+        double ps[9], safes[9], safe_total = 0.0;
+        int n_out = 0;
+        for (int v = known; v <= known + open; v++) {
+            An A;
+            Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
+            work[cell] = (signed char)v;
+            int got = R < 0 ? PLAY_STOP : an_count(&P, R, &lim, &A);
+            if (R < 0) { memset(&A, 0, sizeof(A)); A.none = 1; }
+            if (got == PLAY_ERROR) { an_free(&A); failed = 2; break; }
+            if (got == PLAY_STOP) {
+                int none = A.none;
+                an_free(&A);
+                if (none) continue; /* no layout shows v here */
+                failed = 1; /* not counted within the limits: the Python figures answer */
+                break;
+            }
+            long double ll = pseq_log_layouts(&A);
+            an_free(&A);
+            if (isnan(ll)) { PyErr_NoMemory(); failed = 2; break; }
+            if (ll == -INFINITY) continue;
+            ps[n_out] = (double)expl(ll - (long double)log_total);
+            safes[n_out++] = P.n_safe;
+        }
+        work[cell] = -1;
+        if (failed) break;
+        for (int o = 0; o < n_out; o++) {
+            if (safes[o] > 0) k.s += ps[o];
+            k.e += ps[o] * safes[o];
+            safe_total += ps[o];
+        }
+        for (int o = 0; o < n_out; o++)
+            if (ps[o] > 0 && safe_total > 0) k.q -= ps[o] / safe_total * log2(ps[o] / safe_total);
+        kinds[n_kinds] = k;
+        of[i] = n_kinds++;
+    }
+    frontier_give(&P.frontier, lent); /* before any Python runs */
+    lent = 0;
+    if (failed == 2) goto done;
+    if (failed) { result = Py_None; Py_INCREF(result); goto done; }
+    result = PyList_New(n_cand);
+    for (int i = 0; i < n_cand && result; i++) {
+        const PseqKind *k = &kinds[of[i]];
+        PyObject *t = Py_BuildValue("(ddd)", k->s, k->e, k->q);
+        if (!t) { Py_CLEAR(result); break; }
+        PyList_SET_ITEM(result, i, t);
+    }
+done:
+    frontier_give(&P.frontier, lent);
+    free(cand); free(work); free(safe_cells); free(mine_cells); free(of); free(kinds);
+    PyBuffer_Release(&vb);
+    PyBuffer_Release(&lb);
+    return result;
+}
