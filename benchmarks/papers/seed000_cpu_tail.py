@@ -4,6 +4,9 @@ results/cpu/tail-check.txt.
 
 Run: python benchmarks/papers/seed000_cpu_tail.py [GAMES]   (default 2,000 games per board; the harness's layouts of root
 seed 0, safe rule; CPU is this process's time, so run it on a quiet machine or compare within one run)
+
+The results pages read the figures of results/cpu/tail-check.txt into results/cpu/derived.json
+(sweeplab.studies.derived, which refuses a line it does not know): change a printed line's wording there too.
 """
 
 from __future__ import annotations

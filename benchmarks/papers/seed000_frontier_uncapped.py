@@ -3,6 +3,9 @@ with CSPStrategy's node cap lifted (10^6 to 10^8 search nodes), to count those s
 records a capped set with the solutions found before the cap (a lower bound). Writes results/frontier/uncapped.txt.
 
 Run: python benchmarks/papers/seed000_frontier_uncapped.py   (reads results/frontier/games.csv.gz; a few minutes of CPU)
+
+The results pages read the figures of results/frontier/uncapped.txt into results/frontier/derived.json
+(sweeplab.studies.derived, which refuses a line it does not know): change a printed line's wording there too.
 """
 
 from __future__ import annotations

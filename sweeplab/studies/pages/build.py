@@ -9,7 +9,8 @@ Every measured number in the document is read from ``results/<experiment>/data.j
 beside it); every published number from :mod:`sweeplab.studies.published`. A difference larger than two standard
 errors must have an entry in ``results/explanations.json`` (key: the row's label as printed in the "difference"
 list; see :mod:`sweeplab.studies.explanations`): the committed data of the run that shows its cause, or the mark
-"unexplained" with what was tried. A difference with no entry is printed as such and listed on stderr.
+"unexplained" with what was tried. A difference with no entry is printed as such and listed on stderr. Before the
+explanations are filled, :mod:`sweeplab.studies.derived` rewrites the ``derived.json`` files some of them quote.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from sweeplab.studies import derived
 from sweeplab.studies.best import section as best_section
 from sweeplab.studies.explanations import Explanation, explanation
 from sweeplab.studies.explanations import load as load_explanations
@@ -316,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     notes_path = args.results / "explanations.json"
     try:
+        for path in derived.write(args.results):  # first: the explanations quote some of these figures
+            print(f"wrote {path}")
         explanations = load_explanations(notes_path)
         pages, unexplained = build_pages(args.results, explanations, args.out.with_suffix("").name)
     except ValueError as error:  # a data file that cannot be read as what it should be (the message names it)
