@@ -14,7 +14,7 @@ from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.base import play
-from sweeplab.strategies.pseq import Outcomes, PseqStrategy, largest, rule
+from sweeplab.strategies.pseq import NOISE, Outcomes, PseqStrategy, largest, largest_of, rule
 from sweeplab.strategies.registry import make_spec
 from tests.analysis.compiled import needs_loops
 from tests.strategies.best.brute import consistent_layouts
@@ -106,6 +106,15 @@ def test_largest_keeps_near_ties_in_pseq_s_visiting_order():
     assert largest([1, 2, 3, 4], values.__getitem__) == [2, 4]  # a strictly larger value starts the list again
     assert largest([2, 1, 3, 4], values.__getitem__) == [2, 1, 4]  # after it, values within 1e-8 join
     assert largest([3], values.__getitem__) == [3]
+
+
+def test_largest_of_lets_rounding_noise_tie_and_keeps_the_fast_path_exact():
+    cells = [1, 2, 3, 4]
+    noisy = [0.5, 0.5 * (1 + 3e-16), 0.5 * (1 + 1e-16), 0.5 * (1 + 6e-16)]  # one figure, summed four ways
+    assert largest_of(cells, noisy) == [4]  # strictly larger, last bit by last bit
+    assert largest_of(cells, noisy, NOISE) == cells
+    assert largest_of(cells, [0.5, 0.5 * (1 + 1e-9), 0.4, 0.5], NOISE) == [2, 4]  # above the noise: starts again
+    assert largest_of(cells, [0.2, 0.7, 0.1, 0.7]) == [2, 4]  # the fast path: exact ties
 
 
 def test_the_guess_is_the_lowest_probability_then_s():

@@ -17,6 +17,13 @@ Where each part comes from, in that repository (``MineSweeperSolver/``):
   that it is safe (not weighted by the safety).
 - Then one of the cells left at random (``GameMgr::OpenOptimalBlocks``), drawn from this player's seed.
 
+The tie-breaks' ``Largest`` differs in one point, a choice made here: S, E and Q are sums of doubles whose last bits
+depend on how they were summed, so a figure starts the list again only when it is above the best so far by more
+than :data:`NOISE` (1e-12, relative), and figures equal in exact arithmetic tie. The figures are worked out in C
+(``_figures.c``, the counts summed in long double) where the kernel is built, else here with exact integers; the two
+agree to about 1e-14 and, by that rule, choose alike. The certain moves are made by the C game loop, which stops
+before each guess for :meth:`PseqStrategy.pick_guess`.
+
 PSEQ counts a cell as made safe at the level of its block sets (cells alike to every constraint, split by the
 candidate's neighbourhood); sweeplab's engine gives the certainly safe cells of the position after each number
 directly, which are the same cells, since cells alike to every constraint are safe together or not at all. The
@@ -48,6 +55,11 @@ _FIGURES = getattr(LOOPS, "pseq_figures", None)  # every candidate's figures at 
 
 #: PSEQ's relative tolerance for equal doubles in ``Largest``.
 TOLERANCE = 1e-8
+#: The relative rounding error allowed the S, E and Q figures, sums of doubles (in C, of ``expl`` of long double
+#: log counts: about 1e-15 in practice): a figure above the best so far by no more than this does not start
+#: ``Largest``'s list again, so figures equal in exact arithmetic tie whichever way their last bits fell (PSEQ's own
+#: doubles carry such noise too; the choice here makes the C and the Python figures choose alike).
+NOISE = 1e-12
 
 #: The tie-breaks after P, in PSEQ's order: name, and what it says in an explanation.
 CRITERIA = (
@@ -63,11 +75,13 @@ def largest(cells: Sequence[int], score: Callable[[int], float]) -> list[int]:
     return largest_of(cells, [score(c) for c in cells])
 
 
-def largest_of(cells: Sequence[int], values: Sequence[float]) -> list[int]:
-    """:func:`largest` with each cell's score given, ``values[i]`` that of ``cells[i]``. When no score lies within
-    the tolerance below the top one but the top score itself (the usual case: the tied cells share one double),
-    the answer is the cells with the top score, which is what the visit in order keeps: it starts again at the
-    first of them and takes each later one."""
+def largest_of(cells: Sequence[int], values: Sequence[float], noise: float = 0.0) -> list[int]:
+    """:func:`largest` with each cell's score given, ``values[i]`` that of ``cells[i]``; a score starts the list
+    again only when it is above the best so far by more than ``noise`` (relative), the rounding error of scores
+    worked out in floating point: two cells whose scores are equal in exact arithmetic then tie as they would there,
+    whatever their last bits. When no score lies within the tolerance below the top one but the top score itself
+    (the usual case: the tied cells share one double), the answer is the cells with the top score, which is what the
+    visit in order keeps: it starts again at the first of them and takes each later one."""
     if len(cells) <= 1:
         return list(cells)
     top = max(values)
@@ -77,7 +91,7 @@ def largest_of(cells: Sequence[int], values: Sequence[float]) -> list[int]:
     best = values[0]
     kept = [cells[0]]
     for cell, value in zip(cells[1:], values[1:], strict=True):
-        if best < value:
+        if best + abs(best) * noise < value:
             best = value
             kept = []
         if best - abs(best) * TOLERANCE <= value:
@@ -248,7 +262,7 @@ class PseqStrategy(ExactStrategy):
         if len(chosen) > 1:
             scores = Outcomes(self, observation, result).figures(chosen)
             for k in range(len(CRITERIA)):
-                chosen = largest_of(chosen, [scores[c][k] for c in chosen])
+                chosen = largest_of(chosen, [scores[c][k] for c in chosen], NOISE)
                 tied.append(len(chosen))
                 if len(chosen) == 1:
                     break

@@ -31,6 +31,7 @@ from sweeplab.studies.pages.learned import _learned_players
 from sweeplab.studies.pages.neural import neural_section
 from sweeplab.studies.pages.page import Doc, Score, _claims_section, _table
 from sweeplab.studies.pages.papers import _seed002_table, _seed003_table, _seed_table
+from sweeplab.studies.pages.recheck import recheck_section
 from sweeplab.studies.pages.seed000 import _seed_000
 from sweeplab.studies.papers.seed003_claims import retest as retest_seed003
 from sweeplab.studies.published import (
@@ -153,6 +154,7 @@ def build_pages(
     doc.start("learn")
     _learned_players(doc)
     neural_section(doc, results / "learn")
+    recheck_section(doc, results)
     best = best_section(results)  # the best strategy against the published solvers (sweeplab.studies.best)
     if best:
         doc.start("best")
