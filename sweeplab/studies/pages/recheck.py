@@ -41,7 +41,8 @@ def _neural(base: Path) -> tuple[dict[str, dict[str, Any]], int | None]:
             continue
         seed = seed_of(runs)
         games = min(s["games"] for _, bench in runs for s in bench["summaries"])
-        found[f"neural | {board} | within {NEURAL_GOAL[board]:g} points of exact"] = {
+        goal = NEURAL_GOAL[board]
+        found[f"neural | {board} | within {goal:g} point{'' if goal == 1 else 's'} of exact"] = {
             "measured": f"{100 * d[0]:+.2f} ± {100 * d[1]:.2f} pts ({games:,} games)",
             "verdict": _verdict(*d, NEURAL_GOAL[board]),
         }
@@ -72,9 +73,8 @@ def _rows(first: dict[str, dict[str, Any]], second: dict[str, dict[str, Any]], w
         same = "-" if b is None else "yes" if a["verdict"] == b["verdict"] else "**no**"
         if b is not None and a["verdict"] != b["verdict"]:
             changed.append(key)
-        rows.append(
-            [where, key, f"{a['measured']}: {a['verdict']}", "-" if b is None else f"{b['measured']}: {b['verdict']}", same]
-        )
+        cells = [key, f"{a['measured']}: {a['verdict']}", "-" if b is None else f"{b['measured']}: {b['verdict']}"]
+        rows.append([where, *(c.replace("|", "\\|") for c in cells), same])  # a key's bars would split the cell
     return rows, changed
 
 
