@@ -115,13 +115,15 @@ def first_win_rates(results: Path) -> str:
 
 def pseq(results: Path) -> str:
     """`pseq` against PSEQ's published rates and, paired, against `exact` on the same layouts."""
-    rows, commands = [], []
+    rows, commands, within, ratios = [], [], 0, []
     for name, published in PSEQ_README.items():
         bench = _read(results / "pseq" / f"{name}.json")
         found = {s["strategy"]: s for s in bench["summaries"]}
         mine, exact = found["pseq"], found["exact"]
         pair = next(p for p in bench["paired"] if p["a"] == "pseq" and p["b"] == "exact")
         se = math.sqrt(mine["win_rate"] * (1 - mine["win_rate"]) / mine["games"])
+        within += abs(100 * mine["win_rate"] - published) <= 2 * 100 * se
+        ratios.append(mine["cpu_mean"] / exact["cpu_mean"])
         rows.append(
             [
                 name,
@@ -150,13 +152,51 @@ def pseq(results: Path) -> str:
                 ],
                 rows,
             ),
+            f"Within two standard errors of PSEQ's published rate on {within} of {len(rows)} boards. CPU per game: "
+            f"{min(ratios):.1f} to {max(ratios):.1f} times `exact`'s in the same runs.",
+            "",
             "Data: `results/pseq/` (each board's `--out` folder, and its summary as `BOARD.json`), from",
             "",
             "```",
             *commands,
             "```",
+            *_pseq_pure_python(results / "pseq"),
         ]
     )
+
+
+#: What a game's record says of its play, CPU aside: the columns two runs of the same games must share.
+PLAYED = ("won", "outcome", "revealed", "guesses", "three_bv")
+
+
+def _games(path: Path, strategy: str) -> dict[str, tuple[str, ...]]:
+    """Game index -> :data:`PLAYED` of ``strategy``'s games in a run's ``games.csv.gz``."""
+    import gzip
+
+    with gzip.open(path, "rt", newline="") as handle:
+        return {r["game"]: tuple(r[c] for c in PLAYED) for r in csv.DictReader(handle) if r["strategy"] == strategy}
+
+
+def _pseq_pure_python(folder: Path) -> list[str]:
+    """A line on ``pseq`` without its C extension (``results/pseq/pure-python/``, its command with the environment
+    in ``command.txt``) against the same games of the run of its board: how many play alike, and the CPU per game of
+    each (none without that run)."""
+    pure = folder / "pure-python"
+    if not (pure / "bench.json").exists():
+        return []
+    bench = _read(pure / "bench.json")
+    board = bench["settings"]["board"]
+    name = next(n for n in PSEQ_README if _read(folder / f"{n}.json")["settings"]["board"] == board)
+    c_games, py_games = _games(folder / name / "games.csv.gz", "pseq"), _games(pure / "games.csv.gz", "pseq")
+    alike = sum(c_games[g] == played for g, played in py_games.items())
+    c_cpu = next(s for s in _read(folder / f"{name}.json")["summaries"] if s["strategy"] == "pseq")["cpu_mean"]
+    py_cpu = bench["summaries"][0]["cpu_mean"]
+    return [
+        "",
+        f"Without the C extension, `{(pure / 'command.txt').read_text().strip()}` (`results/pseq/pure-python/`) plays "
+        f"{alike:,} of its {len(py_games):,} {name} games as the run above does (the outcome, the cells revealed, "
+        f"the guesses), at {1000 * py_cpu:.1f} ms per game against {1000 * c_cpu:.2f}.",
+    ]
 
 
 def seed004_boards(results: Path) -> str:
