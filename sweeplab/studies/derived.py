@@ -18,6 +18,9 @@ cannot be typed by hand. Two kinds of figure need it:
   ``benchmarks/papers/seed000_frontier_uncapped.py``); a line that does not match is an error, not a gap, so a
   changed script cannot silently drop a figure the explanations quote.
 
+The learned players' figures (per-board choice costs, noise ablations and paired differences across the runs of one
+board, ``results/learn/derived.json``) are computed by :mod:`sweeplab.studies.derived_learn`.
+
 Units follow the run files: rates and shares as fractions, times in seconds (``fill``'s ``%`` and ``ms`` formats scale
 them).
 """
@@ -31,6 +34,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from sweeplab.studies.derived_learn import learn
 
 NAME = "derived.json"
 
@@ -270,6 +275,7 @@ DERIVED: dict[str, Callable[[Path], dict[str, Any] | None]] = {
     "levels": levels,
     "cpu": cpu,
     "frontier": frontier,
+    "learn": learn,
 }
 
 

@@ -1,9 +1,13 @@
+import gzip
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from sweeplab.studies import derived
+from sweeplab.bench.stats import paired_difference
+from sweeplab.learn.seed003.evaluate import clustered_mean
+from sweeplab.studies import derived, derived_learn
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,3 +107,84 @@ def test_a_paper_zero_gets_the_chance_of_a_sample_with_no_win(tmp_path):
     assert found is not None
     (row,) = found["no_win"]
     assert row["sample"] == derived.NO_WIN_SAMPLE and row["chance"] == pytest.approx(0.99**derived.NO_WIN_SAMPLE)
+
+
+def _run(folder: Path, wins: dict[str, list[int]], seed: int = 0) -> None:
+    """A bench run of ``folder``: its ``bench.json`` (settings and summaries) and ``games.csv.gz`` (who won each game)."""
+    folder.mkdir(parents=True)
+    settings = {"board": "9x9x10", "rule": "safe", "seed": seed}
+    (folder / "bench.json").write_text(json.dumps({"settings": settings, "summaries": [{"strategy": s} for s in wins]}))
+    lines = ["strategy,game,won"] + [f"{s},{g},{w}" for s, won in wins.items() for g, w in enumerate(won)]
+    with gzip.open(folder / "games.csv.gz", "wt") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
+def test_learn_choice_costs_are_per_board_with_the_se_over_games(tmp_path):
+    path = tmp_path / "positions.csv"
+    rows = [("beginner", 0, 0.0), ("beginner", 0, 0.02), ("beginner", 1, 0.04), ("expert", 2, 0.1)]
+    path.write_text(
+        "board,game,covered,exact_min,a_differs,a_cost\n" + "".join(f"{b},{g},10,0.1,{int(c > 0)},{c}\n" for b, g, c in rows)
+    )
+    beginner, expert = derived_learn.choice_costs(path)
+    mean, se = clustered_mean(np.array([0.0, 0.02, 0.04]), np.array([0, 0, 1]))
+    assert (beginner["board"], beginner["player"], beginner["positions"], beginner["games"]) == ("beginner", "a", 3, 2)
+    assert beginner["mean_cost"] == pytest.approx(0.02) and beginner["mean_cost_se"] == se and beginner["mean_cost"] == mean
+    assert beginner["differs"] == pytest.approx(2 / 3)
+    assert expert["mean_cost"] == pytest.approx(0.1) and expert["mean_cost_se"] == 0.0
+
+
+def test_learn_pairs_noise_and_split_runs_on_the_same_layouts(tmp_path):
+    learn = tmp_path / "learn"
+    _run(learn / "winrates" / "beginner", {"dsscsp-manhattan": [1, 0, 1, 0], "xgboost": [1, 1, 1, 0]})
+    _run(learn / "winrates" / "beginner" / "dqn", {"dqn": [1, 1, 0, 0]})
+    _run(learn / "winrates" / "beginner" / "dqn-single", {"dqn-single": [1, 1, 1, 1]})
+    _run(learn / "ablations" / "beginner", {"xgboost[noise=1]": [0, 0, 1, 0]})
+    _run(learn / "scale" / "old" / "beginner", {"dqn": [0, 0, 0, 0]})
+    found = derived.build(tmp_path)[learn / derived.NAME]
+    data = json.loads(found)
+    noise = {(n["player"], n["noise"]): (n["difference"], n["se"]) for n in data["noise"]}
+    assert noise[("xgboost", "xgboost[noise=1]")] == paired_difference([0, 0, 1, 0], [1, 1, 1, 0])
+    assert noise[("dqn", "xgboost[noise=1]")][0] == pytest.approx(-0.25) and ("nn", "xgboost[noise=1]") not in noise
+    ranges = {r["player"]: r for r in data["noise_range"]}
+    assert ranges["dqn-single"] == {"player": "dqn-single", "boards": 1, "cost_low": 0.75, "cost_high": 0.75}
+    pairs = {(d["a"], d["b"]): d["difference"] for d in data["development"]}
+    assert pairs[("dqn", "dsscsp-manhattan")] == 0.0 and pairs[("dqn", "dqn-single")] == -0.5
+    assert pairs[("scale/old", "dqn-single")] == -1.0 and pairs[("scale/old", "dqn")] == -0.5
+    assert ("dqn-single", "dqn-single") not in pairs and "choice_costs" not in data and "seed003_ratio" not in data
+
+
+def test_a_scale_run_of_other_layouts_is_refused(tmp_path):
+    _run(tmp_path / "winrates" / "beginner", {"dsscsp-manhattan": [1, 0], "dqn": [1, 1]})
+    _run(tmp_path / "scale" / "old" / "beginner", {"dqn": [0, 0]}, seed=1)
+    with pytest.raises(ValueError, match="do not pair"):
+        derived_learn.paired_development(tmp_path)
+
+
+def test_the_sweep_gain_sums_the_wins_over_the_band(tmp_path):
+    path = tmp_path / "data.json"
+    point = {"group": "ratio", "games": 100}
+    points = [
+        point | {"strategy": s, "x": x, "wins": w}
+        for s, x, w in [
+            ("dsscsp-manhattan", 0.05, 99),
+            ("dqn-single", 0.05, 90),
+            ("dsscsp-manhattan", 0.1, 80),
+            ("dqn-single", 0.1, 85),
+            ("dsscsp-manhattan", 0.2, 40),
+            ("dqn-single", 0.2, 42),
+            ("dqn-single", 0.15, 60),  # the Manhattan version did not play it
+        ]
+    ] + [{"group": "versions", "strategy": "dqn-single", "x": None, "games": 10, "wins": 9}]
+    path.write_text(json.dumps({"points": points}))
+    (gain,) = derived_learn.sweep_gain(path) or []
+    assert gain == {
+        "strategy": "dqn-single",
+        "against": "dsscsp-manhattan",
+        "low": 0.1,
+        "high": 0.2,
+        "densities": 2,
+        "games": 200,
+        "against_games": 200,
+        "more_wins": 7,
+    }
+    assert derived_learn.sweep_gain(tmp_path / "missing.json") is None
