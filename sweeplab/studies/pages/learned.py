@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.studies.bench_runs import _board_runs, _learn_paired, _runs_outcomes, _same_layouts
+from sweeplab.studies.claim import EQUIVALENCE_MARGIN
 from sweeplab.studies.pages.page import Doc, _pm, _table
 from sweeplab.studies.pages.training import training_section
 from sweeplab.studies.pages.verdicts import RULE, held_out, seed_of
@@ -45,8 +46,11 @@ def _learn_claims(board: str, outcomes: dict[str, dict[int, bool]]) -> list[dict
     """Seed 003's ranking (5.3 and the conclusion) as claims tested on the paired games of one board: the learned
     versions beat the Manhattan version, and deep Q-learning is "marginally better than" the classifiers ("but not
     always"). A "beats" claim is reproduced when the paired difference is above +2 SE, not reproduced when it is
-    below -2 SE, and undecided in between; the Q-learning claim is reproduced when deep Q-learning is not below the
-    better classifier by more than 2 SE. The conclusion's version numbers were lost,
+    below -2 SE, and undecided in between. The Q-learning claim, a claim of near-equality, is a non-inferiority test
+    with the margin of the equivalence claims (:data:`~sweeplab.studies.claim.EQUIVALENCE_MARGIN`, one point): not
+    reproduced when deep Q-learning is behind the better classifier by more than 2 SE, reproduced when the
+    difference less 2 SE is above minus the margin, undecided in between (so that a verdict on one seed's games does
+    not turn into its opposite on another's; with a single 2-SE line it could). The conclusion's version numbers were lost,
     so both Q-learning versions of Table 3 are tested: the iterative one (``dqn``) and the single pass
     (``dqn-single``)."""
 
@@ -86,7 +90,12 @@ def _learn_claims(board: str, outcomes: dict[str, dict[int, bool]]) -> list[dict
         name, d = min(classifiers, key=lambda item: item[1][0])  # type: ignore[index]
         assert d is not None
         z = _paired_z(d)
-        ok = z > -2
+        if d[0] + 2 * d[1] < 0:
+            verdict, why = "not reproduced", f"{q} is behind by more than 2 SE"
+        elif d[0] - 2 * d[1] > -EQUIVALENCE_MARGIN:
+            verdict, why = "reproduced", f"not behind by the margin of {100 * EQUIVALENCE_MARGIN:g} point (less 2 SE)"
+        else:
+            verdict, why = UNDECIDED, f"the interval of ±2 SE holds both 0 and -{100 * EQUIVALENCE_MARGIN:g} point"
         version = "deep Q-learning" if q == "dqn" else "deep Q-learning, single pass,"
         claims.append(
             {
@@ -95,9 +104,8 @@ def _learn_claims(board: str, outcomes: dict[str, dict[int, bool]]) -> list[dict
                 "published": "ranking only",
                 "measured": f"{q} minus {name} (the better classifier here) {cell(d)}",
                 "z": z,
-                "verdict": "reproduced" if ok else "not reproduced",
-                "sentence": f"{board}: {q} minus the better classifier ({name}) is {cell(d)}; "
-                + ("within the claim (not worse by more than 2 SE)." if ok else f"{q} is clearly worse: not reproduced."),
+                "verdict": verdict,
+                "sentence": f"{board}: {q} minus the better classifier ({name}) is {cell(d)}; {verdict}: {why}.",
             }
         )
     return claims
@@ -251,8 +259,10 @@ def _learned_players(doc: Doc) -> None:
             'versions outperform the earlier ones, and deep Q-learning is "marginally better than machine learning '
             '(classification) methods in general, but not always". Measured on the held-out layouts above: a "wins '
             'more" claim is reproduced when the paired difference less 2 SE is above 0, not reproduced when the '
-            "difference plus 2 SE is below 0, and undecided in between; the Q-learning claim is reproduced unless "
-            "deep Q-learning is behind the better classifier by more than 2 SE. Each sentence also gives the same "
+            "difference plus 2 SE is below 0, and undecided in between; the Q-learning claim, one of near-equality, is "
+            "not reproduced when deep Q-learning is behind the better classifier by more than 2 SE, reproduced when "
+            f"the difference less 2 SE is above -{100 * EQUIVALENCE_MARGIN:g} point (the margin of the page's "
+            "equivalence claims), and undecided in between. Each sentence also gives the same "
             f"claim on the development layouts (seed {dev_seed})."
         )
         doc.claims({"claims": claims})

@@ -177,7 +177,7 @@ def test_learned_players_claims_test_seed_003s_ranking_on_paired_games(tmp_path)
     assert "| beginner: deep Q-learning (dqn) wins more than the Manhattan version |" in text
     assert unexplained == ["seed 003 | beginner | xgboost+nn beats dsscsp-manhattan"]
     assert "undecided: the interval of ±2 SE holds 0 (xgboost +0.0 SE)" in text
-    assert "dqn minus the better classifier (nn) is +10.00 ± 3.02 pts; within the claim" in text
+    assert "dqn minus the better classifier (nn) is +10.00 ± 3.02 pts; reproduced: not behind by the margin" in text
     assert "the best learned player, dqn, wins 90.0 ± 5.0%" in text
 
 

@@ -178,3 +178,27 @@ def test_a_claim_not_yet_measured_on_held_out_layouts_has_no_verdict(tmp_path):
     assert "Not yet measured on held-out layouts, so without a verdict here" in page
     assert "- beginner: deep Q-learning, single pass (dqn-single), wins more than the Manhattan version: " in page
     assert [s.claim for s in doc.scores] == ["beginner: deep Q-learning (dqn) wins more than the Manhattan version"]
+
+
+@pytest.mark.parametrize(
+    ("dqn_won", "verdict"),
+    [
+        (lambda i: i < 400, "reproduced"),  # nn's own games: level, without spread
+        (lambda i: i < 340, "not reproduced"),  # 7.5 points behind on nested games: far past 2 SE
+        (lambda i: i % 2 == 0, "undecided"),  # level on average, ±2.5 points: the interval holds 0 and -1 point
+    ],
+)
+def test_the_q_learning_claim_is_a_non_inferiority_test_with_an_undecided_band(dqn_won, verdict):
+    """Not reproduced when dqn is behind the better classifier by more than 2 SE, reproduced when the difference
+    less 2 SE clears minus one point, undecided when the interval holds both 0 and minus one point."""
+    from sweeplab.studies.pages.learned import _learn_claims
+
+    n = 800
+    outcomes = {
+        "dsscsp-manhattan": {i: i < 300 for i in range(n)},
+        "xgboost": {i: i < 350 for i in range(n)},
+        "nn": {i: i < 400 for i in range(n)},
+        "dqn": {i: dqn_won(i) for i in range(n)},
+    }
+    claim = next(c for c in _learn_claims("beginner", outcomes) if c["key"].endswith("dqn at least as good as the classifiers"))
+    assert claim["verdict"] == verdict, claim["sentence"]
