@@ -238,7 +238,7 @@ def progress_bar(enabled: bool, description: str) -> Any:
     )
 
 
-def strategy_list(text: str, param_hint: str = "--strategy", options_allowed: bool = True) -> list[str]:
+def strategy_list(text: str, param_hint: str = "--strategy") -> list[str]:
     """Strategy specs separated by commas (``exact,gac[pairs=False,subsets=False]``), each checked (and built once, so
     that an option out of its range is refused before any game starts), in canonical form."""
     from sweeplab.strategies.registry import checked_spec, split_specs
@@ -249,8 +249,6 @@ def strategy_list(text: str, param_hint: str = "--strategy", options_allowed: bo
             spec = checked_spec(part, outside=True)  # the command line may name an outside program
         except SweeplabError as error:
             raise click.BadParameter(str(error), param_hint=param_hint) from None
-        if "[" in spec and not options_allowed:  # canonical form has brackets only when options were given
-            raise click.BadParameter(f"{part!r}: this command takes strategy names without options", param_hint=param_hint)
         specs.append(spec)
     if not specs:
         raise click.BadParameter("give at least one strategy name", param_hint=param_hint)

@@ -70,7 +70,12 @@ EXPERIMENT_NAMES = (
     default=None,
     help="games per point (overrides --quick and the full size)",
 )
-@click.option("--skip", default=None, help="strategy names (commas) to leave out of the default sets, e.g. a slow or broken one")
+@click.option(
+    "--skip",
+    default=None,
+    help="strategies (commas) to leave out of the default sets, e.g. a slow or broken one: a name leaves out that "
+    "strategy, a spec with options (dss[limited=True]) only that version, where an experiment plays versions",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="root seed shared by every point (any integer)")
 @click.option("--board", "-b", default=None, help="board for outcomes, calibration and frontier  [default: expert]")
 @click.option("--rule", "-r", type=RULE_CHOICE, default=None, help="first-click rule for all but levels  [default: safe]")
@@ -129,7 +134,7 @@ def experiment_command(
     if board is not None:
         make_rules(board, rule or "safe")
     parts: list[object] = ["sweeplab", "experiment", name, "--out", out]
-    skipped = strategy_list(skip, "--skip", options_allowed=False) if skip else []
+    skipped = strategy_list(skip, "--skip") if skip else []
     for flag, value in (
         ("--strategy", strategy),
         ("--skip", skip),

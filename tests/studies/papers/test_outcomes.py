@@ -1,4 +1,5 @@
-"""The paired claims of seed 000's start, overlap and equation runs recompute from the per-game outcomes committed beside them."""
+"""The paired claims of seed 000's start, overlap and equation runs and of seed 003's sweeps recompute from the per-game
+outcomes committed beside them."""
 
 import json
 import re
@@ -11,8 +12,7 @@ from sweeplab.studies.claim import OUTCOMES, paired_difference, read_outcomes
 RESULTS = Path(__file__).resolve().parents[3] / "results"
 
 #: experiment -> (the strategy a claim's difference is for, the one it is against); points pair up within a group.
-#: Only the runs whose per-game outcomes are committed: seed 003's sweeps have not been rerun with them yet;
-#: ``equation``'s leads are checked below.
+#: ``equation``'s leads and seed 003's paired claims are checked below.
 PAIRS = {"start": ("cspstrategy", "cspstrategy[start=centre]"), "overlap": ("cspstrategy", "cspstrategy[overlap=min]")}
 
 
@@ -66,3 +66,27 @@ def test_equations_leads_recompute_from_the_committed_games():
             assert (f"{dh:+.1f}", f"{seh:.1f}", f"{ds:+.1f}", f"{ses:.1f}") == shown.groups(), claim["key"]
             checked += 1
     assert checked == 5
+
+
+def test_seed003s_paired_claims_recompute_from_the_committed_games():
+    """Each 'A - B | win rate' claim of seed 003 (the equivalence tests and the learned players against the
+    Manhattan version) is the paired difference of A's and B's games pooled over the mine-ratio sweep."""
+    data = json.loads((RESULTS / "seed003" / "data.json").read_text())
+    games = read_outcomes(RESULTS / "seed003" / OUTCOMES)
+    ratio = [(k, p) for k, p in enumerate(data["points"]) if p["group"] == "ratio"]
+    checked = 0
+    for claim in data["claims"]:
+        parts = claim["key"].split(" | ")
+        if len(parts) != 3 or parts[2] != "win rate" or " - " not in parts[1]:
+            continue
+        a, b = parts[1].split(" - ")
+        at = {name: sorted((p["x"], k) for k, p in ratio if p["strategy"] == name) for name in (a, b)}
+        assert [x for x, _ in at[a]] == [x for x, _ in at[b]], claim["key"]
+        d, se, n = paired_difference([(games[i], games[j]) for (_, i), (_, j) in zip(at[a], at[b], strict=True)])
+        assert n == sum(data["points"][i]["games"] for _, i in at[a])
+        shown = re.match(r"([+-]\d+\.\d+) ± (\d+\.\d+) points", claim["measured"])
+        assert shown, claim["measured"]
+        digits = len(shown.group(2).split(".")[1])
+        assert (f"{100 * d:+.{digits}f}", f"{100 * se:.{digits}f}") == shown.groups(), claim["key"]
+        checked += 1
+    assert checked == 10  # three equivalence claims, three heuristics, four learned players
