@@ -36,6 +36,8 @@ from sweeplab.studies.experiment import (
 
 REPRODUCED = "reproduced"
 NOT_REPRODUCED = "not reproduced"
+#: A claim of a gain whose interval of two standard errors holds 0: more games before anything is claimed.
+UNDECIDED = "undecided"
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,20 @@ class Claim:
 def verdict(z: float | None, bound: float = 2.0) -> str:
     """Reproduced when the difference is within ``bound`` standard errors."""
     return REPRODUCED if z is not None and abs(z) <= bound else NOT_REPRODUCED
+
+
+def gain_verdict(z: float | None) -> str:
+    """A claim that one player wins more than another, from the paired difference in standard errors: reproduced
+    above +2, not reproduced below -2, :data:`UNDECIDED` in between (the learned players' pages' rule).
+
+    >>> gain_verdict(2.5), gain_verdict(-2.5), gain_verdict(1.0), gain_verdict(None)
+    ('reproduced', 'not reproduced', 'undecided', 'undecided')
+    """
+    if z is not None and z > 2:
+        return REPRODUCED
+    if z is not None and z < -2:
+        return NOT_REPRODUCED
+    return UNDECIDED
 
 
 #: "Nearly (or exactly) as accurate": a win-rate difference within this margin (1 percentage point), shown by

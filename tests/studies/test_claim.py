@@ -46,7 +46,7 @@ def test_quick_claims_run_writes_verdicts(name, tmp_path):
     data = json.loads((tmp_path / "data.json").read_text())
     assert data["claims"], "every claims experiment tests at least one claim"
     for claim in data["claims"]:
-        assert claim["verdict"] in ("reproduced", "not reproduced") and claim["sentence"] and claim["key"]
+        assert claim["verdict"] in ("reproduced", "not reproduced", "undecided") and claim["sentence"] and claim["key"]
         assert claim["z"] is None or math.isfinite(claim["z"])
     assert len(data["cpu_se"]) == len(data["points"])
     assert "## Claims" in (tmp_path / "table.md").read_text()
@@ -84,3 +84,13 @@ def test_nearly_as_accurate_is_an_equivalence_test():
     old = {"key": "seed 003 | dss[limited=True] - dss | win rate", "published": "nearly the same accuracy", "z": -2.5}
     new = retest({"points": points, "claims": [old]})["claims"][0]
     assert new["verdict"] == "reproduced" and new["measured"] == "-0.10 ± 0.04 points"
+
+
+def test_seed003s_gain_claims_are_retested_three_ways():
+    """A stored claim of a gain gets the three-way verdict of its z (undecided inside ±2 SE); others are kept."""
+    from sweeplab.studies.papers.seed003_claims import GAIN_PUBLISHED, retest
+
+    gain = {"key": "seed 003 | dqn - dsscsp-manhattan | win rate", "published": GAIN_PUBLISHED, "verdict": "not reproduced"}
+    other = {"key": "seed 003 | shape | dqn", "published": "no effect", "z": 0.5, "verdict": "not reproduced"}
+    claims = retest({"claims": [{**gain, "z": 1.3}, {**gain, "z": -2.2}, {**gain, "z": 3.0}, other]})["claims"]
+    assert [c["verdict"] for c in claims] == ["undecided", "not reproduced", "reproduced", "not reproduced"]

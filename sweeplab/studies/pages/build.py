@@ -108,9 +108,13 @@ def build_pages(
             "seed003",
             "## Seed 003: the solver versions (Table 3), Table 4's board and Figures 1-5",
             "Seed 003's tables and figures lost their numbers in extraction (only the row labels and the text survive), "
-            "so its claims are tested as the text states them. Every version of Table 3 that is not a learned player "
-            "is played, with the location score of section 4.2.2 (equation (4), read as the chance of a 0 in a "
-            "corner, on an edge or in the middle) as a guess rule beside the Manhattan distance of 4.2.1.",
+            "so its claims are tested as the text states them. Every version of Table 3 is played (the learned ones by "
+            "the shipped models), with the location score of section 4.2.2 (equation (4), read as the chance of a 0 "
+            "in a corner, on an edge or in the middle) as a guess rule beside the Manhattan distance of 4.2.1, on "
+            f"the layouts of root seed {seed003.get('seed', 0):,}. A claim of a gain (a heuristic, a learned "
+            "version) is reproduced when the paired difference is above +2 SE, not reproduced below -2 SE and "
+            "undecided in between; a claim of equal accuracy is an equivalence test (two one-sided tests, a margin "
+            "of one point).",
             ["seed003-ratio.png", "seed003-time.png", "seed003-shape.png", "seed003-blocks.png"],
             _seed003_table,
             retest_seed003,

@@ -8,15 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.studies.bench_runs import _board_runs, _learn_paired, _runs_outcomes, _same_layouts
-from sweeplab.studies.claim import EQUIVALENCE_MARGIN
+from sweeplab.studies.claim import EQUIVALENCE_MARGIN, UNDECIDED
 from sweeplab.studies.pages.page import Doc, _pm, _table
 from sweeplab.studies.pages.training import training_section
 from sweeplab.studies.pages.verdicts import RULE, held_out, seed_of
 
 LEARN_BOARDS = ("beginner", "intermediate", "expert")
 LEARN_GAMES_ASKED = 10_000  # games per board asked of each learned player
-#: a "beats" claim whose interval of two standard errors holds 0
-UNDECIDED = "undecided"
 #: Seed 003's name (Table 3; its Table 4 lost every number) for each player of the learned-players table.
 LEARN_VERSIONS = {
     "dsscsp-manhattan": "DSScsp + DSS + Manhattan distance",

@@ -19,6 +19,7 @@ from sweeplab.studies.pages.learned import LEARN_BOARDS, _board_runs, _learn_pai
 from sweeplab.studies.pages.neural import NEURAL_GOAL, _verdict
 from sweeplab.studies.pages.page import Doc, _table
 from sweeplab.studies.pages.verdicts import held_out, seed_of
+from sweeplab.studies.papers.seed003_claims import retest
 
 #: The learned players of seed 003's claims experiment: its claims that name one of them are learned verdicts.
 SEED003_LEARNED = ("xgboost", "nn", "dqn", "dqn-single")
@@ -54,7 +55,7 @@ def _seed003(path: Path) -> tuple[dict[str, dict[str, Any]], int | None]:
     held out."""
     if not path.exists():
         return {}, None
-    data = json.loads(path.read_text())
+    data = retest(json.loads(path.read_text()))  # as seed 003's page tests them
     seed = verdict_seed(data.get("seed"), str(path))
     learned = {
         c["key"]: c
@@ -64,13 +65,28 @@ def _seed003(path: Path) -> tuple[dict[str, dict[str, Any]], int | None]:
     return learned, seed
 
 
+#: Verdicts that claim nothing yet: the interval holds the goal (or 0), and more games are needed.
+OPEN = ("undecided",)
+#: The "same" column when one seed decided a verdict and the other did not, and when they decided it both ways.
+ONE_SEED = "decided on one seed only"
+OPPOSITE = "**opposite**"
+
+
+def _same(a: str, b: str) -> str:
+    """Whether two verdicts agree: ``yes``, :data:`ONE_SEED` (one is undecided: no contradiction, too few games on
+    one seed) or :data:`OPPOSITE` (met on one seed's games and not met on the other's)."""
+    if a == b:
+        return "yes"
+    return ONE_SEED if a in OPEN or b in OPEN else OPPOSITE
+
+
 def _rows(first: dict[str, dict[str, Any]], second: dict[str, dict[str, Any]], where: str) -> tuple[list[list[str]], list[str]]:
     """A row per verdict of ``first`` (with the same one in ``second``, or '-' where it was not rerun), and the keys
     whose verdict changed."""
     rows, changed = [], []
     for key, a in first.items():
         b = second.get(key)
-        same = "-" if b is None else "yes" if a["verdict"] == b["verdict"] else "**no**"
+        same = "-" if b is None else _same(a["verdict"], b["verdict"])
         if b is not None and a["verdict"] != b["verdict"]:
             changed.append(key)
         cells = [key, f"{a['measured']}: {a['verdict']}", "-" if b is None else f"{b['measured']}: {b['verdict']}"]
@@ -103,16 +119,22 @@ def recheck_section(doc: Doc, root: Path) -> None:
         rows += found
         changed += moved
     rerun = [r for r in rows if r[4] != "-"]
+    opposite = [r[1].replace("\\|", "|") for r in rerun if r[4] == OPPOSITE]  # the keys, as written
+    one_seed = [r[1].replace("\\|", "|") for r in rerun if r[4] == ONE_SEED]
     firsts = ", ".join(sorted(f"{a:,}" for a, _ in seeds if a is not None))
     seconds = ", ".join(sorted(f"{b:,}" for _, b in seeds if b is not None))
     doc.add("### Every learned verdict again, on a second held-out seed")
     doc.add(
-        f"**{len(rerun) - len(changed)} of {len(rerun)} verdicts are the same on fresh games**"
-        + (f"; changed: {', '.join(changed)}." if changed else ".")
+        f"**{len(rerun) - len(changed)} of {len(rerun)} verdicts are the same on fresh games; {len(opposite)} turned "
+        "into its opposite"
+        + (f" ({'; '.join(opposite)})" if opposite else "")
+        + f"; {len(one_seed)} {'was' if len(one_seed) == 1 else 'were'} decided on one seed and undecided on the other"
+        + (f" ({'; '.join(one_seed)})" if one_seed else "")
+        + ".**"
         + f" The verdicts above are measured on the held-out seed {firsts}; the same runs (the same commands, "
         f"players and game counts) on the held-out seed {seconds}, which nothing else has played, give the "
-        "verdicts beside them, by the same rules. A verdict that changed was decided by its games, not by the "
-        "players; `undecided` on either seed asks for more games before anything is claimed."
+        "verdicts beside them, by the same rules. A verdict undecided on either seed asks for more games before "
+        "anything is claimed; one decided both ways would say that the games decided it, not the players."
         + (f" {len(rows) - len(rerun)} verdicts were not rerun ('-')." if len(rows) > len(rerun) else "")
     )
     doc.add(_table(["page", "verdict", f"seed {firsts}", f"seed {seconds}", "same"], rows))

@@ -38,11 +38,11 @@ def test_each_learned_verdict_is_shown_on_both_seeds_and_a_change_is_named(tmp_p
     _claims_run(tmp_path / "seed003", VERDICT_SEED, "-0.4 ± 0.4 points", "not reproduced")
     _claims_run(learn / "recheck" / "seed003", VERDICT_SEED + 1, "-0.5 ± 0.4 points", "not reproduced")
     page = _section(tmp_path)
-    assert "**2 of 3 verdicts are the same on fresh games**" in page
-    assert "changed: seed 003 | beginner | dqn beats dsscsp-manhattan." in page
+    assert "**2 of 3 verdicts are the same on fresh games; 0 turned into its opposite; 1 was decided on one seed" in page
+    assert "undecided on the other (seed 003 | beginner | dqn beats dsscsp-manhattan).**" in page
     rows = [line for line in page.splitlines() if line.startswith("| ")][1:]
     assert len(rows) == 3  # the ranking claim, the neural goal, the one learned claim of seed 003 (not dsscsp's)
-    assert rows[0].endswith("| **no** |") and ": reproduced |" in rows[0] and ": undecided |" in rows[0]
+    assert rows[0].endswith("| decided on one seed only |") and ": reproduced |" in rows[0] and ": undecided |" in rows[0]
     assert rows[1].endswith("| yes |") and "neural \\| beginner \\| within 1 point of exact" in rows[1]
     assert "-0.5 ± 0.4 points: not reproduced | yes |" in rows[2]
 
@@ -60,3 +60,11 @@ def test_a_recheck_on_the_seed_it_checks_or_on_a_development_seed_is_refused(tmp
 
 def test_nothing_without_a_recheck(tmp_path):
     assert _section(tmp_path) == ""
+
+
+def test_verdicts_decided_both_ways_are_opposite_and_one_undecided_is_not():
+    from sweeplab.studies.pages.recheck import ONE_SEED, OPPOSITE, _same
+
+    assert _same("met", "met") == "yes"
+    assert _same("reproduced", "not reproduced") == OPPOSITE
+    assert _same("undecided", "not reproduced") == ONE_SEED == _same("met", "undecided")
