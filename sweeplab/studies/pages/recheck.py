@@ -131,10 +131,11 @@ def recheck_section(doc: Doc, root: Path) -> None:
         + f"; {len(one_seed)} {'was' if len(one_seed) == 1 else 'were'} decided on one seed and undecided on the other"
         + (f" ({'; '.join(one_seed)})" if one_seed else "")
         + ".**"
-        + f" The verdicts above are measured on the held-out seed {firsts}; the same runs (the same commands, "
-        f"players and game counts) on the held-out seed {seconds}, which nothing else has played, give the "
-        "verdicts beside them, by the same rules. A verdict undecided on either seed asks for more games before "
-        "anything is claimed; one decided both ways would say that the games decided it, not the players."
+        + f" The verdicts above are measured on the held-out seed {firsts}; the same runs (the same players, boards "
+        "and game counts; seed 003's sweeps with only the Manhattan and the learned versions) on the held-out seed "
+        f"{seconds}, which nothing else has played, give the verdicts beside them, by the same rules. A verdict "
+        "undecided on either seed asks for more games before anything is claimed; one decided both ways would say "
+        "that the games decided it, not the players."
         + (f" {len(rows) - len(rerun)} verdicts were not rerun ('-')." if len(rows) > len(rerun) else "")
     )
     doc.add(_table(["page", "verdict", f"seed {firsts}", f"seed {seconds}", "same"], rows))
