@@ -12,12 +12,12 @@ static long double pseq_log_binom(int n, int r) { return lgammal(n + 1.0L) - lga
    the running product scaled to its largest term after each factor; -INFINITY when no layout fits, NAN out of
    memory. */
 static long double pseq_log_layouts(const An *A) {
+    if (A->R < 0) return -INFINITY; /* more flags than mines: no layout (and no negative size below) */
     int n = A->n, U = A->U, top = A->R;
     long double scale = 0.0L, *fw = malloc(sizeof(long double) * ((size_t)top + 2)), *out = malloc(sizeof(long double) * ((size_t)top + 2));
     long double *poly = malloc(sizeof(long double) * ((size_t)top + 2)), result = -INFINITY;
     int n_fw = 1;
     if (!fw || !out || !poly) { result = NAN; goto done; }
-    if (top < 0) goto done;
     fw[0] = 1.0L;
     for (int c = 0; c < n; c++) {
         const u128 *wk = (const u128 *)A->C[c].wk;
