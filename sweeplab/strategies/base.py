@@ -125,13 +125,13 @@ class Strategy(ABC):
     source: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     queue_first: ClassVar[bool] = False
-    #: With :meth:`ahead`: the C game loop makes only the certain moves and stops before each guess, which
-    #: :meth:`choose` then makes (a player that is ``exact`` but for its guesses, as ``pseq``).
-    guesses_own: ClassVar[bool] = False
     """True when :meth:`choose` begins by returning the next queued move whose cell is still covered (what
     :meth:`next_queued` does) and does nothing else while one is left: :func:`play` then plays such moves itself,
     without building an observation or calling :meth:`choose` (the same moves, faster). A subclass that overrides
     :meth:`choose` otherwise must set it back to False."""
+    #: With :meth:`ahead`: the C game loop makes only the certain moves and stops before each guess, which
+    #: :meth:`choose` then makes (a player that is ``exact`` but for its guesses, as ``pseq``).
+    guesses_own: ClassVar[bool] = False
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         if options:
