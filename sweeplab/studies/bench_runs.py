@@ -63,3 +63,22 @@ def _learn_paired(outcomes: dict[str, dict[int, bool]], a: str, b: str) -> tuple
     if len(games) < 2:
         return None
     return paired_difference([outcomes[a][g] for g in games], [outcomes[b][g] for g in games])
+
+
+def spec_options(spec: str) -> dict[str, str]:
+    """A spec's options as written, ``xgboost[noise=1]`` -> ``{"noise": "1"}`` (unchecked: the runs already played
+    them; the registry's ``parse_spec`` would load every player to check them)."""
+    if "[" not in spec:
+        return {}
+    return dict(o.split("=", 1) for o in spec[spec.index("[") + 1 : -1].split(","))
+
+
+def ablation_runs(root: Path, board: str) -> tuple[list[tuple[Path, dict[str, Any]]], dict[str, dict[int, bool]]] | None:
+    """One board's ablation runs (``root/ablations/BOARD/``) and the outcomes of every player of them and of the
+    full players (``root/winrates/BOARD/``), refused unless both play the same layouts; None without either."""
+    ablated = _board_runs(root / "ablations" / board)
+    full = _board_runs(root / "winrates" / board)
+    if not ablated or not full:
+        return None
+    _same_layouts([full[0], ablated[0]])
+    return ablated, _runs_outcomes(full + ablated)

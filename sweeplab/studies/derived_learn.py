@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from sweeplab.learn.seed003.evaluate import clustered_mean
-from sweeplab.studies.bench_runs import _board_runs, _learn_paired, _runs_outcomes, _same_layouts
+from sweeplab.studies.bench_runs import _board_runs, _learn_paired, _runs_outcomes, _same_layouts, ablation_runs, spec_options
 
 BOARDS = ("beginner", "intermediate", "expert")
 #: The players of ``winrates/BOARD/`` a noise player is paired with (with noise in place of the model they are one
@@ -93,26 +93,17 @@ def choice_costs(path: Path) -> list[dict[str, Any]]:
     return found
 
 
-def _options(spec: str) -> dict[str, str]:
-    """A spec's options, ``xgboost[noise=1]`` -> ``{"noise": "1"}``."""
-    if "[" not in spec:
-        return {}
-    return dict(o.split("=", 1) for o in spec[spec.index("[") + 1 : -1].split(","))
-
-
 def noise_ablations(folder: Path) -> list[dict[str, Any]]:
     """Each board's noise player (``ablations/BOARD/``) minus each player of ``NOISE_PAIRED`` in ``winrates/BOARD/``,
     paired on the games both played, as the learned players' page pairs them."""
     found = []
     for board in BOARDS:
-        ablated = _board_runs(folder / "ablations" / board)
-        full = _board_runs(folder / "winrates" / board)
-        if not ablated or not full:
+        runs = ablation_runs(folder, board)
+        if runs is None:
             continue
-        _same_layouts([full[0], ablated[0]])
-        outcomes = _runs_outcomes(full + ablated)
+        ablated, outcomes = runs
         for spec in (s["strategy"] for _, bench in ablated for s in bench["summaries"]):
-            if _options(spec).get("noise") != "1":
+            if spec_options(spec).get("noise") != "1":
                 continue
             for player in NOISE_PAIRED:
                 d = _learn_paired(outcomes, spec, player)

@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from sweeplab.studies.bench_runs import _board_runs, _learn_paired, _runs_outcomes, _same_layouts
+from sweeplab.studies.bench_runs import _board_runs, _learn_paired, _runs_outcomes, ablation_runs, spec_options
 from sweeplab.studies.claim import EQUIVALENCE_MARGIN, UNDECIDED
 from sweeplab.studies.pages.page import Doc, _pm, _table
 from sweeplab.studies.pages.training import training_section
@@ -310,7 +310,7 @@ NOISE_LABEL = "its output replaced by uniform noise"
 def _ablation_label(spec: str, results: Path) -> str:
     """What an ablation player changes, from its spec: noise instead of the model, or a model retrained without some
     features (named by that model's card)."""
-    options = dict(o.split("=", 1) for o in spec[spec.index("[") + 1 : -1].split(",")) if "[" in spec else {}
+    options = spec_options(spec)
     if options.get("noise") == "1":
         return NOISE_LABEL
     if "model" in options:
@@ -329,12 +329,10 @@ def _ablations(doc: Doc, root: Path) -> None:
     board, rule and seed, so game ``i`` is the same layout in both)."""
     rows, sources = [], []
     for board in LEARN_BOARDS:
-        ablated = _board_runs(root / "ablations" / board)
-        full = _board_runs(root / "winrates" / board)
-        if not ablated or not full:
+        runs = ablation_runs(root, board)
+        if runs is None:
             continue
-        _same_layouts([full[0], ablated[0]])
-        outcomes = _runs_outcomes(full + ablated)
+        ablated, outcomes = runs
         for summary in (s for _, bench in ablated for s in bench["summaries"]):
             spec = summary["strategy"]
             label = _ablation_label(spec, doc.results)

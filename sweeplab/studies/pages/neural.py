@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sweeplab.studies.pages.learned import LEARN_BOARDS, _board_runs, _learn_paired, _run_source, _runs_outcomes
+from sweeplab.studies.bench_runs import _board_runs, _learn_paired, _runs_outcomes
+from sweeplab.studies.pages.learned import LEARN_BOARDS, _run_source
 from sweeplab.studies.pages.page import Doc, _pm, _table
 from sweeplab.studies.pages.verdicts import RULE, goal_verdict, held_out, seed_of
 

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from sweeplab.core.heldout import verdict_seed
-from sweeplab.studies.pages.learned import LEARN_BOARDS, _board_runs, _learn_paired, _measured, _runs_outcomes
+from sweeplab.studies.bench_runs import _board_runs, _learn_paired, _runs_outcomes
+from sweeplab.studies.pages.learned import LEARN_BOARDS, _measured
 from sweeplab.studies.pages.neural import NEURAL_GOAL, _verdict
 from sweeplab.studies.pages.page import Doc, _table
 from sweeplab.studies.pages.verdicts import held_out, seed_of
