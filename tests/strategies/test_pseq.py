@@ -14,7 +14,7 @@ from sweeplab.core.observation import COVERED, Observation
 from sweeplab.core.rules import Rules
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.base import play
-from sweeplab.strategies.pseq import NOISE, Outcomes, PseqStrategy, largest, largest_of, rule
+from sweeplab.strategies.pseq import NOISE, Outcomes, PseqStrategy, largest_of, rule
 from sweeplab.strategies.registry import make_spec
 from tests.analysis.compiled import needs_loops
 from tests.strategies.best.brute import consistent_layouts
@@ -103,9 +103,9 @@ def test_c_figures_equal_the_python_ones(seed, board, moves):
 
 def test_largest_keeps_near_ties_in_pseq_s_visiting_order():
     values = {1: 1.0, 2: 1.0 + 1e-10, 3: 0.5, 4: 1.0 - 1e-10}
-    assert largest([1, 2, 3, 4], values.__getitem__) == [2, 4]  # a strictly larger value starts the list again
-    assert largest([2, 1, 3, 4], values.__getitem__) == [2, 1, 4]  # after it, values within 1e-8 join
-    assert largest([3], values.__getitem__) == [3]
+    assert largest_of([1, 2, 3, 4], [values[c] for c in (1, 2, 3, 4)]) == [2, 4]  # a strictly larger value starts the list again
+    assert largest_of([2, 1, 3, 4], [values[c] for c in (2, 1, 3, 4)]) == [2, 1, 4]  # after it, values within 1e-8 join
+    assert largest_of([3], [values[3]]) == [3]
 
 
 def test_largest_of_lets_rounding_noise_tie_and_keeps_the_fast_path_exact():

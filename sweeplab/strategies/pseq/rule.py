@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from sweeplab.analysis import Analyzer, Budget, Probabilities
 from sweeplab.analysis.exact.kernel import _PACK
@@ -69,14 +69,9 @@ CRITERIA = (
 )
 
 
-def largest(cells: Sequence[int], score: Callable[[int], float]) -> list[int]:
-    """PSEQ's ``Largest`` on doubles: the cells whose score is the largest, within ``TOLERANCE`` of the best so far
-    (relative) as they are visited in order; a strictly larger score starts the list again."""
-    return largest_of(cells, [score(c) for c in cells])
-
-
 def largest_of(cells: Sequence[int], values: Sequence[float], noise: float = 0.0) -> list[int]:
-    """:func:`largest` with each cell's score given, ``values[i]`` that of ``cells[i]``; a score starts the list
+    """PSEQ's ``Largest`` on doubles: the cells whose score (``values[i]`` that of ``cells[i]``) is the largest,
+    within ``TOLERANCE`` of the best so far (relative) as they are visited in order; a score starts the list
     again only when it is above the best so far by more than ``noise`` (relative), the rounding error of scores
     worked out in floating point: two cells whose scores are equal in exact arithmetic then tie as they would there,
     whatever their last bits. When no score lies within the tolerance below the top one but the top score itself
