@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from sweeplab.core.heldout import verdict_seed
 from sweeplab.studies.explanations import fill
 from sweeplab.studies.pages.page import _table
 from sweeplab.studies.pages.speeds import _day, _read, best_speed, identity_932d948, identity_b36c06e, whole_process
@@ -118,6 +119,7 @@ def pseq(results: Path) -> str:
     rows, commands, within, ratios = [], [], 0, []
     for name, published in PSEQ_README.items():
         bench = _read(results / "pseq" / f"{name}.json")
+        verdict_seed(bench["settings"].get("seed"), f"results/pseq/{name}.json")  # its verdict: held-out games only
         found = {s["strategy"]: s for s in bench["summaries"]}
         mine, exact = found["pseq"], found["exact"]
         pair = next(p for p in bench["paired"] if p["a"] == "pseq" and p["b"] == "exact")
@@ -152,7 +154,8 @@ def pseq(results: Path) -> str:
                 ],
                 rows,
             ),
-            f"Within two standard errors of PSEQ's published rate on {within} of {len(rows)} boards. CPU per game: "
+            f"Within two standard errors of PSEQ's published rate on {within} of {len(rows)} boards, on the layouts of "
+            f"the held-out root seed {bench['settings']['seed']:,} (`sweeplab/core/heldout.py`). CPU per game: "
             f"{min(ratios):.1f} to {max(ratios):.1f} times `exact`'s in the same runs.",
             "",
             "Data: `results/pseq/` (each board's `--out` folder, and its summary as `BOARD.json`), from",
@@ -187,6 +190,8 @@ def _pseq_pure_python(folder: Path) -> list[str]:
     bench = _read(pure / "bench.json")
     board = bench["settings"]["board"]
     name = next(n for n in PSEQ_README if _read(folder / f"{n}.json")["settings"]["board"] == board)
+    if bench["settings"]["seed"] != _read(folder / f"{name}.json")["settings"]["seed"]:
+        raise ValueError(f"{pure / 'bench.json'}: its seed is not that of results/pseq/{name}.json, so its games do not pair")
     c_games, py_games = _games(folder / name / "games.csv.gz", "pseq"), _games(pure / "games.csv.gz", "pseq")
     alike = sum(c_games[g] == played for g, played in py_games.items())
     c_cpu = next(s for s in _read(folder / f"{name}.json")["summaries"] if s["strategy"] == "pseq")["cpu_mean"]
