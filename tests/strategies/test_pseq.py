@@ -141,3 +141,20 @@ def test_games_are_deterministic_and_open_the_corner():
         records.append((game.state, game.moves, [g.cell for g in player.guesses]))
         assert player.guesses[0].cell == 0 and player.guesses[0].kind == "first"
     assert records[0] == records[1]
+
+
+def test_candidates_are_the_cells_the_guess_is_drawn_from():
+    """``candidates`` is what pick_guess draws from: every seed's guess lies in it, the counts after each criterion
+    narrow down from the cells of lowest probability, and the set left is the cells of highest S among those."""
+    observation = parse_position(POSITION)
+    strategy = PseqStrategy(0)
+    result = strategy.analyzer.analyze(observation)
+    chosen, tied = strategy.candidates(observation, result)
+    low = min(p for _, p in result.covered())
+    assert tied[0] == sum(1 for _, p in result.covered() if p <= low * (1 + 1e-8))
+    assert tied == sorted(tied, reverse=True) and tied[-1] == len(chosen)
+    best_s = max(brute_figures(observation, c)[0] for c, p in result.covered() if p <= low * (1 + 1e-8))
+    assert all(brute_figures(observation, c)[0] == pytest.approx(best_s) for c in chosen)
+    for seed in range(8):
+        player = PseqStrategy(seed)
+        assert player.pick_guess(observation, player.analyzer.analyze(observation)).cell in chosen

@@ -24,6 +24,13 @@ than :data:`NOISE` (1e-12, relative), and figures equal in exact arithmetic tie.
 agree to about 1e-14 and, by that rule, choose alike. The certain moves are made by the C game loop, which stops
 before each guess for :meth:`PseqStrategy.pick_guess`.
 
+S and E count the cells a number makes safe as PSEQ's ``UCondQ`` means to, not as its code does in two places (a
+choice made here; ``benchmarks/peers/pseq_paired.py`` holds both corrections and measures them): where the
+candidate's own block set is not split by its neighbourhood, the code counts the candidate among the cells made
+safe; and it sizes the far half of the i-th split set by the i-th block set, not by the set split
+(``m_BlockSets[j - Sets1.size()]`` where ``m_Halves[j - Sets1.size()]`` is meant). Against PSEQ with both
+corrected, this rule leaves the same cells to chance at every guess but where two equal figures tied differently.
+
 PSEQ counts a cell as made safe at the level of its block sets (cells alike to every constraint, split by the
 candidate's neighbourhood); sweeplab's engine gives the certainly safe cells of the position after each number
 directly, which are the same cells, since cells alike to every constraint are safe together or not at all. The
@@ -243,15 +250,12 @@ class PseqStrategy(ExactStrategy):
             return None
         return self.proved.sized(cells), analyzer.budget
 
-    def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
+    def candidates(self, observation: Observation, result: Probabilities) -> tuple[list[int], list[int]]:
+        """The cells PSEQ's rule leaves to its random choice in a position with no certain move (its
+        ``m_Preferred`` after P, S, E and Q), in block order, and how many were left after each criterion applied."""
         board = observation.board
-        if observation.is_start():
-            safety = 1 - observation.mines / board.cells
-            why = Explanation("PSEQ's first click: the top-left corner (FL@[1,1])", {"cell": (0, 0)})
-            return self.guess(observation, 0, "first", safety, why)
         mine_probability = {c: p for c, p in result.covered() if p < 1.0}
         cells = [c for c in block_order(board.width, board.height) if c in mine_probability]
-        probability = result.probability
         chosen = largest_of(cells, [-mine_probability[c] for c in cells])
         tied = [len(chosen)]
         if len(chosen) > 1:
@@ -261,6 +265,16 @@ class PseqStrategy(ExactStrategy):
                 tied.append(len(chosen))
                 if len(chosen) == 1:
                     break
+        return chosen, tied
+
+    def pick_guess(self, observation: Observation, result: Probabilities) -> Move:
+        board = observation.board
+        if observation.is_start():
+            safety = 1 - observation.mines / board.cells
+            why = Explanation("PSEQ's first click: the top-left corner (FL@[1,1])", {"cell": (0, 0)})
+            return self.guess(observation, 0, "first", safety, why)
+        chosen, tied = self.candidates(observation, result)
+        probability = result.probability
         cell = chosen[0] if len(chosen) == 1 else chosen[self.rng.randrange(len(chosen))]
         safety = 1.0 - probability(cell)
         steps = ", ".join(f"{n} after {name}" for n, (name, _) in zip(tied[1:], CRITERIA, strict=False))

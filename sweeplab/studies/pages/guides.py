@@ -168,6 +168,79 @@ def pseq(results: Path) -> str:
     )
 
 
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """The mean of a - b over paired games, and its standard error."""
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(d) / len(d)
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1) / len(d))
+
+
+def pseq_peer(results: Path) -> str:
+    """PSEQ's own C++ program on the layouts of `pseq`'s runs (``results/pseq/peer/BOARD/``, written by
+    ``benchmarks/peers/pseq_paired.py``): the win rates paired game by game with the run's ``pseq`` games (PSEQ as
+    published, the mean of its two seeds' passes; and with its two counting slips corrected), and the cells each
+    leaves to chance at PSEQ's guesses."""
+    import gzip
+
+    wins, cells, commands, within = [], [], [], 0
+    for name in PSEQ_README:
+        folder = results / "pseq" / "peer" / name
+        summary = _read(folder / "summary.json")
+        verdict_seed(summary["seed"], f"results/pseq/peer/{name}/summary.json")
+        with gzip.open(folder / "outcomes.csv.gz", "rt", newline="") as handle:
+            peer = list(csv.DictReader(handle))
+        games = _games(results / "pseq" / name / "games.csv.gz", "pseq")
+        mine = [float(games[r["game"]][0] == "1") for r in peer]
+        published = [k for k in peer[0] if k.startswith("published-")]
+        both = [sum(float(r[k]) for k in published) / len(published) for r in peer]
+        corrected = [float(r["corrected-" + published[0].split("-")[1]]) for r in peer]
+        diff, se = _paired(mine, both)
+        fixed = _paired(mine, corrected)
+        within += abs(diff) <= 2 * se
+        rate = " / ".join(f"{100 * sum(float(r[k]) for r in peer) / len(peer):.2f}" for k in published)
+        wins.append(
+            [name, f"{len(peer):,}", f"{100 * sum(mine) / len(mine):.2f}", rate,
+             f"{100 * diff:+.2f} ± {100 * se:.2f}", f"{100 * sum(corrected) / len(corrected):.2f}",
+             f"{100 * fixed[0]:+.2f} ± {100 * fixed[1]:.2f}"]
+        )  # fmt: skip
+        at = summary["positions"]
+        cells.append(
+            [name, f"{at['published']['compared']:,} / {at['corrected']['compared']:,}",
+             f"{100 * at['published']['same'] / at['published']['compared']:.1f}%",
+             f"{100 * at['corrected']['same'] / at['corrected']['compared']:.1f}%",
+             f"{at['published']['figure_differs']:,} / {at['corrected']['figure_differs']:,}",
+             f"{at['published']['ties']:,} / {at['corrected']['ties']:,}"]
+        )  # fmt: skip
+        commands.append(summary["command"].replace("/tmp/pseqsrc", "MineSweeperProb").replace("/tmp/peer", "results/pseq/peer"))
+    layouts = summary["positions"]["published"]["layouts"]
+    return "\n".join(
+        [
+            _table(["board", "layouts", "`pseq` win %", "PSEQ as published, win % (seed 1 / 2)",
+                    "`pseq` − PSEQ, paired", "PSEQ corrected, win %", "`pseq` − corrected, paired"], wins),
+            "",
+            f"`pseq` is within two standard errors of PSEQ's own program on the same layouts on {within} of "
+            f"{len(wins)} boards. PSEQ's random choice among tied cells differs from `pseq`'s, so even two passes "
+            "of PSEQ with different seeds part ways in some games; its paired difference is against the mean of "
+            "both passes.",
+            "",
+            _table(["board", "PSEQ's guesses compared (published / corrected)", "same cells left to chance, published",
+                    "same, corrected", "a figure differs (published / corrected)",
+                    "only a tie fell otherwise (published / corrected)"], cells),
+            "",
+            f"At each guess of PSEQ's first pass on the first {layouts:,} layouts of each board, the cells it leaves "
+            "to chance against those `pseq` leaves in the same position; where they differ, PSEQ's P, S, E and Q of "
+            "every cell of either set are read back and set beside `pseq`'s: a figure differs, or only a tie "
+            "between equal figures fell otherwise (PSEQ's `Largest` starts its list again on a double larger in "
+            "its last bit). Data: `results/pseq/peer/BOARD/` (`summary.json`, `outcomes.csv.gz`, `differing.txt.gz`), "
+            f"PSEQ at commit {summary['pseq_commit'][:7]}, from",
+            "",
+            "```",
+            *commands,
+            "```",
+        ]
+    )
+
+
 #: What a game's record says of its play, CPU aside: the columns two runs of the same games must share.
 PLAYED = ("won", "outcome", "revealed", "guesses", "three_bv")
 
@@ -224,6 +297,7 @@ def seed004_boards(results: Path) -> str:
 TABLES: dict[str, Callable[[Path], str]] = {
     "first-win-rates": first_win_rates,
     "pseq": pseq,
+    "pseq-peer": pseq_peer,
     "seed004-boards": seed004_boards,
     "whole-process": whole_process,
     "identity-932d948": identity_932d948,
