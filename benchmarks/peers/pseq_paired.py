@@ -87,6 +87,8 @@ def build(pseq: Path, folder: Path, corrected: bool) -> Path:
                 sys.exit(f"--pseq {pseq}: Solver.cpp does not hold this line once: {old.strip()!r}")
             text = text.replace(old, new)
         (copy / "Solver.cpp").write_text(text)
+    if shutil.which("g++") is None:
+        sys.exit("g++ is needed to build pseq_layouts.cpp (apt-get install g++)")
     program = folder / f"pseq_layouts-{name}"
     command = ["g++", "-O3", "-march=native", "-std=c++2b", "-w", f"-I{copy}", str(HERE / "pseq_layouts.cpp")]
     subprocess.run([*command, *(str(copy / f"{s}.cpp") for s in SOURCES), "-o", str(program)], check=True)
@@ -152,6 +154,8 @@ def compare_positions(lines: list[str], program: Path, config: str, board: tuple
         queries.append(f"{rows} " + ";".join(f"{c % width},{c // width}" for c in union))
     found = subprocess.run([str(program), config, "--figures"], input="".join(f"{q}\n" for q in queries),
                            capture_output=True, text=True, check=True).stdout.split("\n\n")  # fmt: skip
+    if len(found) < len(differing):
+        sys.exit(f"{program.name} --figures: {len(found)} positions answered of {len(differing)}")
     report, figure_differs = [], 0
     for (name, rows, ours, theirs, mine), block in zip(differing, found, strict=False):
         pseq_figures = {}
@@ -189,6 +193,8 @@ def main() -> None:
     width, height, mines = board
     config = f"FL@[1,1]-PSEQ-{width}-{height}-T{mines}-SFAR"
     seeds = [int(s) for s in args.pseq_seeds.split(",")]
+    if not (args.run / "bench.json").is_file():
+        sys.exit(f"--run {args.run}: no bench.json there (a finished sweeplab bench --out folder)")
     run = json.loads((args.run / "bench.json").read_text())["settings"]
     if run.get("seed") != args.seed or run.get("board") != f"{width}x{height}x{mines}":
         sys.exit(f"--run {args.run}: seed {run.get('seed')}, board {run.get('board')}: not --seed {args.seed} on {args.board}")
