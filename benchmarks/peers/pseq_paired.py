@@ -45,6 +45,7 @@ import time
 from pathlib import Path
 
 from sweeplab.analysis import Analyzer
+from sweeplab.bench.stats import paired_difference
 from sweeplab.formats.position import parse_position
 from sweeplab.strategies.pseq.rule import Outcomes
 from sweeplab.strategies.registry import make
@@ -105,13 +106,6 @@ def run_outcomes(run: Path, strategy: str) -> dict[int, bool]:
     if not found:
         sys.exit(f"--run {run}: no games of {strategy} in {path}")
     return found
-
-
-def paired(a: list[bool], b: list[bool]) -> tuple[float, float]:
-    """The mean of a - b over paired games and its standard error."""
-    d = [int(x) - int(y) for x, y in zip(a, b, strict=True)]
-    mean = sum(d) / len(d)
-    return mean, math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1) / len(d))
 
 
 def child_seconds() -> float:
@@ -235,12 +229,12 @@ def main() -> None:
         "exact": sum(exact[i] for i in range(args.games)) / args.games, "passes": {}, "positions": {},
     }  # fmt: skip
     for key, won in passes.items():
-        diff, se = paired(mine, won)
+        diff, se = paired_difference(mine, won)
         summary["passes"][key] = {"win_rate": sum(won) / args.games, "pseq_minus": diff, "se": se, "cpu_seconds": cpu[key],
                                   "same_outcome": sum(a == b for a, b in zip(mine, won, strict=True)) / args.games}  # fmt: skip
     if len(seeds) > 1:
         a, b = passes[f"published-{seeds[0]}"], passes[f"published-{seeds[1]}"]
-        diff, se = paired(a, b)
+        diff, se = paired_difference(a, b)
         summary["seed_against_seed"] = {"diff": diff, "se": se,
                                         "same_outcome": sum(x == y for x, y in zip(a, b, strict=True)) / args.games}  # fmt: skip
     differing = []

@@ -62,8 +62,9 @@ def wilson(wins: int, games: int, z: float = 1.959963984540054) -> tuple[float, 
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def paired_difference(a: Sequence[bool], b: Sequence[bool]) -> tuple[float, float]:
-    """The mean of a_i - b_i over paired games and its standard error.
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """The mean of a_i - b_i over paired games and its standard error (outcomes as booleans, or as numbers: a
+    player's mean over several passes of the same game).
 
     >>> mean, se = paired_difference([True, True, False, True], [True, False, False, False])
     >>> mean, round(se, 12)
@@ -71,7 +72,7 @@ def paired_difference(a: Sequence[bool], b: Sequence[bool]) -> tuple[float, floa
     """
     if len(a) != len(b) or not a:
         raise ValueError("paired outcomes must be two non-empty sequences of equal length")
-    d = [int(x) - int(y) for x, y in zip(a, b, strict=True)]
+    d = [float(x) - float(y) for x, y in zip(a, b, strict=True)]
     n = len(d)
     mean = sum(d) / n
     if n < 2:

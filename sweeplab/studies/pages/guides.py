@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from sweeplab.bench.stats import paired_difference
 from sweeplab.core.heldout import verdict_seed
 from sweeplab.studies.explanations import fill
 from sweeplab.studies.pages.page import _table
@@ -168,13 +169,6 @@ def pseq(results: Path) -> str:
     )
 
 
-def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
-    """The mean of a - b over paired games, and its standard error."""
-    d = [x - y for x, y in zip(a, b, strict=True)]
-    mean = sum(d) / len(d)
-    return mean, math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1) / len(d))
-
-
 def pseq_peer(results: Path) -> str:
     """PSEQ's own C++ program on the layouts of `pseq`'s runs (``results/pseq/peer/BOARD/``, written by
     ``benchmarks/peers/pseq_paired.py``): the win rates paired game by game with the run's ``pseq`` games (PSEQ as
@@ -194,8 +188,8 @@ def pseq_peer(results: Path) -> str:
         published = [k for k in peer[0] if k.startswith("published-")]
         both = [sum(float(r[k]) for k in published) / len(published) for r in peer]
         corrected = [float(r["corrected-" + published[0].split("-")[1]]) for r in peer]
-        diff, se = _paired(mine, both)
-        fixed = _paired(mine, corrected)
+        diff, se = paired_difference(mine, both)
+        fixed = paired_difference(mine, corrected)
         within += abs(diff) <= 2 * se
         if abs(diff) > 2 * se:
             outside.append(f"{name}, {diff / se:+.2f} SE against PSEQ as published, {fixed[0] / fixed[1]:+.2f} against it corrected")
