@@ -223,7 +223,8 @@ def main() -> None:
                 positions[label] = compare_positions(lines, programs[label], config, board)
     mine = [ours[i] for i in range(args.games)]
     summary: dict[str, object] = {
-        "board": f"{width}x{height}x{mines}", "config": config, "pseq_commit": args.pseq_commit, "seed": args.seed, "games": args.games,
+        "board": f"{width}x{height}x{mines}", "config": config, "pseq_commit": args.pseq_commit,
+        "seed": args.seed, "games": args.games,
         "run": args.run.as_posix(), "machine": platform.machine(), "date": time.strftime("%Y-%m-%d"),
         "command": " ".join(["python", *sys.argv]), "pseq": sum(mine) / args.games,
         "exact": sum(exact[i] for i in range(args.games)) / args.games, "passes": {}, "positions": {},

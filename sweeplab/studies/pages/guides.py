@@ -192,7 +192,9 @@ def pseq_peer(results: Path) -> str:
         fixed = paired_difference(mine, corrected)
         within += abs(diff) <= 2 * se
         if abs(diff) > 2 * se:
-            outside.append(f"{name}, {diff / se:+.2f} SE against PSEQ as published, {fixed[0] / fixed[1]:+.2f} against it corrected")
+            outside.append(
+                f"{name}, {diff / se:+.2f} SE against PSEQ as published, {fixed[0] / fixed[1]:+.2f} against it corrected"
+            )
         rate = " / ".join(f"{100 * sum(float(r[k]) for r in peer) / len(peer):.2f}" for k in published)
         wins.append(
             [name, f"{len(peer):,}", f"{100 * sum(mine) / len(mine):.2f}", rate,
@@ -211,16 +213,34 @@ def pseq_peer(results: Path) -> str:
     layouts = summary["positions"]["published"]["layouts"]
     return "\n".join(
         [
-            _table(["board", "layouts", "`pseq` win %", "PSEQ as published, win % (seed 1 / 2)",
-                    "`pseq` − PSEQ, paired", "PSEQ corrected, win %", "`pseq` − corrected, paired"], wins),
+            _table(
+                [
+                    "board",
+                    "layouts",
+                    "`pseq` win %",
+                    "PSEQ as published, win % (seed 1 / 2)",
+                    "`pseq` − PSEQ, paired",
+                    "PSEQ corrected, win %",
+                    "`pseq` − corrected, paired",
+                ],
+                wins,
+            ),
             f"`pseq` is within two standard errors of PSEQ's own program on the same layouts on {within} of "
             f"{len(wins)} boards" + (f" (not on {'; '.join(outside)})" if outside else "") + ". PSEQ's random "
             "choice among tied cells is not `pseq`'s, so even two passes of PSEQ with different seeds part ways in "
             "some games: the `pseq` − PSEQ column pairs each game with the mean of PSEQ's two passes.",
             "",
-            _table(["board", "PSEQ's guesses compared (published / corrected)", "same cells left to chance, published",
-                    "same, corrected", "a figure differs (published / corrected)",
-                    "only a tie fell otherwise (published / corrected)"], cells),
+            _table(
+                [
+                    "board",
+                    "PSEQ's guesses compared (published / corrected)",
+                    "same cells left to chance, published",
+                    "same, corrected",
+                    "a figure differs (published / corrected)",
+                    "only a tie fell otherwise (published / corrected)",
+                ],
+                cells,
+            ),
             f"At each guess of PSEQ's first pass on the first {layouts:,} layouts of each board, the cells it leaves "
             "to chance against those `pseq` leaves in the same position; where they differ, PSEQ's P, S, E and Q of "
             "every cell of either set are read back and set beside `pseq`'s: a figure differs, or only a tie "
