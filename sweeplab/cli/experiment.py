@@ -76,6 +76,12 @@ EXPERIMENT_NAMES = (
     help="strategies (commas) to leave out of the default sets, e.g. a slow or broken one: a name leaves out that "
     "strategy, a spec with options (dss[limited=True]) only that version, where an experiment plays versions",
 )
+@click.option(
+    "--groups",
+    default=None,
+    help="play only these groups of the experiment's points (commas), e.g. ratio for seed003's mine-ratio sweep; "
+    "the claims that need another group are left out",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="root seed shared by every point (any integer)")
 @click.option("--board", "-b", default=None, help="board for outcomes, calibration and frontier  [default: expert]")
 @click.option("--rule", "-r", type=RULE_CHOICE, default=None, help="first-click rule for all but levels  [default: safe]")
@@ -99,6 +105,7 @@ def experiment_command(
     strategy: str | None,
     games: int | None,
     skip: str | None,
+    groups: str | None,
     seed: int,
     board: str | None,
     rule: str | None,
@@ -138,6 +145,7 @@ def experiment_command(
     for flag, value in (
         ("--strategy", strategy),
         ("--skip", skip),
+        ("--groups", groups),
         ("--games", games),
         ("--board", board),
         ("--rule", rule),
@@ -150,7 +158,10 @@ def experiment_command(
     if quick:
         parts.append("--quick")
     command = " ".join(str(p) for p in parts)
-    settings = Settings(quick, names, seed, games, time_limit, board, rule, command, skipped)
+    chosen = [g.strip() for g in groups.split(",")] if groups else []
+    if groups is not None and not all(chosen):
+        raise click.BadParameter(f"{groups!r} names an empty group; write names separated by commas", param_hint="--groups")
+    settings = Settings(quick, names, seed, games, time_limit, board, rule, command, skipped, chosen)
     _, plan = plan_experiment(name, settings)
     total = sum(p.games for p in plan.points)
     resume_command = shell_line([*parts, *run_options(jobs, executor, scheduler), "--resume"])

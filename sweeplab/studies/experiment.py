@@ -69,6 +69,8 @@ class Settings:
     rule: str | None = None
     command: str = ""
     skip: list[str] = field(default_factory=list)
+    groups: list[str] = field(default_factory=list)
+    """Only the plan's points of these groups (``--groups``); all of them when empty."""
 
     def size(self, full: int = FULL_GAMES, quick: int = QUICK_GAMES) -> int:
         if self.games is not None:

@@ -60,6 +60,16 @@ def plan_experiment(name: str, settings: Settings) -> tuple[Experiment, Plan]:
     except KeyError:
         raise ExperimentError(f"unknown experiment {name!r}: choose one of {', '.join(experiments())}") from None
     plan = experiment.plan(settings)
+    if settings.groups:
+        known = list(dict.fromkeys(p.group for p in plan.points))
+        unknown = [g for g in settings.groups if g not in known]
+        if unknown:
+            raise ExperimentError(
+                f"--groups: experiment {name!r} has no group {', '.join(map(repr, unknown))}; "
+                f"its groups: {', '.join(known) or 'none'}"
+            )
+        plan.points = [p for p in plan.points if p.group in settings.groups]
+        plan.notes.append(f"only the groups asked for (--groups): {', '.join(settings.groups)}")
     if settings.skip:
         plan.notes.append(f"left out on request (--skip): {', '.join(settings.skip)}")
     if not plan.points:
@@ -81,6 +91,7 @@ def run_settings(name: str, settings: Settings) -> dict[str, Any]:
         "--board": settings.board,
         "--rule": settings.rule,
         "--time-limit": settings.time_limit,
+        **({"--groups": ",".join(settings.groups)} if settings.groups else {}),  # absent from runs made before it
         "points": [
             f"{p.group}|{format_spec(p.build_name, dict(p.options))}|{p.rules.spec()}|{p.rules.first_click}|{p.games}"
             for p in plan.points

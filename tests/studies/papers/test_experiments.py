@@ -64,3 +64,14 @@ def test_experiments_take_strategy_specs(tmp_path):
     assert [p["strategy"] for p in data["points"]] == ["cspstrategy[start=centre]"]
     with pytest.raises(Exception, match="no option 'nope'"):
         run_experiment("outcomes", tmp_path / "x", Settings(strategies=["cspstrategy[nope=1]"], games=1), echo=lambda s: None)
+
+
+@pytest.mark.parametrize(("groups", "said"), [("ratio,figures", "no group 'figures'"), ("ratio,", "an empty group")])
+def test_cli_groups_that_are_not_the_experiments_are_refused_before_any_game(groups, said, tmp_path):
+    from click.testing import CliRunner
+
+    from sweeplab.cli import main
+
+    out = tmp_path / "run"
+    result = CliRunner().invoke(main, ["experiment", "seed003", "--quick", "--groups", groups, "--out", str(out)])
+    assert result.exit_code != 0 and said in result.output and not out.exists()
