@@ -33,6 +33,7 @@ from sweeplab.studies.pages.page import Doc, Score, _claims_section, _table
 from sweeplab.studies.pages.papers import _seed002_table, _seed003_table, _seed_table
 from sweeplab.studies.pages.recheck import recheck_section
 from sweeplab.studies.pages.seed000 import _seed_000
+from sweeplab.studies.papers.seed003_claims import MORE_GAMES, with_more_games
 from sweeplab.studies.papers.seed003_claims import retest as retest_seed003
 from sweeplab.studies.published import (
     SEED_001_GAMES,
@@ -117,7 +118,9 @@ def build_pages(
             "of one point).",
             ["seed003-ratio.png", "seed003-time.png", "seed003-shape.png", "seed003-blocks.png"],
             _seed003_table,
-            retest_seed003,
+            lambda data: with_more_games(
+                retest_seed003(data), doc.load("seed003" + MORE_GAMES), f"results/seed003{MORE_GAMES}/data.json"
+            ),
         )
     else:
         _seed_table(

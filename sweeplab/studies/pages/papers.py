@@ -73,6 +73,14 @@ def _seed003_table(doc: Doc, data: dict[str, Any]) -> None:
         rows = [[b] + [_rate_cpu(grid.get((b, st))) for st in strategies] for b in boards]
         doc.add(f"Win % (CPU ms per game) against the {what}, {pts[0]['games']:,} games per point:")
         doc.add(_table(["board", *strategies], rows))
+    more = data.get("more_games")
+    if more and more["keys"]:
+        counts = " or ".join(f"{g:,}" for g in more["games"])
+        doc.add(
+            f"The verdicts of {len(more['keys'])} claims ({'; '.join(more['keys'])}) are measured on the mine-ratio "
+            f"sweep played again with {counts} games a point, each point's first games the layouts above, so that "
+            f"a verdict undecided on fewer games is decided where the games can decide it: `{more['command']}`."
+        )
 
 
 def _rate_cpu(p: dict[str, Any] | None) -> str:

@@ -1,9 +1,10 @@
 """Every learned-player verdict again on a second held-out seed: the learn page's check that its verdicts hold.
 
 The verdicts of the learn page (seed 003's ranking on ``results/learn/heldout/winrates``, the neural player's goals
-on ``results/learn/heldout/neural``) and seed 003's learned-player claims (``results/seed003``) are measured on the
-held-out seed :data:`~sweeplab.core.heldout.VERDICT_SEED`. The same runs, with the same commands but another held-out
-seed, sit under ``results/learn/recheck/`` (``winrates/``, ``neural/``, ``seed003/``). Each verdict is worked out on
+on ``results/learn/heldout/neural``) and seed 003's learned-player claims (``results/seed003``, with the claims that
+``results/seed003-ratio``'s longer mine-ratio sweep also makes taken from it) are measured on the held-out seed
+:data:`~sweeplab.core.heldout.VERDICT_SEED`. The same runs, with the same commands but another held-out seed, sit
+under ``results/learn/recheck/`` (``winrates/``, ``neural/``, ``seed003/``, ``seed003-ratio/``). Each verdict is worked out on
 both by the same rule, and the table says whether it is the same: a verdict that changed on fresh games was not
 decided by its own.
 """
@@ -20,7 +21,7 @@ from sweeplab.studies.pages.learned import LEARN_BOARDS, _measured
 from sweeplab.studies.pages.neural import NEURAL_GOAL, _verdict
 from sweeplab.studies.pages.page import Doc, _table
 from sweeplab.studies.pages.verdicts import held_out, seed_of
-from sweeplab.studies.papers.seed003_claims import retest
+from sweeplab.studies.papers.seed003_claims import MORE_GAMES, retest, with_more_games
 
 #: The learned players of seed 003's claims experiment: its claims that name one of them are learned verdicts.
 SEED003_LEARNED = ("xgboost", "nn", "dqn", "dqn-single")
@@ -56,7 +57,10 @@ def _seed003(path: Path) -> tuple[dict[str, dict[str, Any]], int | None]:
     held out."""
     if not path.exists():
         return {}, None
-    data = retest(json.loads(path.read_text()))  # as seed 003's page tests them
+    more = path.parent.with_name(path.parent.name + MORE_GAMES) / "data.json"  # the ratio sweep with more games
+    data = with_more_games(
+        retest(json.loads(path.read_text())), retest(json.loads(more.read_text())) if more.exists() else None, str(more)
+    )  # as seed 003's page tests them
     seed = verdict_seed(data.get("seed"), str(path))
     learned = {
         c["key"]: c

@@ -111,6 +111,39 @@ def retest(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "claims": claims}
 
 
+#: The folder beside a seed 003 claims run (``results/seed003`` -> ``results/seed003-ratio``) that holds the same
+#: experiment's mine-ratio sweep again with more games a point (``--groups ratio --games N``): see
+#: :func:`with_more_games`.
+MORE_GAMES = "-ratio"
+
+
+def with_more_games(data: dict[str, Any], more: dict[str, Any] | None, where: str) -> dict[str, Any]:
+    """``data`` (seed003's data.json, :func:`retest`-ed) with every claim that ``more`` also makes taken from
+    ``more``: a claims run of the same experiment on the same root seed with at least as many games at each of its
+    points (a point's first games are the same layouts, so ``more``'s games include ``data``'s). The claims so
+    replaced, and ``more``'s command, are kept as ``data["more_games"]``. ``where`` names ``more`` in errors."""
+    if more is None:
+        return data
+    if more.get("experiment") != data.get("experiment") or more.get("seed") != data.get("seed"):
+        raise ValueError(
+            f"{where}: a run of {more.get('experiment')!r} on seed {more.get('seed')}, not of "
+            f"{data.get('experiment')!r} on seed {data.get('seed')} as the run it adds games to"
+        )
+    games = {(p["group"], p["strategy"], p["board"]): p["games"] for p in data.get("points", [])}
+    for p in more.get("points", []):
+        had = games.get((p["group"], p["strategy"], p["board"]))
+        if had is not None and p["games"] < had:
+            raise ValueError(
+                f"{where}: {p['strategy']} on {p['board']} has {p['games']:,} games, fewer than the {had:,} it adds to"
+            )
+    theirs = {c["key"]: c for c in retest(more).get("claims", [])}
+    claims = [theirs.get(c["key"], c) for c in data.get("claims", [])]
+    replaced = [c["key"] for c in data.get("claims", []) if c["key"] in theirs]
+    per_point = sorted({p["games"] for p in more.get("points", [])})
+    more_games = {"command": more.get("command", ""), "keys": replaced, "games": per_point}
+    return {**data, "claims": claims, "more_games": more_games}
+
+
 class Seed003Claim(ClaimExperiment):
     name = "seed003"
     title = "Seed 003: the versions table and Figures 1-5 (win rate against mine ratio, shape and size; time)"
