@@ -171,13 +171,16 @@ typedef struct {
     int *ks, *ks_start;  /* each component's counts with a non-zero weight */
     int *done_k;         /* whether some layout of the whole position completes each */
     double *pr, p_un;    /* an_floats: per super-cell (components in order, their super-cells in order), unconstrained */
+    unsigned char *lent; /* an_count_from's reuse: C[c] is the caller's when lent[c] (not freed here); NULL: none */
 } An;
 
 static void an_free(An *A) {
-    for (int c = 0; c < A->n && A->C; c++) counted_free(&A->C[c]);
-    free(A->C); free(A->ks); free(A->ks_start); free(A->done_k); free(A->pr);
+    for (int c = 0; c < A->n && A->C; c++) if (!A->lent || !A->lent[c]) counted_free(&A->C[c]);
+    free(A->C); free(A->ks); free(A->ks_start); free(A->done_k); free(A->pr); free(A->lent);
     memset(A, 0, sizeof(*A));
 }
+
+static int an_count_from(Play *P, int R, Limits *lim, An *A, const Counted *const *reuse);
 
 /* Count P's position (R mines left) into A, its certain cells into P->safe (sorted) and P->mines: PLAY_CERTAIN when
    some cell is certainly safe, PLAY_GUESS when none is, PLAY_STOP (left to Python: A may hold part), PLAY_ERROR (an
@@ -185,19 +188,29 @@ static void an_free(An *A) {
 static int an_count(Play *P, int R, Limits *lim, An *A) {
     memset(A, 0, sizeof(*A));
     A->F = P->frontier; /* the game's arrays, built afresh */
-    Frontier F;
-    int built = frontier_build(P->view, P->width, P->height, &A->F), result = PLAY_STOP;
-    F = A->F;
-    if (built > 0) { A->none = 1; return PLAY_STOP; }
+    if (frontier_build(P->view, P->width, P->height, &A->F) > 0) { A->none = 1; return PLAY_STOP; }
+    return an_count_from(P, R, lim, A, NULL);
+}
+
+/* an_count once A->F holds P's frontier (built; A zeroed otherwise): with `reuse`, one pointer per component (in
+   F.info's order), a component whose pointer is not NULL takes that count (of the same component, counted before:
+   ST_OK with L == 0) instead of counting it again; A lends it, an_free leaves it to the caller. */
+static int an_count_from(Play *P, int R, Limits *lim, An *A, const Counted *const *reuse) {
+    Frontier F = A->F;
+    int result = PLAY_STOP;
     int n = F.n_comp, U = F.n_un;
     A->n = n; A->U = U; A->R = R;
     Counted *C = A->C = calloc((size_t)n + 1, sizeof(Counted));
     int *ks = NULL, *ks_start = NULL, *done_k = NULL;
     uint64_t *pre = NULL, *suf = NULL, *others = NULL;
     if (!C) { PyErr_NoMemory(); return PLAY_ERROR; }
+    if (reuse && !(A->lent = calloc((size_t)n + 1, 1))) { PyErr_NoMemory(); return PLAY_ERROR; }
     P->n_safe = P->n_mines = 0;
     for (int c = 0; c < n; c++) {
-        if (count_nth(&F, c, lim, &C[c]) < 0) { result = PLAY_ERROR; goto out; }
+        if (reuse && reuse[c]) {
+            C[c] = *reuse[c];
+            A->lent[c] = 1;
+        } else if (count_nth(&F, c, lim, &C[c]) < 0) { result = PLAY_ERROR; goto out; }
         if (C[c].status != ST_OK || C[c].L != 0) goto out; /* Python counts or estimates it */
         if (C[c].n_final == 0) { A->none = 1; goto out; }
     }

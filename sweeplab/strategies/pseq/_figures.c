@@ -88,10 +88,15 @@ static PyObject *pseq_figures(PyObject *self, PyObject *args) {
     long *cand = NULL;
     int cap = 0;
     signed char *work = NULL;
-    int *safe_cells = NULL, *mine_cells = NULL, *of = NULL;
+    int *safe_cells = NULL, *mine_cells = NULL, *of = NULL, *comp0 = NULL, *ncon0 = NULL;
     PseqKind *kinds = NULL;
+    Frontier F0;
+    Counted *C0 = NULL;
+    const Counted **reuse = NULL;
+    int n0 = 0;
     Play P;
     memset(&P, 0, sizeof(P));
+    memset(&F0, 0, sizeof(F0));
     if (width <= 0 || height <= 0 || cells > (1 << 24) || vb.len != cells || lb.len != (Py_ssize_t)sizeof(int) * cells) {
         PyErr_SetString(PyExc_ValueError, "pseq_figures: the view or the labels do not fit width * height");
         goto done;
@@ -111,13 +116,32 @@ static PyObject *pseq_figures(PyObject *self, PyObject *args) {
     mine_cells = malloc(sizeof(int) * ((size_t)cells + 1));
     of = malloc(sizeof(int) * ((size_t)n_cand + 1));
     kinds = malloc(sizeof(PseqKind) * ((size_t)n_cand + 1));
-    if (!work || !safe_cells || !mine_cells || !of || !kinds || frontier_lend(&P.frontier, cells, &lent) < 0) {
+    comp0 = malloc(sizeof(int) * ((size_t)cells + 1));
+    reuse = malloc(sizeof(Counted *) * ((size_t)cells + 1));
+    if (!work || !safe_cells || !mine_cells || !of || !kinds || !comp0 || !reuse || frontier_alloc(&F0, cells) < 0
+        || frontier_lend(&P.frontier, cells, &lent) < 0) {
         PyErr_NoMemory();
         goto done;
     }
     memcpy(work, view, (size_t)cells);
     P.width = width; P.height = height; P.cells = cells; P.view = work;
     P.safe = safe_cells; P.mines = mine_cells;
+    /* The position as it is, its components counted once: a position after a reveal takes the count of each
+       component that no number around the candidate touches, the same component (comp0: the component of the number
+       on each cell, ncon0: its numbers), rather than counting it again. */
+    for (int c = 0; c < cells; c++) comp0[c] = -1;
+    if (R >= 0 && frontier_build(view, width, height, &F0) == 0) {
+        Limits lim0 = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
+        C0 = calloc((size_t)F0.n_comp + 1, sizeof(Counted));
+        ncon0 = malloc(sizeof(int) * ((size_t)F0.n_comp + 1));
+        if (!C0 || !ncon0) { PyErr_NoMemory(); goto done; }
+        for (; n0 < F0.n_comp; n0++) {
+            if (count_nth(&F0, n0, &lim0, &C0[n0]) < 0) { n0++; goto done; }
+            int ci = F0.info[n0].index;
+            ncon0[n0] = F0.con_off[ci + 1] - F0.con_off[ci];
+            for (int q = F0.con_off[ci]; q < F0.con_off[ci + 1]; q++) comp0[F0.con_source[F0.con_by_comp[q]]] = n0;
+        }
+    }
     for (int i = 0; i < n_cand && !failed; i++) {
         int cell = (int)cand[i], nb[8], n_nb = around(cell, width, height, nb);
         PseqKind k = {label[cell], 0, 0, {0}, 0.0, 0.0, 0.0};
@@ -137,11 +161,39 @@ static PyObject *pseq_figures(PyObject *self, PyObject *args) {
         for (int q = 0; q < k.n; q++) { if (k.around[q] == -2) known++; else open++; }
         double ps[9], safes[9], safe_total = 0.0;
         int n_out = 0;
+        /* the frontier after a reveal here has the same shape whatever the number: built once, its number's count
+           of mines (need) set for each; the components the candidate leaves as they were take their counts */
+        work[cell] = (signed char)known;
+        int shaped = R >= 0 && frontier_build(work, width, height, &P.frontier) == 0, own = -1;
+        if (shaped) {
+            const Frontier *F = &P.frontier;
+            int cx = cell % width, cy = cell / width;
+            for (int q = 0; q < F->n_con; q++) if (F->con_source[q] == cell) own = q;
+            for (int c = 0; c < F->n_comp; c++) {
+                int ci = F->info[c].index, same = -1, m_con = F->con_off[ci + 1] - F->con_off[ci];
+                reuse[c] = NULL;
+                for (int q = F->con_off[ci]; q < F->con_off[ci + 1]; q++) {
+                    int src = F->con_source[F->con_by_comp[q]], dx = src % width - cx, dy = src / width - cy;
+                    if ((dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1) || comp0[src] < 0 || (same >= 0 && comp0[src] != same)) {
+                        same = -1;
+                        break;
+                    }
+                    same = comp0[src];
+                }
+                if (same >= 0 && ncon0[same] == m_con && C0[same].status == ST_OK && C0[same].L == 0) reuse[c] = &C0[same];
+            }
+        }
         for (int v = known; v <= known + open; v++) {
             An A;
             Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
             work[cell] = (signed char)v;
-            int got = R < 0 ? PLAY_STOP : an_count(&P, R, &lim, &A);
+            int got;
+            if (shaped) {
+                if (own >= 0) P.frontier.con_need[own] = v - k.flags;
+                memset(&A, 0, sizeof(A));
+                A.F = P.frontier;
+                got = an_count_from(&P, R, &lim, &A, reuse);
+            } else got = R < 0 ? PLAY_STOP : an_count(&P, R, &lim, &A);
             if (R < 0) { memset(&A, 0, sizeof(A)); A.none = 1; }
             if (got == PLAY_ERROR) { an_free(&A); failed = 2; break; }
             if (got == PLAY_STOP) {
@@ -183,6 +235,9 @@ static PyObject *pseq_figures(PyObject *self, PyObject *args) {
     }
 done:
     frontier_give(&P.frontier, lent);
+    for (int c = 0; c < n0; c++) counted_free(&C0[c]);
+    frontier_free(&F0);
+    free(C0); free(ncon0); free(comp0); free(reuse);
     free(cand); free(work); free(safe_cells); free(mine_cells); free(of); free(kinds);
     PyBuffer_Release(&vb);
     PyBuffer_Release(&lb);
