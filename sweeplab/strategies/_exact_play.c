@@ -451,14 +451,24 @@ out:
 }
 
 
+/* pseq's guess in a counted and weighed position (pseq/_figures.c, included after this file). */
+static int pseq_choose(Play *P, An *A, PyObject *rng, long max_states, Py_ssize_t max_bytes, double seconds);
+
 /* Analyse P's position with R mines left: PLAY_CERTAIN (P->safe holds the certain safe cells), PLAY_GUESS (P->guess
-   and P->safety set; P->mines as for PLAY_CERTAIN), PLAY_STOP (left to Python), PLAY_ERROR (an exception set). */
-static int play_analyse(Play *P, int R, Limits *lim) {
+   and P->safety set; P->mines as for PLAY_CERTAIN), PLAY_STOP (left to Python), PLAY_ERROR (an exception set). With
+   `rng` (not NULL) the guess is pseq's (pseq_choose, its figures counted under max_states, max_bytes and seconds, as
+   the loop's analyses), drawing from rng where its rule leaves a tie; else exact's. */
+static int play_analyse(Play *P, int R, Limits *lim, PyObject *rng, long max_states, Py_ssize_t max_bytes, double seconds) {
     An A;
     int result = an_count(P, R, lim, &A);
     if (result == PLAY_GUESS) {
         int weighed = an_floats(&A);
         if (weighed) result = weighed;
+    }
+    if (result == PLAY_GUESS && rng) {
+        result = pseq_choose(P, &A, rng, max_states, max_bytes, seconds);
+        an_free(&A);
+        return result;
     }
     if (result != PLAY_GUESS) { an_free(&A); return result; }
     Frontier F = A.F;
@@ -532,20 +542,23 @@ static double thread_seconds(void) {
 }
 
 /* play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1,
-   deadline=0, guesses=0)
+   deadline=0, guesses=0, pseq_rng=None)
    -> (done, cells, guesses, opened). See the module's methods table. With guesses > 0 the loop stops before the guess
    after that many: that guess is the last of the list, with the move -1, unplayed (a rollout's horizon); with
-   guesses < 0 it stops so before the first (a player that makes its own guesses, as pseq). */
+   guesses < 0 it stops so before the first (a player that makes its own guesses). With pseq_rng (a random.Random)
+   the guesses are pseq's rule's, its ties drawn from pseq_rng. */
 static PyObject *play_exact(PyObject *self, PyObject *args) {
-    PyObject *mine_in, *number_in, *view_list;
+    PyObject *mine_in, *number_in, *view_list, *rng = NULL;
     Py_buffer pb;
     int width, height, mines, moves, limit, first = -1, horizon = 0, n_guessed = 0;
     long max_states;
     Py_ssize_t max_bytes;
     double seconds, deadline = 0.0;
-    if (!PyArg_ParseTuple(args, "OOO!w*iiiiilnd|idi", &mine_in, &number_in, &PyList_Type, &view_list, &pb, &width, &height,
-                          &mines, &moves, &limit, &max_states, &max_bytes, &seconds, &first, &deadline, &horizon))
+    if (!PyArg_ParseTuple(args, "OOO!w*iiiiilnd|idiO", &mine_in, &number_in, &PyList_Type, &view_list, &pb, &width,
+                          &height, &mines, &moves, &limit, &max_states, &max_bytes, &seconds, &first, &deadline, &horizon,
+                          &rng))
         return NULL;
+    if (rng == Py_None) rng = NULL;
     PyObject *result = NULL, *cells_out = NULL, *guesses = NULL;
     int cells = width * height;
     unsigned char *proved = pb.buf;
@@ -626,7 +639,7 @@ static PyObject *play_exact(PyObject *self, PyObject *args) {
             double until = now_seconds() + seconds; /* the budget, and no later than the time limit */
             if (deadline > 0 && until > wall_cap) until = wall_cap;
             Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, until, 0};
-            int got = play_analyse(&P, mines - flags, &lim);
+            int got = play_analyse(&P, mines - flags, &lim, rng, max_states, max_bytes, seconds);
             analysed = 1;
             if (got == PLAY_ERROR) goto done;
             if (got == PLAY_STOP) break;

@@ -225,7 +225,7 @@ static PyMethodDef methods[] = {
      "spawn_state(pool, hash_const, key, words) -> list: SeedSequence words for spawn key (key,) (core.seeds)."},
     {"play_exact", play_exact, METH_VARARGS,
      "play_exact(mine, number, view, proved, width, height, mines, moves, limit, max_states, max_bytes, seconds, first=-1,\n"
-     "deadline=0, guesses=0)\n"
+     "deadline=0, guesses=0, pseq_rng=None)\n"
      "-> (over, cells, guesses, opened): the exact strategy plays on (see _exact_play.c) from the view (a list of ints\n"
      "-2..8, the cells it reveals updated), the layout's mines and numbers (lists or tuples of one value per cell) and\n"
      "the proved mines (a bytearray, updated), with `moves` made so far and at most `limit`. cells: the cells it\n"
@@ -235,7 +235,9 @@ static PyMethodDef methods[] = {
      "first click, once the game has dealt for it), or -1. deadline: the thread's CPU clock (time.thread_time) past\n"
      "which it stops after a reveal, or 0 for none. guesses: with n > 0 it stops before the guess after n of them,\n"
      "that guess the list's last with the move -1, unplayed (a rollout's horizon); n < 0 stops so before the first;\n"
-     "0 for none."},
+     "0 for none. pseq_rng: a random.Random, for pseq's guesses (pseq/_figures.c's pseq_choose) in place of exact's,\n"
+     "its ties drawn with pseq_rng.randrange as the strategy draws them; it stops before a guess whose figures it\n"
+     "cannot count within the limits."},
     {"in_span", in_span, METH_VARARGS,
      "in_span(target, groups) -> bool: whether the indicator of the cell set `target` is a rational linear combination\n"
      "of the indicators of the cell sets `groups` (exact ranks; best's look-ahead)."},

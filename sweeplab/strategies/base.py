@@ -130,8 +130,11 @@ class Strategy(ABC):
     without building an observation or calling :meth:`choose` (the same moves, faster). A subclass that overrides
     :meth:`choose` otherwise must set it back to False."""
     #: With :meth:`ahead`: the C game loop makes only the certain moves and stops before each guess, which
-    #: :meth:`choose` then makes (a player that is ``exact`` but for its guesses, as ``pseq``).
+    #: :meth:`choose` then makes (a player that is ``exact`` but for guesses the loop has no rule for).
     guesses_own: ClassVar[bool] = False
+    #: With :meth:`ahead`: the rule the C game loop guesses by, ``"exact"``'s or ``"pseq"``'s (its ties drawn from
+    #: :attr:`rng`, as :meth:`choose` draws them); ignored with :attr:`guesses_own`.
+    loop_rule: ClassVar[str] = "exact"
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         if options:
@@ -293,10 +296,11 @@ def _loop(
     proved, budget = settings
     mine, number, view = raw
     board, start = game.board, game.moves
+    pseq_rng = strategy.rng if strategy.loop_rule == "pseq" and not strategy.guesses_own else None
     _, cells, made, opened = _PLAY_EXACT(
         mine, number, view, proved, board.width, board.height, game.rules.mines, start, limit,
         budget.max_states, budget.max_bytes, budget.seconds, first, 0.0 if deadline is None else deadline,
-        -1 if strategy.guesses_own else 0,
+        -1 if strategy.guesses_own else 0, pseq_rng,
     )  # fmt: skip
     game.record_reveals(cells, view, opened)
     guesses = []

@@ -158,3 +158,31 @@ def test_candidates_are_the_cells_the_guess_is_drawn_from():
     for seed in range(8):
         player = PseqStrategy(seed)
         assert player.pick_guess(observation, player.analyzer.analyze(observation)).cell in chosen
+
+
+@needs_loops
+@pytest.mark.parametrize(("board", "games"), [((9, 9, 10), 40), ((16, 16, 40), 25), ((30, 16, 99), 15)])
+def test_the_c_game_loop_guesses_as_pick_guess_does(board, games):
+    """The C game loop's own pseq guesses (pseq_choose in _figures.c, ties drawn from the strategy's generator) make
+    every game move for move as pick_guess makes it (the loop turned off by a choose on the instance), with the same
+    guess records, and the loop's guesses are explained as pick_guess explains them."""
+    rules = Rules(*board, "safe")
+    drawn = 0
+    for seed in range(games):
+        runs = []
+        for in_loop in (True, False):
+            player = make_spec("pseq", seed=seed)
+            if not in_loop:
+                player.choose = player.choose  # an instance attribute: play() leaves the loop off
+            game = play(player, Game(rules, seed))
+            runs.append((game.state, game.history, [(g.cell, g.kind, g.safety, g.outcome, g.move) for g in player.guesses]))
+            if in_loop:
+                loop_player = player
+            else:
+                python_player = player
+        assert runs[0] == runs[1], f"seed {seed}"
+        for made, picked in zip(loop_player.guesses, python_player.guesses, strict=True):
+            assert made.explanation is not None and picked.explanation is not None
+            assert made.explanation.to_dict() == picked.explanation.to_dict()
+            drawn += bool(picked.explanation.figures.get("random"))
+    assert drawn  # some guess was a draw among tied cells, so the generators were read alike

@@ -72,21 +72,14 @@ static int pseq_same(const PseqKind *a, const PseqKind *b) {
     return 1;
 }
 
-/* pseq_figures(view, width, height, mines, cells, labels, log_total, max_states, max_bytes, seconds)
-   -> [(S, E, Q), ...] | None: see the method table. */
-static PyObject *pseq_figures(PyObject *self, PyObject *args) {
-    Py_buffer vb, lb;
-    PyObject *cells_obj, *result = NULL;
-    int width, height, mines;
-    long max_states;
-    Py_ssize_t max_bytes;
-    double log_total, seconds;
-    if (!PyArg_ParseTuple(args, "y*iiiOy*dlnd", &vb, &width, &height, &mines, &cells_obj, &lb, &log_total, &max_states,
-                          &max_bytes, &seconds))
-        return NULL;
-    int cells = width * height, lent = 0, n_kinds = 0, n_cand = 0, failed = 0;
-    long *cand = NULL;
-    int cap = 0;
+/* The figures (S, E, Q) of each of the n_cand candidate cells of the position `view` (signed bytes, as brief reads
+   them) into sqe[3 * i ...], worked out once per kind of cell (labels: one per cell, -2 a certain mine, -1 no number
+   touches it, else its super-cell); log_total: the natural log of the position's layouts. 0, 1 when a position after
+   a reveal cannot be counted within the limits (the Python figures answer), -1 with an exception set. */
+static int pseq_count_figures(const signed char *view, int width, int height, int mines, const int *cand, int n_cand,
+                              const int *label, double log_total, long max_states, Py_ssize_t max_bytes, double seconds,
+                              double *sqe) {
+    int cells = width * height, lent = 0, n_kinds = 0, failed = 0;
     signed char *work = NULL;
     int *safe_cells = NULL, *mine_cells = NULL, *of = NULL, *comp0 = NULL, *ncon0 = NULL;
     PseqKind *kinds = NULL;
@@ -97,18 +90,6 @@ static PyObject *pseq_figures(PyObject *self, PyObject *args) {
     Play P;
     memset(&P, 0, sizeof(P));
     memset(&F0, 0, sizeof(F0));
-    if (width <= 0 || height <= 0 || cells > (1 << 24) || vb.len != cells || lb.len != (Py_ssize_t)sizeof(int) * cells) {
-        PyErr_SetString(PyExc_ValueError, "pseq_figures: the view or the labels do not fit width * height");
-        goto done;
-    }
-    if (span_read(cells_obj, &cand, &n_cand, &cap) < 0) goto done;
-    const signed char *view = vb.buf;
-    const int *label = lb.buf;
-    for (int i = 0; i < n_cand; i++)
-        if (cand[i] < 0 || cand[i] >= cells || view[cand[i]] != -1) {
-            PyErr_Format(PyExc_ValueError, "pseq_figures: cell %ld is not a covered cell of the board", cand[i]);
-            goto done;
-        }
     int R = mines;
     for (int c = 0; c < cells; c++) R -= view[c] == -2;
     work = malloc((size_t)cells);
@@ -121,6 +102,7 @@ static PyObject *pseq_figures(PyObject *self, PyObject *args) {
     if (!work || !safe_cells || !mine_cells || !of || !kinds || !comp0 || !reuse || frontier_alloc(&F0, cells) < 0
         || frontier_lend(&P.frontier, cells, &lent) < 0) {
         PyErr_NoMemory();
+        failed = 2;
         goto done;
     }
     memcpy(work, view, (size_t)cells);
@@ -134,16 +116,16 @@ static PyObject *pseq_figures(PyObject *self, PyObject *args) {
         Limits lim0 = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
         C0 = calloc((size_t)F0.n_comp + 1, sizeof(Counted));
         ncon0 = malloc(sizeof(int) * ((size_t)F0.n_comp + 1));
-        if (!C0 || !ncon0) { PyErr_NoMemory(); goto done; }
+        if (!C0 || !ncon0) { PyErr_NoMemory(); failed = 2; goto done; }
         for (; n0 < F0.n_comp; n0++) {
-            if (count_nth(&F0, n0, &lim0, &C0[n0]) < 0) { n0++; goto done; }
+            if (count_nth(&F0, n0, &lim0, &C0[n0]) < 0) { n0++; failed = 2; goto done; }
             int ci = F0.info[n0].index;
             ncon0[n0] = F0.con_off[ci + 1] - F0.con_off[ci];
             for (int q = F0.con_off[ci]; q < F0.con_off[ci + 1]; q++) comp0[F0.con_source[F0.con_by_comp[q]]] = n0;
         }
     }
     for (int i = 0; i < n_cand && !failed; i++) {
-        int cell = (int)cand[i], nb[8], n_nb = around(cell, width, height, nb);
+        int cell = cand[i], nb[8], n_nb = around(cell, width, height, nb);
         PseqKind k = {label[cell], 0, 0, {0}, 0.0, 0.0, 0.0};
         for (int q = 0; q < n_nb; q++) {
             if (view[nb[q]] == -2) k.flags++;
@@ -222,24 +204,165 @@ static PyObject *pseq_figures(PyObject *self, PyObject *args) {
         kinds[n_kinds] = k;
         of[i] = n_kinds++;
     }
-    frontier_give(&P.frontier, lent); /* before any Python runs */
-    lent = 0;
-    if (failed == 2) goto done;
-    if (failed) { result = Py_None; Py_INCREF(result); goto done; }
-    result = PyList_New(n_cand);
-    for (int i = 0; i < n_cand && result; i++) {
-        const PseqKind *k = &kinds[of[i]];
-        PyObject *t = Py_BuildValue("(ddd)", k->s, k->e, k->q);
-        if (!t) { Py_CLEAR(result); break; }
-        PyList_SET_ITEM(result, i, t);
-    }
+    if (!failed)
+        for (int i = 0; i < n_cand; i++) {
+            const PseqKind *k = &kinds[of[i]];
+            sqe[3 * i] = k->s; sqe[3 * i + 1] = k->e; sqe[3 * i + 2] = k->q;
+        }
 done:
     frontier_give(&P.frontier, lent);
     for (int c = 0; c < n0; c++) counted_free(&C0[c]);
     frontier_free(&F0);
     free(C0); free(ncon0); free(comp0); free(reuse);
-    free(cand); free(work); free(safe_cells); free(mine_cells); free(of); free(kinds);
+    free(work); free(safe_cells); free(mine_cells); free(of); free(kinds);
+    return failed == 2 ? -1 : failed;
+}
+
+/* pseq_figures(view, width, height, mines, cells, labels, log_total, max_states, max_bytes, seconds)
+   -> [(S, E, Q), ...] | None: see the method table. */
+static PyObject *pseq_figures(PyObject *self, PyObject *args) {
+    Py_buffer vb, lb;
+    PyObject *cells_obj, *result = NULL;
+    int width, height, mines;
+    long max_states;
+    Py_ssize_t max_bytes;
+    double log_total, seconds;
+    if (!PyArg_ParseTuple(args, "y*iiiOy*dlnd", &vb, &width, &height, &mines, &cells_obj, &lb, &log_total, &max_states,
+                          &max_bytes, &seconds))
+        return NULL;
+    int cells = width * height, n_cand = 0, cap = 0;
+    long *cand = NULL;
+    int *cand_int = NULL;
+    double *sqe = NULL;
+    if (width <= 0 || height <= 0 || cells > (1 << 24) || vb.len != cells || lb.len != (Py_ssize_t)sizeof(int) * cells) {
+        PyErr_SetString(PyExc_ValueError, "pseq_figures: the view or the labels do not fit width * height");
+        goto done;
+    }
+    if (span_read(cells_obj, &cand, &n_cand, &cap) < 0) goto done;
+    const signed char *view = vb.buf;
+    cand_int = malloc(sizeof(int) * ((size_t)n_cand + 1));
+    sqe = malloc(sizeof(double) * (3 * (size_t)n_cand + 1));
+    if (!cand_int || !sqe) { PyErr_NoMemory(); goto done; }
+    for (int i = 0; i < n_cand; i++) {
+        if (cand[i] < 0 || cand[i] >= cells || view[cand[i]] != -1) {
+            PyErr_Format(PyExc_ValueError, "pseq_figures: cell %ld is not a covered cell of the board", cand[i]);
+            goto done;
+        }
+        cand_int[i] = (int)cand[i];
+    }
+    int got = pseq_count_figures(view, width, height, mines, cand_int, n_cand, lb.buf, log_total, max_states, max_bytes,
+                                 seconds, sqe);
+    if (got < 0) goto done;
+    if (got) { result = Py_None; Py_INCREF(result); goto done; }
+    result = PyList_New(n_cand);
+    for (int i = 0; i < n_cand && result; i++) {
+        PyObject *t = Py_BuildValue("(ddd)", sqe[3 * i], sqe[3 * i + 1], sqe[3 * i + 2]);
+        if (!t) { Py_CLEAR(result); break; }
+        PyList_SET_ITEM(result, i, t);
+    }
+done:
+    free(cand); free(cand_int); free(sqe);
     PyBuffer_Release(&vb);
     PyBuffer_Release(&lb);
+    return result;
+}
+
+/* ---------- PSEQ's guess in the game loop ---------- */
+
+#define PSEQ_TOLERANCE 1e-8 /* rule.py's TOLERANCE: PSEQ's Largest, relative */
+#define PSEQ_NOISE 1e-12    /* rule.py's NOISE: the rounding allowed the S, E and Q figures, relative */
+
+/* rule.py's largest_of in place: cells[0..n) with values[0..n) keep those whose value is the largest, within
+   PSEQ_TOLERANCE of the best so far as they are visited in order, a value starting the list again only when above
+   the best by more than `noise` (relative); the fast path of the top value shared, as there. Returns the count kept. */
+static int pseq_largest(int *cells, double *values, int n, double noise) {
+    if (n <= 1) return n;
+    double top = values[0];
+    for (int i = 1; i < n; i++) if (values[i] > top) top = values[i];
+    double floor = top - fabs(top) * PSEQ_TOLERANCE;
+    int shared = 1, kept = 0;
+    for (int i = 0; i < n && shared; i++) if (values[i] >= floor && values[i] != top) shared = 0;
+    if (shared) {
+        for (int i = 0; i < n; i++) if (values[i] == top) { cells[kept] = cells[i]; values[kept++] = values[i]; }
+        return kept;
+    }
+    double best = values[0];
+    kept = 1;
+    for (int i = 1; i < n; i++) {
+        double value = values[i];
+        int cell = cells[i];
+        if (best + fabs(best) * noise < value) { best = value; kept = 0; }
+        if (best - fabs(best) * PSEQ_TOLERANCE <= value) { cells[kept] = cell; values[kept++] = value; }
+    }
+    return kept;
+}
+
+/* PSEQ's guess (rule.py's PseqStrategy.candidates, then its random draw) in the position the loop counted into A
+   and weighed (an_floats): the covered cells not certainly mines in PSEQ's block order (column by column), the
+   lowest mine probability kept by pseq_largest, then S, E and Q, then rng.randrange over those left (the strategy's
+   own generator, drawn as pick_guess draws it). Sets P->guess, P->safety and P->unconstrained: PLAY_GUESS, PLAY_STOP
+   when a figure cannot be counted within the limits (the Python strategy then chooses), or PLAY_ERROR. */
+static int pseq_choose(Play *P, An *A, PyObject *rng, long max_states, Py_ssize_t max_bytes, double seconds) {
+    Frontier F = A->F;
+    int cells = P->cells, n = 0, result = PLAY_ERROR, n_pr = 0;
+    double *prob = malloc(sizeof(double) * ((size_t)cells + 1)), *values = malloc(sizeof(double) * 3 * ((size_t)cells + 1));
+    int *label = malloc(sizeof(int) * ((size_t)cells + 1)), *chosen = malloc(sizeof(int) * ((size_t)cells + 1));
+    double *sqe = NULL;
+    if (!prob || !values || !label || !chosen) { PyErr_NoMemory(); goto out; }
+    for (int c = 0; c < cells; c++) { prob[c] = A->p_un; label[c] = -1; }
+    for (int c = 0; c < A->n; c++) {
+        int ci = F.info[c].index;
+        for (int a = F.sc_off[ci]; a < F.sc_off[ci + 1]; a++) {
+            int s = F.sc_by_comp[a];
+            for (int i = F.sc_start[s]; i < F.sc_start[s + 1]; i++) { prob[F.sc_cells[i]] = A->pr[n_pr]; label[F.sc_cells[i]] = s; }
+            n_pr++;
+        }
+    }
+    for (int q = 0; q < P->n_mines; q++) label[P->mines[q]] = -2;
+    for (int x = 0; x < P->width; x++)
+        for (int y = 0; y < P->height; y++) {
+            int c = y * P->width + x;
+            if (P->view[c] == -1 && prob[c] < 1.0) { chosen[n] = c; values[n++] = -prob[c]; }
+        }
+    if (!n) { result = PLAY_STOP; goto out; }
+    n = pseq_largest(chosen, values, n, 0.0);
+    if (n > 1) {
+        long double ll = pseq_log_layouts(A);
+        if (isnan(ll)) { PyErr_NoMemory(); goto out; }
+        if (!(sqe = malloc(sizeof(double) * (3 * (size_t)n + 1)))) { PyErr_NoMemory(); goto out; }
+        int got = pseq_count_figures(P->view, P->width, P->height, A->R, chosen, n, label, (double)ll, max_states,
+                                     max_bytes, seconds, sqe);
+        if (got) { result = got < 0 ? PLAY_ERROR : PLAY_STOP; goto out; }
+        for (int k = 0; k < 3 && n > 1; k++) {
+            int m = 0;
+            for (int i = 0; i < n; i++) values[i] = sqe[3 * i + k];
+            /* keep each cell's other figures beside it: pseq_largest moves cells and values alike */
+            int *order = (int *)(values + (size_t)cells + 1);
+            for (int i = 0; i < n; i++) order[i] = i;
+            m = pseq_largest(order, values, n, PSEQ_NOISE);
+            for (int i = 0; i < m; i++) {
+                int j = order[i];
+                chosen[i] = chosen[j];
+                for (int f = 0; f < 3; f++) sqe[3 * i + f] = sqe[3 * j + f];
+            }
+            n = m;
+        }
+    }
+    int pick = 0;
+    if (n > 1) {
+        PyObject *drawn = PyObject_CallMethod(rng, "randrange", "n", (Py_ssize_t)n);
+        if (!drawn) goto out;
+        long at = PyLong_AsLong(drawn);
+        Py_DECREF(drawn);
+        if (at == -1 && PyErr_Occurred()) goto out;
+        if (at < 0 || at >= n) { PyErr_SetString(PyExc_ValueError, "pseq: randrange answered out of range"); goto out; }
+        pick = (int)at;
+    }
+    P->guess = chosen[pick];
+    P->unconstrained = !F.touch_count[P->guess];
+    P->safety = 1.0 - prob[P->guess];
+    result = PLAY_GUESS;
+out:
+    free(prob); free(values); free(label); free(chosen); free(sqe);
     return result;
 }

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sweeplab.analysis import Analyzer, Budget, Probabilities
 from sweeplab.analysis.exact.kernel import _PACK
@@ -236,15 +236,17 @@ class PseqStrategy(ExactStrategy):
     tie-breaks, then a random cell of those left. On the exact engine, so its probabilities are ``exact``'s; only
     the choice among equally safe cells differs."""
 
-    guesses_own = True  # the C game loop plays the certain moves, pick_guess every guess
+    loop_rule = "pseq"  # the C game loop plays its guesses too (pseq_choose in _figures.c), as pick_guess would
 
     name = "pseq"
     source = "Tu et al. 2017, b1f6c1c4/MineSweeperProb's PSEQ (MineSweeperSolver/GameMgr.cpp, Solver.cpp)"
     summary = "certain safes first, else the lowest mine probability; ties by PSEQ's S, E, Q, then at random"
 
     def ahead(self, cells: int) -> tuple[bytearray, Budget] | None:
-        """The C game loop makes the certain moves (as ``exact``'s, whose they are) and stops before each guess
-        (:attr:`guesses_own`), on the conditions of :meth:`ExactStrategy.ahead`."""
+        """The C game loop makes the certain moves (as ``exact``'s, whose they are) and the guesses by this rule
+        (:attr:`loop_rule`: the same cells, ties drawn from :attr:`rng` as :meth:`pick_guess` draws them), on the
+        conditions of :meth:`ExactStrategy.ahead`; it leaves to :meth:`pick_guess` a guess whose figures it cannot
+        count within the budget."""
         analyzer = self.analyzer
         if type(analyzer) is not Analyzer or not analyzer.use_kernel or not self.single_point:
             return None
@@ -274,11 +276,30 @@ class PseqStrategy(ExactStrategy):
             why = Explanation("PSEQ's first click: the top-left corner (FL@[1,1])", {"cell": (0, 0)})
             return self.guess(observation, 0, "first", safety, why)
         chosen, tied = self.candidates(observation, result)
-        probability = result.probability
         cell = chosen[0] if len(chosen) == 1 else chosen[self.rng.randrange(len(chosen))]
-        safety = 1.0 - probability(cell)
+        why = self.explain_pick(observation, result, cell, chosen, tied)
+        return self.guess(observation, cell, guess_kind(observation, result, cell), why.figures["safety"], why)
+
+    def explain_pick(
+        self, observation: Observation, result: Probabilities, cell: int, chosen: list[int], tied: list[int]
+    ) -> Explanation:
+        """Why the rule guessed ``cell``: its safety and how many cells were left after P and each tie-break
+        (``chosen`` and ``tied`` as :meth:`candidates` gives them)."""
+        board = observation.board
+        safety = 1.0 - result.probability(cell)
         steps = ", ".join(f"{n} after {name}" for n, (name, _) in zip(tied[1:], CRITERIA, strict=False))
         text = f"the lowest mine probability: {board.name(cell)}, {safety:.2%} safe ({tied[0]} as safe"
         text += f"; {steps})" if steps else ")"
-        figures = {"cell": board.xy(cell), "safety": safety, "tied": tied, "random": len(chosen) > 1}
-        return self.guess(observation, cell, guess_kind(observation, result, cell), safety, Explanation(text, figures))
+        return Explanation(text, {"cell": board.xy(cell), "safety": safety, "tied": tied, "random": len(chosen) > 1})
+
+    def _explainer(self, position: Callable[[int], Observation], move: int, cell: int) -> Callable[[], Explanation]:
+        """What explains a guess the C game loop made at ``cell`` at move ``move``: the rule's figures in the
+        position replayed to it (no draw from :attr:`rng`: the cell is known)."""
+
+        def explain() -> Explanation:
+            observation = position(move)
+            result = self.analyzer.analyze_patiently(observation)
+            chosen, tied = self.candidates(observation, result)
+            return self.explain_pick(observation, result, cell, chosen, tied)
+
+        return explain
