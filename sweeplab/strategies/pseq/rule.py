@@ -21,8 +21,10 @@ The tie-breaks' ``Largest`` differs in one point, a choice made here: S, E and Q
 depend on how they were summed, so a figure starts the list again only when it is above the best so far by more
 than :data:`NOISE` (1e-12, relative), and figures equal in exact arithmetic tie. The figures are worked out in C
 (``_figures.c``, the counts summed in long double) where the kernel is built, else here with exact integers; the two
-agree to about 1e-14 and, by that rule, choose alike. The certain moves are made by the C game loop, which stops
-before each guess for :meth:`PseqStrategy.pick_guess`.
+agree to about 1e-14 and, by that rule, choose alike. The C game loop plays the whole game where the kernel is built:
+the certain moves as ``exact``'s, each guess by this rule (``pseq_choose`` in ``_figures.c``: the same cells, its
+random draw made with the strategy's own generator), so its games are those :meth:`PseqStrategy.pick_guess` plays; a
+guess whose figures it cannot count within the budget is left to ``pick_guess``.
 
 S and E count the cells a number makes safe as PSEQ's ``UCondQ`` means to, not as its code does in two places (a
 choice made here; ``benchmarks/peers/pseq_paired.py`` holds both corrections and measures them): where the
