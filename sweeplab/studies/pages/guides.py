@@ -18,7 +18,15 @@ from sweeplab.bench.stats import paired_difference
 from sweeplab.core.heldout import verdict_seed
 from sweeplab.studies.explanations import fill
 from sweeplab.studies.pages.page import _table
-from sweeplab.studies.pages.speeds import _day, _read, best_speed, identity_932d948, identity_b36c06e, whole_process
+from sweeplab.studies.pages.speeds import (
+    _day,
+    _read,
+    best_speed,
+    identity_932d948,
+    identity_b36c06e,
+    pseq_speed,
+    whole_process,
+)
 from sweeplab.studies.published import PSEQ_README
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -312,6 +320,7 @@ TABLES: dict[str, Callable[[Path], str]] = {
     "first-win-rates": first_win_rates,
     "pseq": pseq,
     "pseq-peer": pseq_peer,
+    "pseq-speed": pseq_speed,
     "seed004-boards": seed004_boards,
     "whole-process": whole_process,
     "identity-932d948": identity_932d948,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sweeplab.studies.pages.page import Doc, _level_rows, _pm, _table
+from sweeplab.studies.papers.seed003_claims import MORE_GAMES
 
 
 def _seed002_table(doc: Doc, data: dict[str, Any]) -> None:
@@ -76,10 +77,12 @@ def _seed003_table(doc: Doc, data: dict[str, Any]) -> None:
     more = data.get("more_games")
     if more and more["keys"]:
         counts = " or ".join(f"{g:,}" for g in more["games"])
+        had = sorted({p["games"] for p in data["points"] if p["group"] == "ratio"})
         doc.add(
             f"The verdicts of {len(more['keys'])} claims ({'; '.join(more['keys'])}) are measured on the mine-ratio "
-            f"sweep played again with {counts} games a point, each point's first games the layouts above, so that "
-            f"a verdict undecided on fewer games is decided where the games can decide it: `{more['command']}`."
+            f"sweep played again at {counts} games a point (each point's first {' or '.join(f'{g:,}' for g in had)} "
+            f"the games above; more games, for verdicts that fewer left undecided): `{more['command']}` "
+            f"(`results/seed003{MORE_GAMES}/`)."
         )
 
 

@@ -207,3 +207,53 @@ def best_speed(results: Path) -> str:
         "measurements (the benchmark alternates two trees one process at a time; the bench run shares the machine with "
         "whatever else runs), so they are given apart."
     )
+
+
+#: The tree the ``pseq`` speed benchmark compares with: the commit before its guesses moved into the C game loop.
+PSEQ_BEFORE = "8aa4535"
+
+
+def pseq_speed(results: Path) -> str:
+    """``pseq`` beside ``exact``, and beside ``pseq`` of the tree before its guesses moved into the C game loop
+    (:data:`PSEQ_BEFORE`): ``benchmarks/engine/exact_speed.py``'s run in ``results/performance/pseq-COMMIT/``, both
+    players in both trees, alternated chunk by chunk."""
+    folder = results / "performance" / f"pseq-{PSEQ_BEFORE}"
+    data = _read(folder / "summary.json")
+    rows, ratios = [], []
+    for preset in PRESETS:
+        p, e = _config(data, f"pseq:{preset}:safe"), _config(data, f"exact:{preset}:safe")
+        ratio = p["new_mean_ms"] / e["new_mean_ms"]
+        ratios.append(ratio)
+        rows.append(
+            [
+                PRESETS[preset],
+                f"{p['games']:,}",
+                f"{p['old_mean_ms']:.2f}",
+                f"**{p['new_mean_ms']:.2f}**",
+                f"{e['new_mean_ms']:.2f}",
+                f"{ratio:.1f}",
+                f"{p['old_mean_ms'] / p['new_mean_ms']:.1f}",
+                f"{p['games_differing']} / {e['games_differing']}",
+            ]
+        )
+    header = [
+        "board (safe)",
+        "layouts",
+        f"`pseq`, {PSEQ_BEFORE}: CPU ms per game",
+        "`pseq` now",
+        "`exact` now",
+        "`pseq` / `exact`",
+        "`pseq` before / now",
+        "games that differ from the tree before, `pseq` / `exact`",
+    ]
+    return "\n".join(
+        [
+            _table(header, rows),
+            f"`pseq` takes {min(ratios):.1f} to {max(ratios):.1f} times `exact`'s CPU per game: "
+            + ("at its speed. " if max(ratios) <= 1.1 else "not yet at its speed (taken as within a tenth of its CPU). ")
+            + f"(`benchmarks/engine/exact_speed.py --old TREE-{PSEQ_BEFORE}`, run {data['date']} on {data['machine']}; "
+            f"data `results/performance/pseq-{PSEQ_BEFORE}/` with its command in `command.txt`: the two trees "
+            "alternately, chunk by chunk, one process at a time; mean CPU per game over all layouts, as `sweeplab bench` "
+            "counts it.)",
+        ]
+    )

@@ -68,3 +68,17 @@ def test_verdicts_decided_both_ways_are_opposite_and_one_undecided_is_not():
     assert _same("met", "met") == "yes"
     assert _same("reproduced", "not reproduced") == OPPOSITE
     assert _same("undecided", "not reproduced") == ONE_SEED == _same("met", "undecided")
+
+
+def test_a_longer_ratio_sweep_beside_a_claims_run_decides_its_claims_on_both_seeds(tmp_path):
+    learn = tmp_path / "learn"
+    _bench(learn / "heldout" / "neural" / "beginner", {"exact": [1] * 40, "neural": [1] * 40}, FIRST)
+    _bench(learn / "recheck" / "neural" / "beginner", {"exact": [1] * 40, "neural": [1] * 40}, SECOND)
+    _claims_run(tmp_path / "seed003", VERDICT_SEED, "+0.5 ± 0.4 points", "undecided")
+    _claims_run(learn / "recheck" / "seed003", VERDICT_SEED + 1, "+1.2 ± 0.4 points", "reproduced")
+    assert "1 was decided on one seed" in _section(tmp_path)
+    _claims_run(tmp_path / "seed003-ratio", VERDICT_SEED, "+0.9 ± 0.2 points", "reproduced")
+    _claims_run(learn / "recheck" / "seed003-ratio", VERDICT_SEED + 1, "+1.0 ± 0.2 points", "reproduced")
+    page = _section(tmp_path)
+    assert "**2 of 2 verdicts are the same on fresh games; 0 turned into its opposite; 0 were decided" in page
+    assert "+0.9 ± 0.2 points: reproduced | +1.0 ± 0.2 points: reproduced | yes |" in page
