@@ -260,6 +260,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
         "strategy": ("!", one_of_values(["single-point", "random"], ["nope", "", "exact,exact"])),
         "games": ("!", sizes(["1", "2"])),
         "skip": one_of_values(["exact", "gac"], JUNK_TEXT),
+        "groups": one_of_values(["ratio", "seed 000"], JUNK_TEXT, [",", "ratio,"]),
         "seed": SEED,
         "board": BOARD,
         "rule": RULE,
