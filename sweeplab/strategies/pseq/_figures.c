@@ -4,6 +4,9 @@
 
 #include <math.h>
 
+#define PSEQ_TOLERANCE 1e-8 /* rule.py's TOLERANCE: PSEQ's Largest, relative */
+#define PSEQ_NOISE 1e-12    /* rule.py's NOISE: the rounding allowed the S, E and Q figures, relative */
+
 /* log C(n, r) */
 static long double pseq_log_binom(int n, int r) { return lgammal(n + 1.0L) - lgammal(r + 1.0L) - lgammal(n - r + 1.0L); }
 
@@ -75,10 +78,14 @@ static int pseq_same(const PseqKind *a, const PseqKind *b) {
 /* The figures (S, E, Q) of each of the n_cand candidate cells of the position `view` (signed bytes, as brief reads
    them) into sqe[3 * i ...], worked out once per kind of cell (labels: one per cell, -2 a certain mine, -1 no number
    touches it, else its super-cell); log_total: the natural log of the position's layouts. 0, 1 when a position after
-   a reveal cannot be counted within the limits (the Python figures answer), -1 with an exception set. */
+   a reveal cannot be counted within the limits (the Python figures answer), -1 with an exception set.
+   With `prob` (each cell's mine probability: pseq_choose's), only the choice by S, E and Q is asked for: a kind
+   whose S cannot reach the floor of PSEQ's Largest under the best S so far (its S counted so far plus the chance
+   left to its numbers not yet counted, each number counted from the likeliest out) is left uncounted, its figures
+   -1, which no S can lose to; the kinds that can survive S are counted in full and summed as without `prob`. */
 static int pseq_count_figures(const signed char *view, int width, int height, int mines, const int *cand, int n_cand,
                               const int *label, double log_total, long max_states, Py_ssize_t max_bytes, double seconds,
-                              double *sqe) {
+                              const double *prob, double *sqe) {
     int cells = width * height, lent = 0, n_kinds = 0, failed = 0;
     signed char *work = NULL;
     int *safe_cells = NULL, *mine_cells = NULL, *of = NULL, *comp0 = NULL, *ncon0 = NULL;
@@ -87,6 +94,7 @@ static int pseq_count_figures(const signed char *view, int width, int height, in
     Counted *C0 = NULL;
     const Counted **reuse = NULL;
     int n0 = 0;
+    double best_s = -1.0; /* the best S of the kinds counted in full (with prob) */
     Play P;
     memset(&P, 0, sizeof(P));
     memset(&F0, 0, sizeof(F0));
@@ -165,7 +173,21 @@ static int pseq_count_figures(const signed char *view, int width, int height, in
                 if (same >= 0 && ncon0[same] == m_con && C0[same].status == ST_OK && C0[same].L == 0) reuse[c] = &C0[same];
             }
         }
-        for (int v = known; v <= known + open; v++) {
+        /* the numbers in turn: from known up, or (with prob) from the likeliest out, by the expected mines around */
+        int order_v[9], n_v = 0, start = known, abandoned = 0, got_v[9] = {0};
+        double p_v[9], safe_v[9], left = prob ? 1.0 - prob[cell] : 0.0, s_part = 0.0;
+        if (prob) {
+            double mu = 0.0;
+            for (int q = 0; q < n_nb; q++) if (view[nb[q]] == -1 && label[nb[q]] != -2) mu += prob[nb[q]];
+            start = known + (int)lround(mu);
+            if (start > known + open) start = known + open;
+        }
+        for (int d = 0; n_v < open + 1; d++) {
+            if (start + d <= known + open) order_v[n_v++] = start + d;
+            if (d && start - d >= known) order_v[n_v++] = start - d;
+        }
+        for (int o = 0; o < n_v; o++) {
+            int v = order_v[o];
             An A;
             Limits lim = {max_states, (size_t)(max_bytes > 0 ? max_bytes : 0), 0, now_seconds() + seconds, 0};
             work[cell] = (signed char)v;
@@ -189,11 +211,25 @@ static int pseq_count_figures(const signed char *view, int width, int height, in
             an_free(&A);
             if (isnan(ll)) { PyErr_NoMemory(); failed = 2; break; }
             if (ll == -INFINITY) continue;
-            ps[n_out] = (double)expl(ll - (long double)log_total);
-            safes[n_out++] = P.n_safe;
+            got_v[v - known] = 1;
+            p_v[v - known] = (double)expl(ll - (long double)log_total);
+            safe_v[v - known] = P.n_safe;
+            if (prob && best_s >= 0.0) { /* margins far above the rounding of these sums */
+                left -= p_v[v - known];
+                if (P.n_safe) s_part += p_v[v - known];
+                if (s_part + left * (1.0 + 1e-9) + 1e-15 < best_s - fabs(best_s) * 2.0 * PSEQ_TOLERANCE) { abandoned = 1; break; }
+            }
         }
         work[cell] = -1;
         if (failed) break;
+        if (abandoned) {
+            k.s = k.e = k.q = -1.0;
+            kinds[n_kinds] = k;
+            of[i] = n_kinds++;
+            continue;
+        }
+        for (int v = known; v <= known + open; v++) /* summed in the order of the numbers, whatever order counted them */
+            if (got_v[v - known]) { ps[n_out] = p_v[v - known]; safes[n_out++] = safe_v[v - known]; }
         for (int o = 0; o < n_out; o++) {
             if (safes[o] > 0) k.s += ps[o];
             k.e += ps[o] * safes[o];
@@ -203,6 +239,7 @@ static int pseq_count_figures(const signed char *view, int width, int height, in
             if (ps[o] > 0 && safe_total > 0) k.q -= ps[o] / safe_total * log2(ps[o] / safe_total);
         kinds[n_kinds] = k;
         of[i] = n_kinds++;
+        if (k.s > best_s) best_s = k.s;
     }
     if (!failed)
         for (int i = 0; i < n_cand; i++) {
@@ -251,7 +288,7 @@ static PyObject *pseq_figures(PyObject *self, PyObject *args) {
         cand_int[i] = (int)cand[i];
     }
     int got = pseq_count_figures(view, width, height, mines, cand_int, n_cand, lb.buf, log_total, max_states, max_bytes,
-                                 seconds, sqe);
+                                 seconds, NULL, sqe);
     if (got < 0) goto done;
     if (got) { result = Py_None; Py_INCREF(result); goto done; }
     result = PyList_New(n_cand);
@@ -269,8 +306,6 @@ done:
 
 /* ---------- PSEQ's guess in the game loop ---------- */
 
-#define PSEQ_TOLERANCE 1e-8 /* rule.py's TOLERANCE: PSEQ's Largest, relative */
-#define PSEQ_NOISE 1e-12    /* rule.py's NOISE: the rounding allowed the S, E and Q figures, relative */
 
 /* rule.py's largest_of in place: cells[0..n) with values[0..n) keep those whose value is the largest, within
    PSEQ_TOLERANCE of the best so far as they are visited in order, a value starting the list again only when above
@@ -331,7 +366,7 @@ static int pseq_choose(Play *P, An *A, PyObject *rng, long max_states, Py_ssize_
         if (isnan(ll)) { PyErr_NoMemory(); goto out; }
         if (!(sqe = malloc(sizeof(double) * (3 * (size_t)n + 1)))) { PyErr_NoMemory(); goto out; }
         int got = pseq_count_figures(P->view, P->width, P->height, A->R, chosen, n, label, (double)ll, max_states,
-                                     max_bytes, seconds, sqe);
+                                     max_bytes, seconds, prob, sqe);
         if (got) { result = got < 0 ? PLAY_ERROR : PLAY_STOP; goto out; }
         for (int k = 0; k < 3 && n > 1; k++) {
             int m = 0;
