@@ -1,14 +1,15 @@
 /* sweeplab.strategies._players: the players' game loops in C, loaded by sweeplab/strategies/loops.py.
  *
  * play_exact (_exact_play.c) is the `exact` strategy's whole game loop; in_span, count_layouts, brief and living
- * (best/_best.c) are `best`'s hot paths; pseq_figures (pseq/_figures.c) is `pseq`'s tie-break. All stand on the
+ * (best/_best.c) are `best`'s hot paths; pseq_figures (pseq/_figures.c) is `pseq`'s tie-break, and its
+ * pseq_choose makes `pseq`'s guesses in play_exact's loop. All stand on the
  * exact engine's count, which this module includes from sweeplab/analysis/exact/_count.c (players build on the
  * engine; the engine's own module knows nothing of them).
  */
 #include "../analysis/exact/_count.c"
 #include "_exact_play.c" /* play_exact: the exact strategy's game loop */
 #include "best/_best.c"  /* in_span, count_layouts, brief and living: best's helpers */
-#include "pseq/_figures.c" /* pseq_figures: PSEQ's tie-break figures */
+#include "pseq/_figures.c" /* pseq_figures and pseq_choose: PSEQ's tie-break figures and its guess */
 
 /* A layout's 3BV from its mine flags and numbers (one byte per cell): openings plus the safe cells no opening
    reaches; -1 when out of memory. */

@@ -1,6 +1,7 @@
 /* PSEQ's S, E and Q figures (sweeplab/strategies/pseq/rule.py's Outcomes.figures, in C): per kind of candidate
    cell, the position after each number it can show counted on the exact engine (an_count, as brief counts it), its
-   layouts summed in long double against the position's own. Included by ../_players.c after _exact_play.c. */
+   layouts summed in long double against the position's own; and pseq_choose, PSEQ's whole guess, which exact's game
+   loop (_exact_play.c's play_analyse) calls for pseq. Included by ../_players.c after _exact_play.c. */
 
 #include <math.h>
 
