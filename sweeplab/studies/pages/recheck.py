@@ -58,9 +58,9 @@ def _seed003(path: Path) -> tuple[dict[str, dict[str, Any]], int | None]:
     if not path.exists():
         return {}, None
     more = path.parent.with_name(path.parent.name + MORE_GAMES) / "data.json"  # the ratio sweep with more games
-    data = with_more_games(
-        retest(json.loads(path.read_text())), retest(json.loads(more.read_text())) if more.exists() else None, str(more)
-    )  # as seed 003's page tests them
+    data = with_more_games(  # as seed 003's page tests them (with_more_games retests the longer run itself)
+        retest(json.loads(path.read_text())), json.loads(more.read_text()) if more.exists() else None, str(more)
+    )
     seed = verdict_seed(data.get("seed"), str(path))
     learned = {
         c["key"]: c
