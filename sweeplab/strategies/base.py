@@ -129,11 +129,8 @@ class Strategy(ABC):
     :meth:`next_queued` does) and does nothing else while one is left: :func:`play` then plays such moves itself,
     without building an observation or calling :meth:`choose` (the same moves, faster). A subclass that overrides
     :meth:`choose` otherwise must set it back to False."""
-    #: With :meth:`ahead`: the C game loop makes only the certain moves and stops before each guess, which
-    #: :meth:`choose` then makes (a player that is ``exact`` but for guesses the loop has no rule for).
-    guesses_own: ClassVar[bool] = False
     #: With :meth:`ahead`: the rule the C game loop guesses by, ``"exact"``'s or ``"pseq"``'s (its ties drawn from
-    #: :attr:`rng`, as :meth:`choose` draws them); ignored with :attr:`guesses_own`.
+    #: :attr:`rng`, as :meth:`choose` draws them).
     loop_rule: ClassVar[str] = "exact"
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
@@ -296,17 +293,15 @@ def _loop(
     proved, budget = settings
     mine, number, view = raw
     board, start = game.board, game.moves
-    pseq_rng = strategy.rng if strategy.loop_rule == "pseq" and not strategy.guesses_own else None
+    pseq_rng = strategy.rng if strategy.loop_rule == "pseq" else None
     _, cells, made, opened = _PLAY_EXACT(
         mine, number, view, proved, board.width, board.height, game.rules.mines, start, limit,
         budget.max_states, budget.max_bytes, budget.seconds, first, 0.0 if deadline is None else deadline,
-        -1 if strategy.guesses_own else 0, pseq_rng,
+        0, pseq_rng,
     )  # fmt: skip
     game.record_reveals(cells, view, opened)
     guesses = []
     for unconstrained, cell, safety, move in made:
-        if move < 0:  # the guess it stopped before (guesses_own): the strategy's choose makes it
-            continue
         outcome = not (game.exploded == cell and move == game.moves - 1)
         guesses.append(Guess(cell, "unconstrained" if unconstrained else "educated", safety, outcome, move))
     if guesses:
